@@ -1,0 +1,17 @@
+export const DEFAULT_AVATAR = '/images/default-avatar.svg';
+
+/** A round user photo, or the default avatar when the user has none (spec §2). */
+export function Avatar({ src, alt, size = 40 }: { src?: string | null; alt: string; size?: number }) {
+  return (
+    <img
+      src={src || DEFAULT_AVATAR}
+      alt={alt}
+      width={size}
+      height={size}
+      className="rounded-full object-cover bg-base-300"
+      style={{ width: size, height: size }}
+      referrerPolicy="no-referrer"
+      decoding="async"
+    />
+  );
+}

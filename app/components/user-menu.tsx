@@ -1,0 +1,43 @@
+import { useRef } from 'react';
+import { Form, Link } from 'react-router';
+import { MESSAGES } from '~/lib/messages';
+import { Avatar } from './avatar';
+import { useDisclosure } from './use-disclosure';
+
+export interface MenuUser {
+  name: string | null;
+  email: string;
+  photo: string | null;
+}
+
+/** The signed-in avatar dropdown: name (default 'User'), email, Profile, divider, Logout. */
+export function UserMenu({ user }: { user: MenuUser }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  useDisclosure(ref);
+  const displayName = user.name?.trim() || MESSAGES.defaultDisplayName;
+  return (
+    <details ref={ref} className="dropdown dropdown-end" data-testid="user-menu">
+      <summary className="btn btn-ghost btn-circle avatar list-none" aria-label={`Account menu for ${displayName}`}>
+        <Avatar src={user.photo} alt="" size={40} />
+      </summary>
+      <div className="dropdown-content z-50 mt-3 w-64 rounded-box bg-base-100 p-2 shadow-lg ring-1 ring-base-300">
+        <div className="px-3 py-2">
+          <p className="font-semibold truncate" data-testid="user-menu-name">{displayName}</p>
+          <p className="text-sm opacity-80 truncate" data-testid="user-menu-email">{user.email}</p>
+        </div>
+        <ul className="menu w-full p-0" role="menu" aria-label="Account">
+          <li role="none">
+            <Link role="menuitem" to="/profile">{MESSAGES.profile}</Link>
+          </li>
+          <li role="separator" className="my-1 h-px bg-base-300" aria-hidden="true" />
+          <li role="none">
+            <button role="menuitem" type="submit" form="logout-form">
+              {MESSAGES.logout}
+            </button>
+          </li>
+        </ul>
+        <Form id="logout-form" method="post" action="/logout" hidden />
+      </div>
+    </details>
+  );
+}

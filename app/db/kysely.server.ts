@@ -1,0 +1,96 @@
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  type KyselyPlugin,
+  PostgresDialect,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  SqliteDialect,
+  type UnknownRow,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import type { Database, DialectName } from './schema';
+
+/**
+ * The one place where the two drivers are made to agree (docs/decisions/002-sqlite-and-postgres.md):
+ * - timestamps come back as ISO strings (pg returns Date, better-sqlite3 the stored text);
+ * - 64-bit integers (pg's count(*)) come back as numbers, through the pool's own type parser;
+ * - values we write are strings and numbers only: better-sqlite3 binds no booleans or Dates.
+ */
+class NormalizeResultsPlugin implements KyselyPlugin {
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    for (const row of args.result.rows) {
+      for (const key in row) {
+        const value = row[key];
+        if (value instanceof Date) row[key] = value.toISOString();
+      }
+    }
+    return args.result;
+  }
+}
+
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export interface DatabaseHandle {
+  /** The application's query builder, with normalised results. */
+  db: Kysely<Database>;
+  /** The same connection without our plugin, for better-auth, which normalises on its own. */
+  authDb: Kysely<any>;
+  dialect: DialectName;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…` for PostgreSQL; otherwise SQLite at `sqlitePath`. */
+  databaseUrl?: string;
+  sqlitePath?: string;
+  poolSize?: number;
+}
+
+export function createDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: pgTypes,
+      connectionTimeoutMillis: 5_000,
+    });
+    // An idle client's error (e.g. the server restarting) must not crash the process.
+    pool.on('error', () => {});
+    return wrap(new Kysely<any>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+  }
+  const file = options.sqlitePath ?? ':memory:';
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // WAL + NORMAL survives a killed process (the WAL is on disk); only an OS crash can roll
+  // back the last commits. See docs/decisions/002-sqlite-and-postgres.md.
+  sqlite.pragma('synchronous = NORMAL');
+  return wrap(new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite');
+}
+
+function wrap(base: Kysely<any>, dialect: DialectName): DatabaseHandle {
+  return {
+    db: base.withPlugin(new NormalizeResultsPlugin()) as Kysely<Database>,
+    authDb: base,
+    dialect,
+    async ping() {
+      await sql`select 1`.execute(base);
+    },
+    async close() {
+      await base.destroy();
+    },
+  };
+}

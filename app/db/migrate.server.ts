@@ -1,0 +1,32 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+
+// Bundled by Vite (and Vitest) at build time, so the production server needs no migrations
+// folder on disk and both dialects run exactly the same files.
+const modules = import.meta.glob<Migration>('./migrations/*.ts', { eager: true });
+
+class BundledMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const migrations: Record<string, Migration> = {};
+    for (const [path, module] of Object.entries(modules)) {
+      const name = path.replace(/^.*\//, '').replace(/\.ts$/, '');
+      migrations[name] = module;
+    }
+    return migrations;
+  }
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider: new BundledMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

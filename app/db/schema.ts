@@ -1,0 +1,120 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Our tables as Kysely sees them after normalisation (see kysely.server.ts): timestamps are
+ * ISO-8601 strings and counts are numbers on both SQLite and PostgreSQL.
+ * better-auth's own tables (user, session, account, verification) are created and typed by it.
+ */
+export interface BlogsTable {
+  id: string;
+  owner_id: string;
+  email: string;
+  name: string;
+  title: string;
+  category: string;
+  type: string;
+  short_description: string;
+  long_description: string;
+  details: string | null;
+  availability: 'Public' | 'Hidden';
+  photo: string | null;
+  likes: Generated<number>;
+  views: Generated<number>;
+  comments_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentsTable {
+  id: string;
+  blog_id: string;
+  user_id: string;
+  user_name: string;
+  user_photo: string | null;
+  user_email: string;
+  comment_text: string;
+  commented_at: string;
+}
+
+export interface LikesTable {
+  blog_id: string;
+  user_id: string;
+  user_email: string;
+  created_at: string;
+}
+
+export interface WishlistTable {
+  id: string;
+  user_id: string;
+  email: string;
+  blog_id: string;
+  title: string;
+  photo: string | null;
+  category: string;
+  description: string;
+  like_count: number | null;
+  created_at: string;
+}
+
+export interface SubscribersTable {
+  id: string;
+  email: string;
+  created_at: string;
+}
+
+export interface ProfilesTable {
+  user_id: string;
+  email: string;
+  name: string | null;
+  photo: string | null;
+  uid: string | null;
+  last_login_at: string | null;
+  updated_at: string;
+}
+
+/** The subset of better-auth's user table our queries read. */
+export interface AuthUserTable {
+  id: string;
+  name: string;
+  email: string;
+  image: string | null;
+}
+
+export interface Database {
+  blogs: BlogsTable;
+  comments: CommentsTable;
+  likes: LikesTable;
+  wishlist: WishlistTable;
+  subscribers: SubscribersTable;
+  profiles: ProfilesTable;
+  user: AuthUserTable;
+}
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/**
+ * The columns each table must have after migrating, checked on both dialects by
+ * app/db/schema.test.ts. The `satisfies` clause and ExactColumns keep this list and the types
+ * above from drifting apart.
+ */
+type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
+export const TABLE_COLUMNS = {
+  blogs: ['id', 'owner_id', 'email', 'name', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'comments_count', 'created_at', 'updated_at'],
+  comments: ['id', 'blog_id', 'user_id', 'user_name', 'user_photo', 'user_email', 'comment_text', 'commented_at'],
+  likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
+  wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
+  subscribers: ['id', 'email', 'created_at'],
+  profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at'],
+  user: ['id', 'name', 'email', 'image'],
+} satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
+
+type AssertAll<T, Listed> = Exclude<keyof T, Listed> extends never ? true : never;
+export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (typeof TABLE_COLUMNS)[T][number]> } = {
+  blogs: true,
+  comments: true,
+  likes: true,
+  wishlist: true,
+  subscribers: true,
+  profiles: true,
+  user: true,
+};

@@ -1,0 +1,41 @@
+/**
+ * The one error type the domain throws. `code` is stable for clients; `message` is the spec's
+ * text where the spec has one (lib/messages.ts). Each transport maps it in one place.
+ */
+export type AppErrorCode =
+  | 'bad_request'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable';
+
+export const STATUS_BY_CODE: Record<AppErrorCode, number> = {
+  bad_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly status: number;
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.status = STATUS_BY_CODE[code];
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -1,0 +1,8 @@
+import { createContext, useContext } from 'react';
+
+const NonceContext = createContext<string>('');
+
+export const NonceProvider = NonceContext.Provider;
+
+/** The request's CSP nonce on the server; empty in the browser, where it is no longer needed. */
+export const useNonce = () => useContext(NonceContext);

@@ -1,0 +1,83 @@
+import { useEffect } from 'react';
+import {
+  isRouteErrorResponse,
+  Links,
+  type LinksFunction,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/root';
+import stylesheet from './app.css?url';
+import { NotFound, ServerErrorPage } from './components/not-found';
+import { SiteFooter } from './components/site-footer';
+import { SiteNav } from './components/site-nav';
+import type { MenuUser } from './components/user-menu';
+import { useNonce } from './lib/nonce';
+import { THEME_BOOT_SCRIPT } from './lib/theme';
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+  { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
+  { rel: 'manifest', href: '/site.webmanifest' },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user, deps, requestId } = context;
+  const menuUser: MenuUser | null = user ? { name: user.name, email: user.email, photo: user.image } : null;
+  return { user: menuUser, siteName: deps.config.SITE_NAME, requestId };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data?.siteName ?? 'Afterglow' }];
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>('root');
+  const siteName = data?.siteName ?? 'Afterglow';
+  return (
+    <html lang="en" dir="ltr" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#b93a0e" />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col bg-base-100 text-base-content antialiased">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-base-100 focus:p-2">
+          Skip to content
+        </a>
+        <SiteNav user={data?.user ?? null} siteName={siteName} />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        <SiteFooter email={data?.user?.email ?? null} siteName={siteName} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  // Lets tests (and curious people) tell a hydrated page from server HTML.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>('root');
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return <ServerErrorPage requestId={data?.requestId} detail={detail} />;
+}

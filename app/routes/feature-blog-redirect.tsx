@@ -1,0 +1,6 @@
+import { redirect } from 'react-router';
+
+// The footer's /featureBlog and the navigation's /featuredBlogs are one screen (BRIEF §2).
+export function loader() {
+  return redirect('/featuredBlogs', 301);
+}

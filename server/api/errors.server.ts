@@ -1,0 +1,20 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from 'pino';
+import { isAppError } from '~/lib/errors';
+import { MESSAGES } from '~/lib/messages';
+
+/** The one error mapper for the JSON API: AppError → its status; anything else → a logged 500. */
+export function apiErrorHandler(log: Logger) {
+  return (error: Error, c: Context) => {
+    if (isAppError(error)) {
+      return c.json({ message: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) }, error.status as 400);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ message: error.message || 'Bad request' }, error.status);
+    }
+    const requestId = c.get('requestId') as string | undefined;
+    log.error({ err: error, reqId: requestId }, 'unhandled API error');
+    return c.json({ message: MESSAGES.serverError, requestId }, 500);
+  };
+}

@@ -1,0 +1,61 @@
+import { createRequestHandler, type ServerBuild } from 'react-router';
+import { ConfigError, loadConfig } from './config.server';
+import { type AppDeps, createDeps, StartupError } from './context.server';
+import { createHttpApp, type HttpApp } from './http.server';
+import { createLogger } from './logger.server';
+
+export { ConfigError, StartupError };
+
+declare module 'react-router' {
+  interface AppLoadContext {
+    deps: AppDeps;
+    service: import('~/lib/service-context').ServiceContext;
+    user: import('~/lib/service-context').SessionUser | null;
+    nonce: string;
+    requestId: string;
+    clientIp: string;
+  }
+}
+
+export interface ServerOptions {
+  env?: NodeJS.ProcessEnv;
+  dev?: boolean;
+  clientDir?: string;
+}
+
+export interface AppServer {
+  app: HttpApp;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * The SSR build's entry (vite.config.ts): parses the environment, opens the database, applies
+ * migrations and composes the HTTP app with React Router's handler. server.js listens.
+ */
+export async function createServer(options: ServerOptions = {}): Promise<AppServer> {
+  const config = loadConfig(options.env ?? process.env);
+  const log = createLogger(config.LOG_LEVEL);
+  const deps = await createDeps(config, log);
+  const dev = options.dev ?? false;
+  const pageHandler = createRequestHandler(
+    () => import('virtual:react-router/server-build') as Promise<ServerBuild>,
+    dev ? 'development' : 'production',
+  );
+  return {
+    app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir }),
+    deps,
+    async close() {
+      await deps.database.close();
+    },
+  };
+}
+
+/** `npm run db:migrate`: opens the configured database, applies what is pending, closes it. */
+export async function migrate(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const config = loadConfig(env);
+  const log = createLogger('warn');
+  const deps = await createDeps(config, log);
+  await deps.database.close();
+  return deps.migrationsApplied;
+}

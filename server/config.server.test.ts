@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseEnv } from './config.server';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'afterglow-config-'));
+
+describe('configuration', () => {
+  it('has working defaults for every variable', () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.HOST).toBe('0.0.0.0');
+    expect(env.DATA_DIR).toBe('./data');
+    expect(env.RATE_LIMITS).toBe('on');
+    expect(env.MAX_UPLOAD_MB).toBe(10);
+    expect(env.TRUST_PROXY).toEqual([]);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT must be a port number/],
+    [{ PORT: '70000' }, /^PORT must be between 0 and 65535/],
+    [{ DATABASE_URL: 'nonsense' }, /^DATABASE_URL must be a URL like postgres:/],
+    [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must be a URL/],
+    [{ RATE_LIMITS: 'maybe' }, /^RATE_LIMITS /],
+    [{ MAX_UPLOAD_MB: '-1' }, /^MAX_UPLOAD_MB must be above 0/],
+    [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET must be at least 32 characters/],
+    [{ GOOGLE_CLIENT_ID: 'id' }, /^GOOGLE_CLIENT_SECRET must be set when GOOGLE_CLIENT_ID is set/],
+  ])('refuses %o with one line naming the variable', (env, message) => {
+    let error: unknown;
+    try {
+      parseEnv(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('treats empty values as unset', () => {
+    expect(parseEnv({ PORT: '', DATABASE_URL: '' }).PORT).toBe(3000);
+  });
+
+  it('generates the session secret once and keeps it in DATA_DIR', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(second.SESSION_SECRET).toBe(first.SESSION_SECRET);
+    expect(readFileSync(path.join(dir, 'session-secret'), 'utf8').trim()).toBe(first.SESSION_SECRET);
+    expect(first.SQLITE_PATH).toBe(path.join(dir, 'afterglow.db'));
+  });
+
+  it('prefers SESSION_SECRET from the environment', () => {
+    const secret = 'x'.repeat(40);
+    expect(loadConfig({ DATA_DIR: dataDir(), SESSION_SECRET: secret }).SESSION_SECRET).toBe(secret);
+  });
+});

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const onOff = z.enum(['on', 'off']);
+const optionalUrl = (protocols: string[], example: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL like ${example}`)
+    .optional();
+
+/** BRIEF §5: every variable optional; a bad value stops the start naming the variable. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  SITE_NAME: z.string().trim().min(1).max(60).default('Afterglow'),
+  PORT: z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  PUBLIC_URL: optionalUrl(['http:', 'https:'], 'https://blog.example.org').transform((v) =>
+    v?.replace(/\/+$/, ''),
+  ),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/db'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  S3_ENDPOINT: optionalUrl(['http:', 'https:'], 'https://s3.example.org'),
+  S3_BUCKET: z.string().trim().min(1).optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+  S3_PUBLIC_URL: optionalUrl(['http:', 'https:'], 'https://cdn.example.org/bucket'),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:pass@mail.example.org:587'),
+  MAIL_FROM: z.string().trim().min(3).default('Afterglow <no-reply@localhost>'),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  RATE_LIMITS: onOff.default('on'),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  OIDC_ISSUER: optionalUrl(['http:', 'https:'], 'https://id.example.org'),
+  OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(40).default('OpenID'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAX_UPLOAD_MB: z.coerce
+    .number({ message: 'must be a number of megabytes' })
+    .positive('must be above 0')
+    .max(100, 'must be at most 100')
+    .default(10),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config extends Omit<Env, 'SESSION_SECRET'> {
+  SESSION_SECRET: string;
+  SQLITE_PATH: string;
+  isProduction: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const EMPTY_MEANS_UNSET = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+
+export function parseEnv(env: NodeJS.ProcessEnv): Env {
+  const result = EnvSchema.safeParse(EMPTY_MEANS_UNSET(env));
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`${name} ${issue.message.replace(/^Invalid input: /, '')} (got "${env[name] ?? ''}")`);
+  }
+  const parsed = result.data;
+  const pairs: [keyof Env, keyof Env][] = [
+    ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+    ['OIDC_CLIENT_ID', 'OIDC_ISSUER'],
+    ['OIDC_CLIENT_SECRET', 'OIDC_CLIENT_ID'],
+    ['S3_BUCKET', 'S3_ENDPOINT'],
+  ];
+  for (const [a, b] of pairs) {
+    if (parsed[a] && !parsed[b]) throw new ConfigError(`${b} must be set when ${a} is set`);
+    if (parsed[b] && !parsed[a] && a !== 'S3_BUCKET') throw new ConfigError(`${a} must be set when ${b} is set`);
+  }
+  return parsed;
+}
+
+/** Parses the environment and prepares DATA_DIR; keeps a generated secret there when unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = parseEnv(env);
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`DATA_DIR cannot be created: ${(error as Error).message}`);
+  }
+  return {
+    ...parsed,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: parsed.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    SQLITE_PATH: path.join(dataDir, 'afterglow.db'),
+    isProduction: parsed.NODE_ENV === 'production',
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(48).toString('base64url');
+    try {
+      writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+      return secret;
+    } catch {
+      // Another instance sharing DATA_DIR wrote it first: use theirs.
+      return readFileSync(file, 'utf8').trim();
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import type { MiddlewareHandler } from 'hono';
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|atom\+xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
+const MIN_BYTES = 1024;
+
+function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
+  if (!accept) return null;
+  const offered = accept
+    .split(',')
+    .map((part) => {
+      const [name, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { name: name!.trim().toLowerCase(), q: q ? Number(q.slice(2)) : 1 };
+    })
+    .filter((e) => e.q > 0);
+  if (offered.some((e) => e.name === 'br')) return 'br';
+  if (offered.some((e) => e.name === 'gzip' || e.name === '*')) return 'gzip';
+  return null;
+}
+
+/**
+ * Brotli or gzip for text responses, streamed (Hono's own compress has no brotli on Node 20).
+ * Brotli quality 5 keeps the CPU cost of dynamic pages low; static assets are the same bytes
+ * every time, so they could be precompressed later without changing this contract.
+ */
+export function compress(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    if (!res.body || res.headers.has('content-encoding') || c.req.method === 'HEAD') return;
+    const type = res.headers.get('content-type') ?? '';
+    if (!COMPRESSIBLE.test(type)) return;
+    const length = res.headers.get('content-length');
+    if (length !== null && Number(length) < MIN_BYTES) return;
+    if (res.status === 204 || res.status === 304) return;
+    const encoding = pickEncoding(c.req.header('accept-encoding'));
+    res.headers.append('vary', 'Accept-Encoding');
+    if (!encoding) return;
+    const stream =
+      encoding === 'br'
+        ? zlib.createBrotliCompress({
+            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+            flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          })
+        : zlib.createGzip({ level: 6, flush: zlib.constants.Z_SYNC_FLUSH });
+    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream).pipe(stream);
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    headers.set('content-encoding', encoding);
+    // Hono's res setter copies the previous response's headers (Content-Length included) onto
+    // the new one unless it is cleared first.
+    c.res = undefined;
+    c.res = new Response(Readable.toWeb(body) as ReadableStream, { status: res.status, headers });
+  };
+}

@@ -1,0 +1,79 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.resolve('tests/e2e/screenshots');
+
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 900 },
+} as const;
+
+export interface BrowserOptions {
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+  reducedMotion?: 'reduce' | 'no-preference';
+  javaScriptEnabled?: boolean;
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Messages the page logged as errors, and uncaught exceptions: tests assert it stays empty. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, with a fresh profile (the machine has no Playwright browsers). */
+export async function openBrowser(options: BrowserOptions = {}): Promise<Browser> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'afterglow-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: options.viewport ?? VIEWPORTS.desktop,
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  const watch = (p: Page) => {
+    p.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    p.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
+  };
+  watch(page);
+  context.on('page', watch);
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Waits until React has hydrated the page (the root sets this flag once mounted). */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+}

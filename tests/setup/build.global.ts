@@ -1,0 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+// Browser tests run against the production build. `npm test` builds first; running the e2e
+// project alone builds here when there is no build yet.
+export default function setup() {
+  if (existsSync('build/server/index.js') && process.env.AFTERGLOW_SKIP_BUILD !== '0') return;
+  const result = spawnSync(process.execPath, ['node_modules/@react-router/dev/bin.js', 'build'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('build failed');
+}

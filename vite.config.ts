@@ -1,0 +1,21 @@
+import { reactRouter } from '@react-router/dev/vite';
+import tailwindcss from '@tailwindcss/vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const alias = {
+  '~': fileURLToPath(new URL('./app', import.meta.url)),
+  '#server': fileURLToPath(new URL('./server', import.meta.url)),
+};
+
+// The SSR build's entry is our own server composition (server/app.ts), which imports
+// React Router's server build: one bundle, so the API and the pages share one database
+// pool and one set of services (docs/decisions/001-one-node-server.md).
+export default defineConfig(({ isSsrBuild }) => ({
+  resolve: { alias },
+  build: {
+    target: 'es2022',
+    rollupOptions: isSsrBuild ? { input: './server/app.ts' } : undefined,
+  },
+  plugins: [tailwindcss(), reactRouter()],
+}));

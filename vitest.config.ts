@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const alias = {
+  '~': fileURLToPath(new URL('./app', import.meta.url)),
+  '#server': fileURLToPath(new URL('./server', import.meta.url)),
+};
+
+// Two projects: fast unit/integration tests beside the code (real SQLite, and PostgreSQL when
+// TEST_DATABASE_URL is set), and browser journeys against the built server (tests/e2e).
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/setup/databases.global.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/setup/build.global.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
