@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import {
+  data,
   isRouteErrorResponse,
   Links,
   type LinksFunction,
@@ -12,10 +13,12 @@ import {
 } from 'react-router';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
+import { FeedbackProvider } from './components/feedback';
 import { NotFound, ServerErrorPage } from './components/not-found';
 import { SiteFooter } from './components/site-footer';
 import { SiteNav } from './components/site-nav';
 import type { MenuUser } from './components/user-menu';
+import { clearFlashCookie, readFlash } from './lib/flash.server';
 import { useNonce } from './lib/nonce';
 import { THEME_BOOT_SCRIPT } from './lib/theme';
 
@@ -26,10 +29,16 @@ export const links: LinksFunction = () => [
   { rel: 'manifest', href: '/site.webmanifest' },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, deps, requestId } = context;
   const menuUser: MenuUser | null = user ? { name: user.name, email: user.email, photo: user.image } : null;
-  return { user: menuUser, siteName: deps.config.SITE_NAME, requestId };
+  const flash = readFlash(request);
+  const body = { user: menuUser, siteName: deps.config.SITE_NAME, requestId, flash: flash ? { ...flash, id: requestId } : null };
+  return flash ? data(body, { headers: { 'Set-Cookie': clearFlashCookie() } }) : body;
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -54,11 +63,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-base-100 focus:p-2">
           Skip to content
         </a>
-        <SiteNav user={data?.user ?? null} siteName={siteName} />
-        <main id="main" className="flex-1">
-          {children}
-        </main>
-        <SiteFooter email={data?.user?.email ?? null} siteName={siteName} />
+        <FeedbackProvider flash={data?.flash ?? null}>
+          <SiteNav user={data?.user ?? null} siteName={siteName} />
+          <main id="main" className="flex-1">
+            {children}
+          </main>
+          <SiteFooter email={data?.user?.email ?? null} siteName={siteName} />
+        </FeedbackProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -137,7 +137,18 @@ describe('the page frame', () => {
     await menu.locator('summary').click();
     await menu.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
+    const dialog = page.getByRole('dialog', { name: 'Logged Out' });
+    await dialog.waitFor();
+    expect(await dialog.getByText('You have been successfully logged out').isVisible()).toBe(true);
+    await page.waitForTimeout(400); // let the opening animation finish before the picture
+    await screenshot(page, 'logged-out-dialog');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Log In' }).waitFor();
+    // The flash is shown once: a reload does not bring it back.
+    await page.reload();
+    await waitForHydration(page);
+    expect(await page.getByRole('dialog').count()).toBe(0);
   });
 
   it('has a footer with its links, the description and the current year', async () => {

@@ -1,0 +1,183 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { type DialogOptions, defaultDuration, type FeedbackKind, type FlashMessage, type ToastOptions } from '~/lib/feedback';
+
+interface FeedbackApi {
+  /** A toast in the top-right corner, announced politely to screen readers, gone after its duration. */
+  toast(options: ToastOptions): void;
+  /** A modal dialog; resolves true when confirmed, false when cancelled or dismissed. */
+  dialog(options: DialogOptions): Promise<boolean>;
+}
+
+const FeedbackContext = createContext<FeedbackApi | null>(null);
+
+export function useFeedback(): FeedbackApi {
+  const api = useContext(FeedbackContext);
+  if (!api) throw new Error('useFeedback must be used inside <FeedbackProvider>');
+  return api;
+}
+
+type ToastItem = ToastOptions & { id: number };
+type DialogItem = DialogOptions & { id: number; resolve: (confirmed: boolean) => void };
+
+const ALERT_CLASS: Record<FeedbackKind, string> = {
+  success: 'alert-success',
+  error: 'alert-error',
+  warning: 'alert-warning',
+  info: 'alert-info',
+};
+
+function KindIcon({ kind, className = 'h-6 w-6' }: { kind: FeedbackKind; className?: string }) {
+  const paths: Record<FeedbackKind, string> = {
+    success: 'M5 13l4 4L19 7',
+    error: 'M6 6l12 12M18 6L6 18',
+    warning: 'M12 8v5m0 3.5v.5',
+    info: 'M12 11v6m0-9.5v.5',
+  };
+  return (
+    <svg className={className} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" aria-hidden="true">
+      <path d={paths[kind]} />
+    </svg>
+  );
+}
+
+let nextId = 1;
+
+/**
+ * The one toast-and-dialog set of the site (issue 5 §5). Works from the first server render: a
+ * flash message arriving with the page is rendered visible in the HTML (a toast fades out by CSS
+ * alone), so forms posted without JavaScript still show their outcome.
+ */
+export function FeedbackProvider({ children, flash }: { children: ReactNode; flash: (FlashMessage & { id: string }) | null }) {
+  const [toasts, setToasts] = useState<ToastItem[]>(() =>
+    flash?.type === 'toast' ? [{ ...flash, id: nextId++ }] : [],
+  );
+  const [dialogs, setDialogs] = useState<DialogItem[]>(() =>
+    flash?.type === 'dialog' ? [{ ...flash, id: nextId++, resolve: () => {} }] : [],
+  );
+  const seenFlash = useRef(flash?.id);
+
+  const toast = useCallback((options: ToastOptions) => {
+    const item = { ...options, id: nextId++ };
+    setToasts((list) => [...list, item]);
+  }, []);
+
+  const dialog = useCallback(
+    (options: DialogOptions) =>
+      new Promise<boolean>((resolve) => {
+        setDialogs((list) => [...list, { ...options, id: nextId++, resolve }]);
+      }),
+    [],
+  );
+
+  // A flash arriving with a later navigation (after an action's redirect).
+  useEffect(() => {
+    if (!flash || flash.id === seenFlash.current) return;
+    seenFlash.current = flash.id;
+    if (flash.type === 'toast') toast(flash);
+    else void dialog(flash);
+  }, [flash, toast, dialog]);
+
+  const api = useMemo(() => ({ toast, dialog }), [toast, dialog]);
+  const current = dialogs[0];
+
+  return (
+    <FeedbackContext.Provider value={api}>
+      {children}
+      <div className="toast toast-top toast-end z-[60] mt-16" role="status" aria-live="polite" aria-atomic="false" data-testid="toasts">
+        {toasts.map((t) => (
+          <Toast key={t.id} item={t} onDone={() => setToasts((list) => list.filter((x) => x.id !== t.id))} />
+        ))}
+      </div>
+      {current ? (
+        <FeedbackDialog
+          key={current.id}
+          item={current}
+          onClose={(confirmed) => {
+            current.resolve(confirmed);
+            setDialogs((list) => list.slice(1));
+          }}
+        />
+      ) : null}
+    </FeedbackContext.Provider>
+  );
+}
+
+function Toast({ item, onDone }: { item: ToastItem; onDone: () => void }) {
+  const kind = item.kind ?? 'success';
+  const duration = item.duration ?? defaultDuration(kind);
+  useEffect(() => {
+    const timer = setTimeout(onDone, duration);
+    return () => clearTimeout(timer);
+  }, [duration, onDone]);
+  return (
+    <div
+      className={`alert ${ALERT_CLASS[kind]} feedback-toast shadow-lg`}
+      style={{ ['--toast-ms' as string]: `${duration}ms` }}
+      data-kind={kind}
+    >
+      <KindIcon kind={kind} className="h-5 w-5" />
+      <span>{item.text}</span>
+    </div>
+  );
+}
+
+function FeedbackDialog({ item, onClose }: { item: DialogItem; onClose: (confirmed: boolean) => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const kind = item.kind ?? 'success';
+  const confirm = !!item.cancelText;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const previous = document.activeElement as HTMLElement | null;
+    if (dialog.open) dialog.close(); // rendered open by the server: reopen as a modal
+    dialog.showModal();
+    const timer = item.timer ? setTimeout(() => onClose(true), item.timer) : undefined;
+    return () => {
+      clearTimeout(timer);
+      if (dialog.open) dialog.close();
+      if (previous?.isConnected) previous.focus();
+    };
+  }, [item.timer, onClose]);
+
+  return (
+    <dialog
+      ref={ref}
+      open
+      className="modal modal-bottom sm:modal-middle"
+      aria-labelledby={`dialog-title-${item.id}`}
+      aria-describedby={item.text ? `dialog-text-${item.id}` : undefined}
+      data-testid="feedback-dialog"
+      data-kind={kind}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose(false);
+      }}
+    >
+      <div className="modal-box text-center">
+        <div className={`mx-auto mb-3 flex h-14 w-14 items-center justify-center rounded-full ${ALERT_CLASS[kind]} alert p-0`}>
+          <KindIcon kind={kind} className="h-8 w-8" />
+        </div>
+        <h2 id={`dialog-title-${item.id}`} className="text-2xl font-bold">{item.title}</h2>
+        {item.text ? <p id={`dialog-text-${item.id}`} className="mt-2 text-base">{item.text}</p> : null}
+        <div className="modal-action justify-center">
+          {confirm ? (
+            <button type="button" className="btn" onClick={() => onClose(false)}>
+              {item.cancelText}
+            </button>
+          ) : null}
+          <form method="dialog">
+            <button type="submit" className={`btn ${confirm ? 'btn-error' : 'btn-primary'}`} autoFocus onClick={(e) => { e.preventDefault(); onClose(true); }}>
+              {item.confirmText ?? 'OK'}
+            </button>
+          </form>
+        </div>
+        {item.footer ? (
+          <p className="mt-4 border-t border-base-300 pt-3 text-sm">
+            <a className="link" href={item.footer.href}>{item.footer.text}</a>
+          </p>
+        ) : null}
+      </div>
+    </dialog>
+  );
+}
