@@ -1,4 +1,5 @@
-// `npm test`: build once (the browser tests run the production server), then every test.
+// `npm test`: lint (the layering rule), build once (the browser tests run the production
+// server), then every test.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -8,5 +9,6 @@ const step = (args) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
+step(['node_modules/eslint/bin/eslint.js', '.']);
 step(['node_modules/@react-router/dev/bin.js', 'build']);
 step(['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)]);
