@@ -59,3 +59,9 @@ export async function migrate(env: NodeJS.ProcessEnv = process.env): Promise<str
   await deps.database.close();
   return deps.migrationsApplied;
 }
+
+/** Opens the configured database with migrations applied, for operator scripts (seeding, backups). */
+export async function openDeps(env: NodeJS.ProcessEnv = process.env): Promise<AppDeps> {
+  const config = loadConfig(env);
+  return createDeps(config, createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL));
+}
