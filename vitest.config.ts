@@ -27,6 +27,18 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: 'security',
+          include: ['tests/security/**/*.security.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/setup/build.global.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 90_000,
+          maxWorkers: 2,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],
           environment: 'node',
