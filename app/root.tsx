@@ -49,6 +49,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>('root');
   const siteName = data?.siteName ?? 'Afterglow';
+  // Lets tests (and curious people) tell a hydrated page from server HTML, error pages included.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <html lang="en" dir="ltr" suppressHydrationWarning>
       <head>
@@ -78,10 +82,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  // Lets tests (and curious people) tell a hydrated page from server HTML.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
-  }, []);
   return <Outlet />;
 }
 
