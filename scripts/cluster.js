@@ -105,7 +105,7 @@ async function waitFor(url) {
 async function main() {
   mkdirSync(dir, { recursive: true });
   if (!existsSync(path.join(root, 'build/server/index.js'))) {
-    const r = spawnSync(process.execPath, ['node_modules/@react-router/dev/bin.js', 'build'], { cwd: root, stdio: 'inherit' });
+    const r = spawnSync(process.execPath, ['scripts/build.js'], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) process.exit(1);
   }
   ensureNginx();

@@ -21,7 +21,7 @@ const stale =
 
 if (stale) {
   console.log('afterglow: building (first start or sources changed)…');
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/@react-router/dev/bin.js'), 'build'], {
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/build.js')], {
     cwd: root,
     stdio: 'inherit',
   });

@@ -10,5 +10,5 @@ const step = (args) => {
 };
 
 step(['node_modules/eslint/bin/eslint.js', '.']);
-step(['node_modules/@react-router/dev/bin.js', 'build']);
+step(['scripts/build.js']);
 step(['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)]);

@@ -28,7 +28,7 @@ const dialect = databaseUrl ? 'postgres' : 'sqlite';
 
 function ensureBuild() {
   if (existsSync(path.join(root, 'build/server/index.js'))) return;
-  const r = spawnSync(process.execPath, ['node_modules/@react-router/dev/bin.js', 'build'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['scripts/build.js'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(1);
 }
 

@@ -5,6 +5,6 @@ import { existsSync } from 'node:fs';
 // project alone builds here when there is no build yet.
 export default function setup() {
   if (existsSync('build/server/index.js') && process.env.AFTERGLOW_SKIP_BUILD !== '0') return;
-  const result = spawnSync(process.execPath, ['node_modules/@react-router/dev/bin.js', 'build'], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error('build failed');
 }
