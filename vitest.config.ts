@@ -39,6 +39,17 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: 'faults',
+          include: ['tests/faults/**/*.faults.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/setup/build.global.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],
           environment: 'node',
