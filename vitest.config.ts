@@ -16,6 +16,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/databases.global.ts'],
@@ -28,6 +29,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'security',
+          sequence: { groupOrder: 1 },
           include: ['tests/security/**/*.security.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/build.global.ts'],
@@ -40,6 +42,8 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'faults',
+          sequence: { groupOrder: 2 },
+          maxWorkers: 1,
           include: ['tests/faults/**/*.faults.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/build.global.ts'],
@@ -51,6 +55,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 3 },
           include: ['tests/e2e/**/*.e2e.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/build.global.ts'],

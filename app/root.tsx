@@ -1,3 +1,4 @@
+import './lib/zod-browser';
 import { useEffect } from 'react';
 import {
   data,

@@ -46,6 +46,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
     app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir }),
     deps,
     async close() {
+      await deps.rateLimits?.close();
       await deps.database.close();
     },
   };

@@ -1,28 +1,66 @@
 import { betterAuth } from 'better-auth';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { getMigrations } from 'better-auth/db/migration';
-import { bearer } from 'better-auth/plugins';
+import { bearer, genericOAuth, oauthPopup } from 'better-auth/plugins';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DialectName } from '~/db/schema';
+import type { Database, DialectName } from '~/db/schema';
+import { createUserRecord, recordSignIn } from '~/features/users/users.service.server';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '~/features/users/users.schema';
+import type { ServiceContext } from '~/lib/service-context';
 import type { Config } from './config.server';
+import { createMailer, type Mailer } from './mail.server';
+import { expectedOrigin } from './middleware/origin-check.server';
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 export const SESSION_COOKIE_PREFIX = 'afterglow';
+/** better-auth's provider id for the OIDC_* issuer (its callback is /api/auth/callback/oidc). */
+export const OIDC_PROVIDER_ID = 'oidc';
+/** A reset link works once, for an hour (issue 3 §4). */
+export const RESET_TOKEN_SECONDS = 60 * 60;
 
 interface AuthDeps {
   config: Config;
   authDb: Kysely<any>;
+  /** Our normalised query builder, for the user-record hooks. */
+  db: Kysely<Database>;
   dialect: DialectName;
   log: Logger;
+  mailer?: Mailer;
 }
+
+/** The social providers this configuration offers, in button order: id and display name. */
+export function socialProviders(config: Config): { id: string; name: string }[] {
+  return [
+    ...(config.GOOGLE_CLIENT_ID ? [{ id: 'google', name: 'Google' }] : []),
+    ...(config.OIDC_ISSUER ? [{ id: OIDC_PROVIDER_ID, name: config.OIDC_NAME }] : []),
+  ];
+}
+
+/** Where a social sign-in's profile photo may live, for the CSP's img-src. */
+export function providerPhotoOrigins(config: Pick<Config, 'GOOGLE_CLIENT_ID' | 'OIDC_ISSUER'>): string[] {
+  return [
+    ...(config.GOOGLE_CLIENT_ID ? ['https://*.googleusercontent.com'] : []),
+    ...(config.OIDC_ISSUER ? [new URL(config.OIDC_ISSUER).origin] : []),
+  ];
+}
+
+/** Endpoints that choose a password, and the body field that carries it. */
+const PASSWORD_FIELDS: Record<string, string> = {
+  '/sign-up/email': 'password',
+  '/reset-password': 'newPassword',
+  '/change-password': 'newPassword',
+  '/set-password': 'newPassword',
+};
 
 /**
  * better-auth owns accounts, passwords and sessions (BRIEF §2 "Identity provider").
  * Sessions live in the database, so any instance can serve any request.
  */
-export function createAuth({ config, authDb, dialect, log }: AuthDeps) {
+export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDeps) {
   const authLog = log.child({ module: 'auth' });
+  const mail = mailer ?? createMailer(config, log);
+  const hookContext = (): ServiceContext => ({ db, dialect, user: null, log: authLog, now: () => new Date() });
   return betterAuth({
     appName: config.SITE_NAME,
     secret: config.SESSION_SECRET,
@@ -36,10 +74,76 @@ export function createAuth({ config, authDb, dialect, log }: AuthDeps) {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       autoSignIn: true,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      // Not awaited: the answer (and its timing) must not tell whether the email is registered.
+      sendResetPassword: async ({ user, url }) => {
+        void mail
+          .send({
+            to: user.email,
+            subject: `Reset your ${config.SITE_NAME} password`,
+            text: [
+              `Hello ${user.name || 'there'},`,
+              '',
+              `Someone asked to reset the password of your ${config.SITE_NAME} account. To choose a new one, open this link within an hour:`,
+              '',
+              url,
+              '',
+              'The link works once. If you did not ask for it, ignore this mail: your password stays as it is.',
+            ].join('\n'),
+          })
+          .catch((error: unknown) => authLog.error({ err: error }, 'password reset mail failed'));
+      },
+    },
+    socialProviders: config.GOOGLE_CLIENT_ID
+      ? { google: { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET!, prompt: 'select_account' } }
+      : {},
+    account: {
+      // A provider that vouches for the email (email_verified) joins the account of that email,
+      // even one whose address we never verified (we send no verification mail). Against
+      // pre-registration of someone else's address, linking ends that account's sessions (below).
+      accountLinking: { enabled: true, allowDifferentEmails: false, requireLocalEmailVerified: false },
     },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await createUserRecord(hookContext(), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
+          },
+        },
+      },
+      account: {
+        create: {
+          // Before, not after: after-hooks may run once the callback has already created the new
+          // session, which would then be deleted too (seen under load). Here no new session exists yet.
+          before: async (account, ctx) => {
+            if (account.providerId === 'credential' || !ctx || !account.userId) return;
+            await ctx.context.internalAdapter.deleteUserSessions(account.userId);
+          },
+        },
+      },
+      session: {
+        create: {
+          after: async (session) => {
+            await recordSignIn(hookContext(), session.userId);
+          },
+        },
+      },
+    },
+    hooks: {
+      // The spec's password rule (§5) holds for every way of choosing a password, not only the form.
+      before: createAuthMiddleware(async (ctx) => {
+        const field = PASSWORD_FIELDS[ctx.path];
+        if (!field) return;
+        const result = PasswordSchema.safeParse((ctx.body as Record<string, unknown> | undefined)?.[field]);
+        if (!result.success) {
+          throw new APIError('BAD_REQUEST', { message: result.error.issues[0]!.message, code: 'PASSWORD_RULE' });
+        }
+      }),
     },
     advanced: {
       cookiePrefix: SESSION_COOKIE_PREFIX,
@@ -49,9 +153,17 @@ export function createAuth({ config, authDb, dialect, log }: AuthDeps) {
         ipAddressHeaders: ['x-afterglow-client-ip'],
       },
     },
-    // Our own limiter (server/middleware) runs in front of every auth route.
+    // Our own limiter (server/middleware/rate-limit.server.ts) runs in front of the auth routes.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
+    // 4xx answers (a wrong password, a weak one) are the client's business, not an error here.
+    onAPIError: {
+      onError: (error) => {
+        const status = (error as { statusCode?: number }).statusCode ?? 500;
+        if (status >= 500) authLog.error({ err: error }, 'auth endpoint failed');
+        else authLog.debug({ status, message: (error as Error).message }, 'auth request refused');
+      },
+    },
     logger: {
       level: config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'debug' : 'warn',
       log: (level, message, ...args) => {
@@ -59,7 +171,26 @@ export function createAuth({ config, authDb, dialect, log }: AuthDeps) {
         authLog[level]({ args }, message);
       },
     },
-    plugins: [bearer()],
+    plugins: [
+      bearer(),
+      oauthPopup(),
+      ...(config.OIDC_ISSUER
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: OIDC_PROVIDER_ID,
+                  name: config.OIDC_NAME,
+                  discoveryUrl: `${config.OIDC_ISSUER.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+                  clientId: config.OIDC_CLIENT_ID!,
+                  clientSecret: config.OIDC_CLIENT_SECRET,
+                  scopes: ['openid', 'email', 'profile'],
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
   });
 }
 
@@ -69,4 +200,46 @@ export type Auth = ReturnType<typeof createAuth>;
 export async function migrateAuthTables(auth: Auth): Promise<void> {
   const { runMigrations } = await getMigrations(auth.options);
   await runMigrations();
+}
+
+export interface AuthCall {
+  auth: Auth;
+  config: Pick<Config, 'PUBLIC_URL'>;
+  request: Request;
+  clientIp: string;
+}
+
+/**
+ * A page action's call into better-auth, made through its HTTP handler exactly as the browser
+ * would make it (so the base URL, cookies and origin checks are the same for forms with and
+ * without JavaScript). The caller forwards the answer's Set-Cookie.
+ */
+export async function callAuth({ auth, config, request, clientIp }: AuthCall, path: string, body: unknown): Promise<Response> {
+  const origin = expectedOrigin(request.url, config.PUBLIC_URL);
+  const headers = new Headers({
+    'content-type': 'application/json',
+    origin,
+    'x-afterglow-client-ip': clientIp,
+  });
+  for (const name of ['cookie', 'user-agent', 'accept-language']) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return auth.handler(new Request(new URL(`/api/auth${path}`, origin), { method: 'POST', headers, body: JSON.stringify(body) }));
+}
+
+/** better-auth's reason for refusing, as a sentence for the form. */
+export async function authErrorMessage(response: Response, fallback: string): Promise<{ message: string; code?: string }> {
+  try {
+    const body = (await response.json()) as { message?: string; code?: string };
+    return { message: body.message || fallback, code: body.code };
+  } catch {
+    return { message: fallback };
+  }
+}
+
+/** The session (or state) cookies better-auth set, onto a page's redirect. */
+export function forwardCookies(from: Response, to: Headers = new Headers()): Headers {
+  for (const cookie of from.headers.getSetCookie()) to.append('Set-Cookie', cookie);
+  return to;
 }

@@ -2,9 +2,11 @@ import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
+import { withStoredProfile } from '~/features/users/users.service.server';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
 import { type Auth, createAuth, migrateAuthTables } from './auth.server';
 import type { Config } from './config.server';
+import { createRateLimitStore, type RateLimitStore } from './middleware/rate-limit.server';
 
 /** Everything one process holds: created once at start, closed once at shutdown. */
 export interface AppDeps {
@@ -13,6 +15,8 @@ export interface AppDeps {
   database: DatabaseHandle;
   auth: Auth;
   now: () => Date;
+  /** Rate-limit counters (server/middleware/rate-limit.server.ts); null when RATE_LIMITS=off. */
+  rateLimits: RateLimitStore | null;
   /** Migrations this start applied (empty when the schema was current). */
   migrationsApplied: string[];
 }
@@ -25,11 +29,11 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
     await database.close().catch(() => {});
     throw new StartupError(`DATABASE_URL cannot be reached: ${(error as Error).message}`);
   }
-  const auth = createAuth({ config, authDb: database.authDb, dialect: database.dialect, log });
+  const auth = createAuth({ config, authDb: database.authDb, db: database.db, dialect: database.dialect, log });
   await migrateAuthTables(auth);
   const { applied } = await migrateToLatest(database.db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  return { config, log, database, auth, now: () => new Date(), migrationsApplied: applied };
+  return { config, log, database, auth, now: () => new Date(), rateLimits: createRateLimitStore(config), migrationsApplied: applied };
 }
 
 export class StartupError extends Error {
@@ -40,15 +44,19 @@ export function serviceContext(deps: AppDeps, user: SessionUser | null, log: Log
   return { db: deps.database.db, dialect: deps.database.dialect, user, log, now: deps.now };
 }
 
-/** Resolves the session from the cookie or a bearer token; null when there is none. */
-export async function resolveUser(auth: Auth, headers: Headers): Promise<SessionUser | null> {
+/**
+ * Resolves the session from the cookie or a bearer token; null when there is none. The stored
+ * profile's name and photo win over the account's (spec §3), so every screen shows the same.
+ */
+export async function resolveUser(deps: AppDeps, headers: Headers): Promise<SessionUser | null> {
+  const { auth } = deps;
   const cookie = headers.get('cookie') ?? '';
   const authorization = headers.get('authorization') ?? '';
   if (!cookie.includes('session_token') && !authorization.toLowerCase().startsWith('bearer ')) return null;
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
   const { id, email, name, image } = session.user;
-  return { id, email, name, image: image ?? null };
+  return withStoredProfile(serviceContext(deps, null), { id, email, name, image: image ?? null });
 }
 
 export type AppHono = Hono<{ Variables: AppVariables }>;

@@ -1,9 +1,14 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { AppLoadContext } from 'react-router';
+import { isDatabaseUnavailable } from '~/db/errors.server';
 import { MESSAGES } from '~/lib/messages';
+import { RETRY_AFTER_SECONDS } from './api/errors.server';
+import { serveUploads } from './api/images.api.server';
 import { createApi } from './api/index.server';
+import { providerPhotoOrigins } from './auth.server';
 import { type AppDeps, type AppVariables, resolveUser, serviceContext } from './context.server';
 import { compress } from './middleware/compress.server';
 import { originCheck } from './middleware/origin-check.server';
@@ -15,7 +20,7 @@ export type PageHandler = (request: Request, context: AppLoadContext) => Promise
 export interface HttpAppOptions {
   /** React Router's handler; absent in API-only tests. */
   pageHandler?: PageHandler;
-  /** Vite serves assets in development; production serves `clientDir` (build/client). */
+  /** Vite serves assets in development; production serves `clientDir` (build/client); tests serve none. */
   dev?: boolean;
   clientDir?: string;
 }
@@ -32,7 +37,11 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   app.use(
     securityHeaders({
       https: config.PUBLIC_URL?.startsWith('https://') ?? false,
-      imageOrigins: config.S3_PUBLIC_URL ? [new URL(config.S3_PUBLIC_URL).origin] : [],
+      // Images in S3 are served from its public URL, or from the endpoint itself when none is set.
+      imageOrigins: [
+        ...[config.S3_PUBLIC_URL ?? (config.S3_BUCKET ? config.S3_ENDPOINT : undefined)].flatMap((url) => (url ? [new URL(url).origin] : [])),
+        ...providerPhotoOrigins(config),
+      ],
       dev,
     }),
   );
@@ -49,43 +58,51 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   });
   app.on(['TRACE', 'TRACK'], '*', (c) => c.json({ message: 'Method not allowed' }, 405));
 
+  if (!dev && options.clientDir) {
+    // Before the Origin check and the session lookup: files need neither. Only paths that are
+    // files of the build are tried, so a page request costs no filesystem lookup.
+    const root = path.relative(process.cwd(), options.clientDir) || '.';
+    const files = listFiles(options.clientDir);
+    const isFile = (p: string) => files.has(p);
+    const assets = serveStatic({
+      root,
+      precompressed: true,
+      onFound: (_path, c) => {
+        c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    });
+    const publicFiles = serveStatic({
+      root,
+      precompressed: true,
+      onFound: (_path, c) => {
+        c.header('Cache-Control', 'public, max-age=3600');
+      },
+    });
+    app.use('*', (c, next) => {
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+      if (!isFile(c.req.path)) return next();
+      return c.req.path.startsWith('/assets/') ? assets(c, next) : publicFiles(c, next);
+    });
+  }
+
+  // Before the session lookup: images need no user, and a page shows many of them.
+  app.get('/uploads/:name', serveUploads(deps));
+
   app.use(originCheck(config.PUBLIC_URL));
   app.use(async (c, next) => {
-    c.set('user', await resolveUser(deps.auth, c.req.raw.headers));
+    c.set('user', await resolveUser(deps, c.req.raw.headers));
     return next();
   });
   app.route('/api', createApi(deps));
   // Mounted sub-apps do not own their 404s: an unknown /api path must still answer JSON.
   app.all('/api/*', (c) => c.json({ message: MESSAGES.apiNotFound }, 404));
 
-  if (!dev) {
-    const root = path.relative(process.cwd(), options.clientDir ?? path.resolve('build/client')) || '.';
-    app.use(
-      '/assets/*',
-      serveStatic({
-        root,
-        onFound: (_path, c) => {
-          c.header('Cache-Control', 'public, max-age=31536000, immutable');
-        },
-      }),
-    );
-    app.use(
-      '*',
-      serveStatic({
-        root,
-        onFound: (_path, c) => {
-          c.header('Cache-Control', 'public, max-age=3600');
-        },
-      }),
-    );
-  }
-
   const pageHandler = options.pageHandler;
   app.all('*', async (c) => {
     if (!pageHandler) return c.json({ message: MESSAGES.apiNotFound }, 404);
     const user = c.get('user');
     const requestLog = log.child({ reqId: c.get('requestId') });
-    return pageHandler(c.req.raw, {
+    const response = await pageHandler(c.req.raw, {
       deps,
       service: serviceContext(deps, user, requestLog),
       user,
@@ -93,9 +110,46 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       requestId: c.get('requestId'),
       clientIp: c.get('clientIp'),
     });
+    // A page that failed because the database is away is a 503 (retry), not a 500 (bug).
+    if (response.status === 500 && !(await databaseReachable(deps))) {
+      const headers = new Headers(response.headers);
+      headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      return new Response(response.body, { status: 503, headers });
+    }
+    return response;
+  });
+
+  // Failures outside /api's own mapper (the session lookup, a middleware): JSON, never a stack.
+  app.onError((error, c) => {
+    if (isDatabaseUnavailable(error)) {
+      c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return c.json({ message: MESSAGES.unavailable, code: 'unavailable' }, 503);
+    }
+    log.error({ err: error, reqId: c.get('requestId') }, 'unhandled error');
+    return c.json({ message: MESSAGES.serverError, requestId: c.get('requestId') }, 500);
   });
 
   return app;
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
+
+/** Every file under `dir` as a URL path ('/assets/app-1a2b.css'), compressed twins left out. */
+function listFiles(dir: string): Set<string> {
+  const files = new Set<string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || /\.(br|gz)$/.test(entry.name)) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    files.add(`/${path.relative(dir, full).split(path.sep).join('/')}`);
+  }
+  return files;
+}
+
+async function databaseReachable(deps: AppDeps): Promise<boolean> {
+  try {
+    await deps.database.ping();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -123,22 +123,29 @@ function Toast({ item, onDone }: { item: ToastItem; onDone: () => void }) {
 
 function FeedbackDialog({ item, onClose }: { item: DialogItem; onClose: (confirmed: boolean) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const initialFocus = useRef<HTMLButtonElement>(null);
   const kind = item.kind ?? 'success';
   const confirm = !!item.cancelText;
+  // Read while rendering, before anything in the dialog can take focus: the control that opened it.
+  const [previous] = useState(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
+  // The parent passes a new onClose on every render; the modal must not reopen because of it.
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    const previous = document.activeElement as HTMLElement | null;
     if (dialog.open) dialog.close(); // rendered open by the server: reopen as a modal
     dialog.showModal();
-    const timer = item.timer ? setTimeout(() => onClose(true), item.timer) : undefined;
+    // A confirmation starts on its safe answer (Cancel), anything else on OK (WAI-ARIA APG dialog pattern).
+    initialFocus.current?.focus();
+    const timer = item.timer ? setTimeout(() => closeRef.current(true), item.timer) : undefined;
     return () => {
       clearTimeout(timer);
       if (dialog.open) dialog.close();
-      if (previous?.isConnected) previous.focus();
+      if (previous?.isConnected && previous !== document.body) previous.focus();
     };
-  }, [item.timer, onClose]);
+  }, [item.timer, previous]);
 
   return (
     <dialog
@@ -162,12 +169,12 @@ function FeedbackDialog({ item, onClose }: { item: DialogItem; onClose: (confirm
         {item.text ? <p id={`dialog-text-${item.id}`} className="mt-2 text-base">{item.text}</p> : null}
         <div className="modal-action justify-center">
           {confirm ? (
-            <button type="button" className="btn" onClick={() => onClose(false)}>
+            <button type="button" className="btn" ref={initialFocus} onClick={() => onClose(false)}>
               {item.cancelText}
             </button>
           ) : null}
           <form method="dialog">
-            <button type="submit" className={`btn ${confirm ? 'btn-error' : 'btn-primary'}`} autoFocus onClick={(e) => { e.preventDefault(); onClose(true); }}>
+            <button type="submit" className={`btn ${confirm ? 'btn-error' : 'btn-primary'}`} ref={confirm ? undefined : initialFocus} onClick={(e) => { e.preventDefault(); onClose(true); }}>
               {item.confirmText ?? 'OK'}
             </button>
           </form>

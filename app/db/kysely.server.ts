@@ -94,3 +94,4 @@ function wrap(base: Kysely<any>, dialect: DialectName): DatabaseHandle {
     },
   };
 }
+

@@ -1,14 +1,42 @@
+import { data, redirect } from 'react-router';
 import { Page } from '~/components/page';
+import { readBlogForm } from '~/features/blogs/blog-form.server';
+import { createBlog } from '~/features/blogs/blog.service.server';
+import { BlogForm } from '~/features/blogs/components/blog-form';
+import { isAppError } from '~/lib/errors';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
 import { requireUser } from '~/lib/session.server';
 import type { Route } from './+types/add-blog';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Add a blog · Afterglow' }];
 
 export function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
-  return null;
+  const user = requireUser(context, request);
+  return { author: { email: user.email, name: user.name || MESSAGES.defaultDisplayName }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
 }
 
-export default function Screen() {
-  return <Page title="Add a blog" />;
+export async function action({ context, request }: Route.ActionArgs) {
+  requireUser(context, request);
+  const form = await readBlogForm(context.service, context.deps.config, request, 'add');
+  if (!form.ok) return data(form.data, { status: form.status });
+  const { photo, ...fields } = form.input;
+  try {
+    await createBlog(context.service, { ...fields, photo: photo! });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return data({ formError: error.message, values: fields }, { status: error.status });
+  }
+  return redirect('/allblogs', {
+    headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.addBlogSuccess, timer: FEEDBACK_MS.success }),
+  });
+}
+
+export default function AddBlog({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <Page title="Add a blog">
+      <BlogForm mode="add" author={loaderData.author} maxUploadMb={loaderData.maxUploadMb} actionData={actionData} />
+    </Page>
+  );
 }

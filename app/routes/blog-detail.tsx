@@ -1,13 +1,140 @@
-import { data } from 'react-router';
-
+import { type MouseEvent, useEffect } from 'react';
+import { data, Link, redirect } from 'react-router';
+import { CommentSchema, fieldErrors } from '~/features/blogs/blog.schema';
+import { addComment, deleteBlog, getBlog } from '~/features/blogs/blog.service.server';
+import { BlogPhoto } from '~/features/blogs/components/blog-photo';
+import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
+import { DeleteBlog } from '~/features/blogs/components/delete-blog';
+import { LikeButton } from '~/features/blogs/components/like-button';
+import { LocalTime } from '~/features/blogs/components/local-time';
+import { MarkdownBody } from '~/features/blogs/components/markdown-body';
+import { renderMarkdown } from '~/features/blogs/markdown.server';
+import { useFeedback } from '~/components/feedback';
+import { isAppError } from '~/lib/errors';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
+import { requireUser } from '~/lib/session.server';
 import type { Route } from './+types/blog-detail';
 
-// Blogs arrive with their own issue; until then every id is unknown.
-export function loader({ context, request }: Route.LoaderArgs) {
-  void context; void request;
-  throw data(null, { status: 404 });
+export const meta: Route.MetaFunction = ({ data: loaded }) => [
+  { title: loaded ? `${loaded.blog.title} · Afterglow` : 'Afterglow' },
+  ...(loaded ? [{ name: 'description', content: loaded.blog.short_description }] : []),
+];
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  try {
+    const blog = await getBlog(context.service, params.id);
+    const isOwner = context.user?.id !== undefined && blog.email === context.user.email;
+    return { blog, html: renderMarkdown(blog.long_description), isOwner, viewer: context.user?.email ?? null };
+  } catch (error) {
+    if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });
+    throw error;
+  }
 }
 
-export default function Screen() {
-  return null;
+async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: string) {
+  try {
+    await deleteBlog(ctx, id);
+  } catch (error) {
+    if (!isAppError(error) || error.code === 'not_found') throw error;
+    const flash = { type: 'dialog' as const, kind: 'error' as const, title: MESSAGES.deleteErrorTitle, text: MESSAGES.deleteErrorText };
+    return redirect(`/blogs/${id}`, { headers: withFlash(flash) });
+  }
+  return redirect('/allblogs', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.blogDeleted }) });
+}
+
+/** Comment and delete, posted by this page's forms (with or without JavaScript). */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireUser(context, request);
+  const form = await request.formData();
+  const intent = form.get('intent');
+  try {
+    if (intent === 'delete') return await deleteAndLeave(context.service, params.id);
+    const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });
+    if (!parsed.success) {
+      return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
+    }
+    await addComment(context.service, params.id, parsed.data);
+    return redirect(`/blogs/${params.id}#comments`, {
+      headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.commentSuccess, duration: FEEDBACK_MS.success }),
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    if (error.code === 'not_found') throw data(null, { status: 404 });
+    const message = error.code === 'forbidden' ? error.message : MESSAGES.commentError;
+    return data<CommentsActionData>({ intent: 'comment', error: message }, { status: error.status });
+  }
+}
+
+const VIEWED_KEY = 'viewedBlogs';
+const VIEWED_KEEP = 500;
+
+/** Spec §4: a view is sent the first time this browser opens the blog. */
+function useCountView(id: string) {
+  useEffect(() => {
+    let viewed: string[] = [];
+    try {
+      const stored: unknown = JSON.parse(localStorage.getItem(VIEWED_KEY) ?? '[]');
+      if (Array.isArray(stored)) viewed = stored.filter((v): v is string => typeof v === 'string');
+    } catch {
+      // A corrupt entry is replaced below.
+    }
+    if (viewed.includes(id)) return;
+    localStorage.setItem(VIEWED_KEY, JSON.stringify([...viewed, id].slice(-VIEWED_KEEP)));
+    fetch(`/api/blogs/${id}/view`, { method: 'PATCH' }).catch((error: unknown) => console.warn('view not counted', error));
+  }, [id]);
+}
+
+export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { blog, html, isOwner, viewer } = loaderData;
+  const { dialog } = useFeedback();
+  useCountView(blog._id);
+
+  function onUpdate(event: MouseEvent<HTMLAnchorElement>) {
+    if (isOwner) return;
+    event.preventDefault();
+    if (!viewer) {
+      window.location.assign(`/login?redirectTo=${encodeURIComponent(`/updateBlog/${blog._id}`)}`);
+      return;
+    }
+    void dialog({ title: MESSAGES.onlyOwnerUpdate, kind: 'error' });
+  }
+
+  return (
+    <article className="mx-auto w-full max-w-4xl px-4 py-10">
+      {blog.photo ? (
+        <figure className="overflow-hidden rounded-box bg-base-300 shadow-lg">
+          <BlogPhoto src={blog.photo} sizes="(min-width: 896px) 864px, 100vw" eager className="aspect-[16/9] w-full object-cover" />
+        </figure>
+      ) : null}
+      <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+        <span className="font-semibold" data-testid="author">{blog.name}</span>
+        <span className="badge badge-outline">{blog.type}</span>
+        <span className="badge badge-secondary badge-outline">{blog.category}</span>
+        {blog.availability === 'Hidden' ? <span className="badge badge-ghost">Hidden</span> : null}
+        <span className="opacity-80">
+          {MESSAGES.postedOn} <LocalTime iso={blog.createdAt} />
+        </span>
+        <span className="opacity-80">{blog.views} {blog.views === 1 ? 'view' : 'views'}</span>
+      </div>
+      <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">{blog.title}</h1>
+      <p className="mt-3 text-lg opacity-90">{blog.short_description}</p>
+      <MarkdownBody html={html} />
+      {blog.details ? (
+        <section className="mt-8 rounded-box bg-base-200 p-4" aria-labelledby="details-heading">
+          <h2 id="details-heading" className="font-semibold">Details</h2>
+          <p className="mt-1 whitespace-pre-line">{blog.details}</p>
+        </section>
+      ) : null}
+      <div className="mt-8 flex flex-wrap items-center gap-3">
+        <LikeButton blogId={blog._id} likes={blog.likes} liked={!!viewer && blog.likedBy.includes(viewer)} signedIn={!!viewer} />
+        <Link to={`/updateBlog/${blog._id}`} className="btn btn-primary" onClick={onUpdate}>
+          {MESSAGES.updateBlog}
+        </Link>
+        {isOwner ? <DeleteBlog /> : null}
+      </div>
+      <Comments comments={blog.comments ?? []} isOwner={isOwner} actionData={actionData} />
+    </article>
+  );
 }

@@ -1,10 +1,9 @@
-import { Page } from '~/components/page';
-
+import { Achievements } from '~/features/home/components/achievements';
 import type { Route } from './+types/counter';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Achievements · Afterglow' }];
+export const meta: Route.MetaFunction = () => [{ title: 'Our Achievements · Afterglow' }];
 
-
-export default function Screen() {
-  return <Page title="Achievements" />;
+/** The achievements section alone (spec §2 route table). */
+export default function Counter() {
+  return <Achievements />;
 }

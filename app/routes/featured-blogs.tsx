@@ -1,10 +1,51 @@
+import { Link } from 'react-router';
 import { Page } from '~/components/page';
-
+import { listFeaturedBlogs } from '~/features/blogs/blog.service.server';
+import { MESSAGES } from '~/lib/messages';
 import type { Route } from './+types/featured-blogs';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Our Top 10 Featured Picks for You! · Afterglow' }];
+export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.featuredHeading} · Afterglow` }];
 
+export async function loader({ context }: Route.LoaderArgs) {
+  const blogs = await listFeaturedBlogs(context.service);
+  return { blogs: blogs.map(({ _id, title, name, category }) => ({ _id, title, name, category })) };
+}
 
-export default function Screen() {
-  return <Page title="Our Top 10 Featured Picks for You!" />;
+/** The 10 public blogs with the most likes; ties by views, then newest (BRIEF §2). */
+export default function FeaturedBlogs({ loaderData }: Route.ComponentProps) {
+  const { blogs } = loaderData;
+  return (
+    <Page title={MESSAGES.featuredHeading}>
+      <div className="mt-8 overflow-x-auto rounded-box bg-base-200 ring-1 ring-base-300">
+        <table className="table table-zebra" data-testid="featured-table">
+          <thead className="text-base-content">
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Title</th>
+              <th scope="col">Author</th>
+              <th scope="col">Category</th>
+            </tr>
+          </thead>
+          <tbody>
+            {blogs.length === 0 ? (
+              <tr>
+                <td colSpan={4}>No blogs yet.</td>
+              </tr>
+            ) : (
+              blogs.map((blog, index) => (
+                <tr key={blog._id}>
+                  <th scope="row">{index + 1}</th>
+                  <td>
+                    <Link to={`/blogs/${blog._id}`} className="link link-hover font-semibold">{blog.title}</Link>
+                  </td>
+                  <td>{blog.name}</td>
+                  <td>{blog.category}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </Page>
+  );
 }

@@ -1,3 +1,14 @@
+import { data, useRouteLoaderData } from 'react-router';
+import type { loader as rootLoader } from '~/root';
+import { Achievements } from '~/features/home/components/achievements';
+import { Gallery } from '~/features/home/components/gallery';
+import { Hero } from '~/features/home/components/hero';
+import { RecentBlogs } from '~/features/home/components/recent-blogs';
+import { loadRecentBlogsSection } from '~/features/home/home.service.server';
+import { NewsletterSection } from '~/features/newsletter/components/newsletter-section';
+import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newsletter-form.server';
+import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
+import { consumeRateLimit } from '#server/middleware/rate-limit.server';
 import type { Route } from './+types/home';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -5,19 +16,26 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: `${site}: where every story shines` }, { name: 'description', content: 'Read and share blogs of every kind.' }];
 }
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { siteName: context.deps.config.SITE_NAME };
+export async function loader({ context }: Route.LoaderArgs) {
+  return { signedIn: !!context.user, ...(await loadRecentBlogsSection(context.service)) };
 }
 
-export default function Home({ loaderData }: Route.ComponentProps) {
+/** The newsletter form posted without JavaScript lands here and is answered on the same page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const limit = await consumeRateLimit(context.deps.rateLimits, SUBSCRIBE_RATE_LIMIT, context.clientIp, context.service.log);
+  const outcome = await subscribeFromForm(context.service, await request.formData(), { rateLimited: !limit.allowed });
+  return data(outcome, { status: outcomeStatus(outcome) });
+}
+
+export default function Home({ loaderData, actionData }: Route.ComponentProps) {
+  const siteName = useRouteLoaderData<typeof rootLoader>('root')?.siteName ?? 'Afterglow';
   return (
-    <section className="relative flex h-[600px] items-center justify-center overflow-hidden">
-      <img src="/images/hero-sunset.svg" alt="sunset banner" className="absolute inset-0 h-full w-full object-cover" fetchPriority="high" />
-      <div className="relative px-4 text-center text-white drop-shadow-lg">
-        <h1 className="text-4xl font-bold sm:text-6xl">Welcome to {loaderData.siteName}</h1>
-        <p className="mt-4 text-xl sm:text-2xl">Where Every Story Shines!</p>
-        <p className="mt-2 text-lg">From Travel Tales to Tech Tips, It's All Here...</p>
-      </div>
-    </section>
+    <>
+      <Hero siteName={siteName} />
+      <RecentBlogs blogs={loaderData.blogs} signedIn={loaderData.signedIn} wishlistIds={loaderData.wishlistIds} />
+      <Gallery />
+      <NewsletterSection action="/?index" outcome={actionData} />
+      <Achievements />
+    </>
   );
 }

@@ -1,10 +1,121 @@
-import { Page } from '~/components/page';
-
+import { useEffect } from 'react';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { useFeedback } from '~/components/feedback';
+import { AuthCard, FormError } from '~/features/users/components/auth-card';
+import { FormField } from '~/features/users/components/form-field';
+import { PasswordField } from '~/features/users/components/password-field';
+import { SocialLogin } from '~/features/users/components/social-login';
+import { socialErrorMessage } from '~/features/users/social-errors';
+import { fieldErrors, LogInSchema, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
+import { safeRedirectPath } from '~/lib/session.server';
+import { authErrorMessage, callAuth, forwardCookies, socialProviders } from '#server/auth.server';
+import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
 import type { Route } from './+types/login';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Log In · Afterglow' }];
 
+type FieldErrors = Partial<Record<'email' | 'password', string>>;
 
-export default function Screen() {
-  return <Page title="Log In" />;
+const loggedIn = (target: string, headers = new Headers()) =>
+  redirect(target, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.loginSuccess, duration: FEEDBACK_MS.success }, headers) });
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectPath(url.searchParams.get('redirectTo'));
+  // The end of a social sign-in (popup or redirect): better-auth has set the session cookie.
+  if (url.searchParams.get('social') === 'done' && context.user) return loggedIn(redirectTo);
+  if (context.user) throw redirect('/');
+  const providers = socialProviders(context.deps.config);
+  const provider = url.searchParams.get('provider');
+  if (provider && providers.some((p) => p.id === provider)) return startSocialRedirect(request, context, provider, redirectTo);
+  const error = url.searchParams.get('error');
+  return { providers, redirectTo, socialError: error ? socialErrorMessage(error) : null };
+}
+
+/** The redirect flow (no JavaScript, or a blocked popup): a GET, so the CSP's form-action stays 'self'. */
+async function startSocialRedirect(request: Request, context: Route.LoaderArgs['context'], provider: string, redirectTo: string) {
+  const response = await callAuth(authCall(request, context), '/sign-in/social', {
+    provider,
+    callbackURL: `/login?${new URLSearchParams({ social: 'done', redirectTo })}`,
+    errorCallbackURL: `/login?${new URLSearchParams({ redirectTo })}`,
+    disableRedirect: true,
+  });
+  const body = (await response.json().catch(() => null)) as { url?: string } | null;
+  if (!response.ok || !body?.url) throw redirect(`/login?${new URLSearchParams({ redirectTo, error: 'internal-error' })}`);
+  return redirect(body.url, { headers: forwardCookies(response) });
+}
+
+const authCall = (request: Request, context: Route.LoaderArgs['context']) => ({
+  auth: context.deps.auth,
+  config: context.deps.config,
+  request,
+  clientIp: context.clientIp,
+});
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo') ?? String(form.redirectTo ?? ''));
+  const values = { email: typeof form.email === 'string' ? form.email : '' };
+  const parsed = LogInSchema.safeParse(form);
+  if (!parsed.success) return data({ errors: fieldErrors(parsed.error) as FieldErrors, formError: null, values }, 400);
+  const limit = await consumeRateLimit(context.deps.rateLimits, AUTH_RATE_LIMITS.signIn, context.clientIp, context.service.log);
+  if (!limit.allowed) return data({ errors: {} as FieldErrors, formError: MESSAGES.tooManyRequests, values }, 429);
+  const response = await callAuth(authCall(request, context), '/sign-in/email', { ...parsed.data, rememberMe: true });
+  if (!response.ok) {
+    const { message } = await authErrorMessage(response, MESSAGES.invalidCredentials);
+    return data({ errors: {} as FieldErrors, formError: message, values }, response.status === 429 ? 429 : 401);
+  }
+  return loggedIn(redirectTo, forwardCookies(response));
+}
+
+export default function LogIn({ loaderData, actionData }: Route.ComponentProps) {
+  const { providers, redirectTo, socialError } = loaderData;
+  const navigation = useNavigation();
+  const submitting = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const { dialog } = useFeedback();
+  const formError = actionData?.formError ?? socialError;
+
+  useEffect(() => {
+    if (actionData?.formError) void dialog({ title: MESSAGES.loginErrorTitle, text: MESSAGES.loginErrorText, kind: 'error' });
+  }, [actionData, dialog]);
+  useEffect(() => {
+    if (socialError) void dialog({ title: MESSAGES.loginErrorTitle, text: socialError, kind: 'error' });
+  }, [socialError, dialog]);
+
+  const search = redirectTo === '/' ? '' : `?${new URLSearchParams({ redirectTo })}`;
+  return (
+    <AuthCard
+      title="Log In"
+      footer={
+        <>
+          {MESSAGES.noAccount}{' '}
+          <Link to={`/register${search}`} className="link link-primary font-semibold">{MESSAGES.register}</Link>
+        </>
+      }
+    >
+      <Form method="post" action={`/login${search}`} noValidate className="flex flex-col gap-3" data-testid="login-form">
+        <FormField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={actionData?.values.email}
+          error={actionData?.errors.email}
+          required
+        />
+        <PasswordField autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={actionData?.errors.password} />
+        <div className="text-right">
+          <Link to="/forgot-password" className="link link-hover text-sm">{MESSAGES.forgotPassword}</Link>
+        </div>
+        <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
+          {MESSAGES.logInButton}
+        </button>
+        <FormError message={formError} />
+      </Form>
+      <SocialLogin providers={providers} mode="login" redirectTo={redirectTo} />
+    </AuthCard>
+  );
 }

@@ -1,10 +1,9 @@
-import { Page } from '~/components/page';
-
+import { Gallery } from '~/features/home/components/gallery';
 import type { Route } from './+types/memoryframe';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Studio frame · Afterglow' }];
+export const meta: Route.MetaFunction = () => [{ title: 'studio frame · Afterglow' }];
 
-
-export default function Screen() {
-  return <Page title="Studio frame" />;
+/** The gallery section alone (spec §2 route table). */
+export default function MemoryFrame() {
+  return <Gallery />;
 }

@@ -1,10 +1,20 @@
-import { Page } from '~/components/page';
-
+import { data } from 'react-router';
+import { NewsletterSection } from '~/features/newsletter/components/newsletter-section';
+import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newsletter-form.server';
+import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
+import { consumeRateLimit } from '#server/middleware/rate-limit.server';
+import { MESSAGES } from '~/lib/messages';
 import type { Route } from './+types/newsletter';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Never Miss a New Story! · Afterglow' }];
+export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.newsletterHeading} · Afterglow` }];
 
+export async function action({ request, context }: Route.ActionArgs) {
+  const limit = await consumeRateLimit(context.deps.rateLimits, SUBSCRIBE_RATE_LIMIT, context.clientIp, context.service.log);
+  const outcome = await subscribeFromForm(context.service, await request.formData(), { rateLimited: !limit.allowed });
+  return data(outcome, { status: outcomeStatus(outcome) });
+}
 
-export default function Screen() {
-  return <Page title="Never Miss a New Story!" />;
+/** The newsletter section alone (spec §2 route table). */
+export default function Newsletter({ actionData }: Route.ComponentProps) {
+  return <NewsletterSection action="/newsletter" outcome={actionData} />;
 }

@@ -1,10 +1,140 @@
-import { Page } from '~/components/page';
-
+import { useEffect, useState } from 'react';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { useFeedback } from '~/components/feedback';
+import { imageStoreFor } from '~/features/images/image-store.server';
+import { processImage, uploadImage } from '~/features/images/image.service.server';
+import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
+import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
+import { AuthCard, FormError } from '~/features/users/components/auth-card';
+import { FormField } from '~/features/users/components/form-field';
+import { PasswordField } from '~/features/users/components/password-field';
+import { SocialLogin } from '~/features/users/components/social-login';
+import { updateOwnProfile } from '~/features/users/users.service.server';
+import { fieldErrors, imageFailure, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, SignUpSchema } from '~/features/users/users.schema';
+import { isAppError } from '~/lib/errors';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
+import { safeRedirectPath } from '~/lib/session.server';
+import { authErrorMessage, callAuth, forwardCookies, socialProviders } from '#server/auth.server';
+import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
 import type { Route } from './+types/register';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Sign Up · Afterglow' }];
 
+type Field = 'email' | 'name' | 'password' | 'terms' | 'image';
+type Failure = { errors: Partial<Record<Field, string>>; formError: string | null; values: { email: string; name: string } };
 
-export default function Screen() {
-  return <Page title="Sign Up" />;
+export function loader({ request, context }: Route.LoaderArgs) {
+  if (context.user) throw redirect('/');
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'));
+  return { providers: socialProviders(context.deps.config), redirectTo };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { deps, service } = context;
+  const maxBytes = megabytes(deps.config.MAX_UPLOAD_MB);
+  const fail = (failure: Partial<Failure>, status: number) =>
+    data({ errors: {}, formError: null, values: { email: '', name: '' }, ...failure } as Failure, status);
+  let form: FormData;
+  try {
+    form = await readUploadForm(request, maxBytes);
+  } catch (error) {
+    if (isAppError(error)) return fail({ formError: error.message }, error.status);
+    throw error;
+  }
+  const text = (name: string) => (typeof form.get(name) === 'string' ? String(form.get(name)) : '');
+  const values = { email: text('email'), name: text('name') };
+  const parsed = SignUpSchema.safeParse({ email: text('email'), name: text('name'), password: text('password'), terms: form.get('terms') ?? undefined });
+  if (!parsed.success) return fail({ errors: fieldErrors(parsed.error), values }, 400);
+
+  // The picture is checked before the account exists: a bad file must not leave half a sign-up.
+  let image: Buffer | null;
+  try {
+    image = await fileBytes(form, 'image', maxBytes);
+    if (image) await processImage(image);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return fail({ errors: { image: imageFailure(error.message) }, values }, error.status);
+  }
+
+  const limit = await consumeRateLimit(deps.rateLimits, AUTH_RATE_LIMITS.signUp, context.clientIp, service.log);
+  if (!limit.allowed) return fail({ formError: MESSAGES.tooManyRequests, values }, 429);
+  const { email, name, password } = parsed.data;
+  const response = await callAuth({ auth: deps.auth, config: deps.config, request, clientIp: context.clientIp }, '/sign-up/email', { email, name, password });
+  if (!response.ok) {
+    const { message, code } = await authErrorMessage(response, MESSAGES.serverError);
+    return fail({ formError: code?.startsWith('USER_ALREADY_EXISTS') ? MESSAGES.emailTaken : message, values }, response.status);
+  }
+  const { user } = (await response.json()) as { user: { id: string; email: string; name: string } };
+  if (image) {
+    const ctx = { ...service, user: { id: user.id, email: user.email, name: user.name, image: null } };
+    const { url } = await uploadImage(ctx, imageStoreFor(deps.config), image);
+    await updateOwnProfile(ctx, user.email, { name: undefined, photo: url });
+  }
+  const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.signupSuccess, timer: FEEDBACK_MS.success }, forwardCookies(response));
+  return redirect('/', { headers });
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const { providers, redirectTo } = loaderData;
+  const navigation = useNavigation();
+  const submitting = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const { dialog } = useFeedback();
+  const [clientErrors, setClientErrors] = useState<Failure['errors'] | null>(null);
+  const errors = clientErrors ?? actionData?.errors ?? {};
+
+  useEffect(() => {
+    setClientErrors(null);
+    if (actionData?.formError) void dialog({ title: MESSAGES.signupErrorTitle, text: actionData.formError, kind: 'error' });
+  }, [actionData, dialog]);
+
+  const validate = (event: React.FormEvent<HTMLFormElement>) => {
+    const form = new FormData(event.currentTarget);
+    const result = SignUpSchema.safeParse({ ...Object.fromEntries(form), terms: form.get('terms') ?? undefined });
+    if (result.success) {
+      setClientErrors(null);
+      return;
+    }
+    event.preventDefault();
+    setClientErrors(fieldErrors(result.error));
+  };
+
+  const search = redirectTo === '/' ? '' : `?${new URLSearchParams({ redirectTo })}`;
+  return (
+    <AuthCard
+      title="Sign Up"
+      footer={
+        <>
+          {MESSAGES.haveAccount}{' '}
+          <Link to={`/login${search}`} className="link link-primary font-semibold">{MESSAGES.logIn}</Link>
+        </>
+      }
+    >
+      <Form method="post" encType="multipart/form-data" noValidate onSubmit={validate} className="flex flex-col gap-3" data-testid="register-form">
+        <FormField label="Email" name="email" type="email" autoComplete="email" defaultValue={actionData?.values.email} hint={MESSAGES.emailHint} error={errors.email} required />
+        <FormField label="Name" name="name" autoComplete="name" maxLength={NAME_MAX_LENGTH} defaultValue={actionData?.values.name} error={errors.name} required />
+        <FormField label="Profile image" name="image" type="file" accept={ACCEPTED_IMAGE_TYPES} className="file-input file-input-bordered px-0" error={errors.image} />
+        <PasswordField autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} hint={MESSAGES.passwordHint} error={errors.password} />
+        <div>
+          <label className="label cursor-pointer justify-start gap-3">
+            <input
+              type="checkbox"
+              name="terms"
+              className={`checkbox checkbox-primary ${errors.terms ? 'checkbox-error' : ''}`}
+              aria-invalid={errors.terms ? true : undefined}
+              aria-describedby={errors.terms ? 'terms-error' : undefined}
+            />
+            <span className="label-text text-base-content">{MESSAGES.acceptTermsLabel}</span>
+          </label>
+          {errors.terms ? <p id="terms-error" className="mt-1 text-sm font-medium text-error" data-testid="terms-error">{errors.terms}</p> : null}
+        </div>
+        <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
+          {MESSAGES.signUp}
+        </button>
+        <FormError message={actionData?.formError} />
+      </Form>
+      <SocialLogin providers={providers} mode="register" redirectTo={redirectTo} />
+    </AuthCard>
+  );
 }

@@ -1,13 +1,77 @@
-import { data } from 'react-router';
+import { data, redirect } from 'react-router';
+import { Page } from '~/components/page';
+import { readBlogForm } from '~/features/blogs/blog-form.server';
+import { getBlogForUpdate, updateBlog } from '~/features/blogs/blog.service.server';
+import { BlogForm } from '~/features/blogs/components/blog-form';
+import { BlogPhoto } from '~/features/blogs/components/blog-photo';
+import { type AppError, isAppError } from '~/lib/errors';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
 import { requireUser } from '~/lib/session.server';
 import type { Route } from './+types/update-blog';
 
-// Blogs arrive with their own issue; until then every id is unknown.
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+export const meta: Route.MetaFunction = () => [{ title: 'Edit blog · Afterglow' }];
+
+/** Unknown or someone else's Hidden blog: the 404 page; another user's blog: back with the spec's text. */
+function refuse(error: AppError, id: string): never {
+  if (error.code === 'forbidden') {
+    throw redirect(`/blogs/${id}`, { headers: withFlash({ type: 'dialog', kind: 'error', title: error.message, timer: FEEDBACK_MS.other }) });
+  }
   throw data(null, { status: 404 });
 }
 
-export default function Screen() {
-  return null;
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  try {
+    const blog = await getBlogForUpdate(context.service, params.id);
+    return { blog, author: { email: user.email, name: blog.name }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
+  } catch (error) {
+    if (isAppError(error)) refuse(error, params.id);
+    throw error;
+  }
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireUser(context, request);
+  try {
+    // The owner check runs before the upload is read: nobody else's image gets stored.
+    await getBlogForUpdate(context.service, params.id);
+  } catch (error) {
+    if (isAppError(error)) refuse(error, params.id);
+    throw error;
+  }
+  const form = await readBlogForm(context.service, context.deps.config, request, 'edit');
+  if (!form.ok) return data(form.data, { status: form.status });
+  try {
+    await updateBlog(context.service, params.id, form.input);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return data({ formError: error.message, values: form.input }, { status: error.status });
+  }
+  return redirect('/allblogs', {
+    headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.updateBlogSuccess, timer: FEEDBACK_MS.success }),
+  });
+}
+
+export default function UpdateBlog({ loaderData, actionData }: Route.ComponentProps) {
+  const { blog, author, maxUploadMb } = loaderData;
+  const { title, category, type, short_description, long_description, details, availability } = blog;
+  return (
+    <Page title="Edit blog">
+      {blog.photo ? (
+        <div className="mt-6 flex items-center gap-4">
+          <BlogPhoto src={blog.photo} sizes="160px" className="h-24 w-40 rounded-box object-cover" />
+          <p className="text-sm opacity-80">Current image</p>
+        </div>
+      ) : null}
+      <BlogForm
+        mode="edit"
+        author={author}
+        maxUploadMb={maxUploadMb}
+        defaults={{ title, category, type, short_description, long_description, details: details ?? '', availability }}
+        actionData={actionData}
+      />
+    </Page>
+  );
 }

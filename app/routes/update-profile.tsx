@@ -1,14 +1,108 @@
-import { Page } from '~/components/page';
+import { useEffect, useState } from 'react';
+import { data, Form, redirect, useNavigation } from 'react-router';
+import { Avatar } from '~/components/avatar';
+import { useFeedback } from '~/components/feedback';
+import { imageStoreFor } from '~/features/images/image-store.server';
+import { uploadImage } from '~/features/images/image.service.server';
+import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
+import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
+import { FormField } from '~/features/users/components/form-field';
+import { useLocalDateTime } from '~/features/users/components/local-date-time';
+import { getOwnProfile, updateOwnProfile } from '~/features/users/users.service.server';
+import { imageFailure, NAME_MAX_LENGTH, UpdateProfileSchema } from '~/features/users/users.schema';
+import { isAppError } from '~/lib/errors';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
 import { requireUser } from '~/lib/session.server';
 import type { Route } from './+types/update-profile';
 
 export const meta: Route.MetaFunction = () => [{ title: 'My Profile · Afterglow' }];
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
-  return null;
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  return { profile: await getOwnProfile(context.service, user.email) };
 }
 
-export default function Screen() {
-  return <Page title="My Profile" />;
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const { deps, service } = context;
+  const maxBytes = megabytes(deps.config.MAX_UPLOAD_MB);
+  try {
+    const form = await readUploadForm(request, maxBytes);
+    const input = UpdateProfileSchema.parse({ name: typeof form.get('name') === 'string' ? form.get('name') : undefined });
+    // A new picture is uploaded first, and only when one was chosen (spec §4).
+    const image = await fileBytes(form, 'photo', maxBytes);
+    const photo = image ? (await uploadImage(service, imageStoreFor(deps.config), image)).url : undefined;
+    await updateOwnProfile(service, user.email, { ...input, photo });
+  } catch (error) {
+    service.log.warn({ err: error }, 'profile update failed');
+    const reason = isAppError(error) ? imageFailure(error.message) : null;
+    return data({ failed: true, reason }, isAppError(error) ? error.status : 400);
+  }
+  return redirect('/update-profile', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.profileSavedTitle, text: MESSAGES.profileSavedText }) });
+}
+
+export default function UpdateProfile({ loaderData: { profile }, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const saving = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const { dialog } = useFeedback();
+  const [preview, setPreview] = useState<string | null>(null);
+  const lastLogin = useLocalDateTime(profile.lastLoginAt);
+
+  useEffect(() => {
+    if (!actionData?.failed) return;
+    console.warn('profile update failed', actionData.reason);
+    void dialog({ title: MESSAGES.profileErrorTitle, text: MESSAGES.profileErrorText, kind: 'error' });
+  }, [actionData, dialog]);
+  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); }, [preview]);
+
+  return (
+    <section className="mx-auto w-full max-w-xl px-4 py-10">
+      <div className="card border border-base-300 bg-base-100 shadow-xl">
+        <Form method="post" encType="multipart/form-data" className="card-body gap-4" data-testid="profile-form">
+          <h1 className="text-center text-3xl font-bold tracking-tight">{MESSAGES.myProfile}</h1>
+          <div className="flex flex-col items-center gap-2">
+            <div className="rounded-full ring-4 ring-primary ring-offset-2 ring-offset-base-100">
+              <Avatar src={preview ?? profile.photo} alt={`Photo of ${profile.name || MESSAGES.defaultDisplayName}`} size={112} />
+            </div>
+            <label className="btn btn-outline btn-sm mt-2 focus-within:outline focus-within:outline-2 focus-within:outline-offset-2">
+              {MESSAGES.change}
+              <input
+                type="file"
+                name="photo"
+                accept={ACCEPTED_IMAGE_TYPES}
+                className="sr-only"
+                aria-describedby="photo-hint"
+                onChange={(event) => {
+                  const file = event.currentTarget.files?.[0];
+                  if (!file) return setPreview(null);
+                  // Previewed only once the browser can draw it: a file that is no picture keeps the old photo.
+                  const url = URL.createObjectURL(file);
+                  const probe = new Image();
+                  probe.onload = () => setPreview(url);
+                  probe.onerror = () => {
+                    URL.revokeObjectURL(url);
+                    setPreview(null);
+                  };
+                  probe.src = url;
+                }}
+              />
+            </label>
+            <p id="photo-hint" className="text-sm opacity-80">{MESSAGES.changePhotoHint}</p>
+          </div>
+          <FormField label="Full Name" name="name" autoComplete="name" maxLength={NAME_MAX_LENGTH} defaultValue={profile.name ?? ''} />
+          <FormField label="Email" name="email-shown" type="email" value={profile.email} readOnly className="bg-base-200" />
+          <FormField label="Last Login" name="last-login-shown" value={lastLogin} readOnly className="bg-base-200" data-testid="last-login" data-iso={profile.lastLoginAt ?? undefined} />
+          {actionData?.failed ? (
+            <div role="alert" className="alert alert-error" data-testid="profile-error">
+              <span><strong>{MESSAGES.profileErrorTitle}</strong> {MESSAGES.profileErrorText}{actionData.reason ? ` (${actionData.reason})` : ''}</span>
+            </div>
+          ) : null}
+          <button type="submit" className="btn btn-primary w-full" disabled={saving}>
+            {saving ? MESSAGES.saving : MESSAGES.saveChanges}
+          </button>
+        </Form>
+      </div>
+    </section>
+  );
 }

@@ -1,24 +1,64 @@
 import { redirect } from 'react-router';
 import { Page } from '~/components/page';
+import { ConfirmRemoval, WishlistList, WishlistPager } from '~/features/wishlist/components/wishlist-list';
+import { WISHLIST_PAGE_SIZE, WishlistPageSchema } from '~/features/wishlist/wishlist.schema';
+import { listWishlist, removeFromWishlist } from '~/features/wishlist/wishlist.service.server';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { requireUser } from '~/lib/session.server';
 import type { Route } from './+types/wishlist';
 
 export const meta: Route.MetaFunction = () => [{ title: 'My Wishlist · Afterglow' }];
 
-export function loader({ context, request, params }: Route.LoaderArgs) {
+const pageOf = (value: unknown) => WishlistPageSchema.shape.page.catch(1).parse(value ?? undefined);
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   // Another user's email in the path leads to one's own list (BRIEF §2).
   if (params.email && params.email.toLowerCase() !== user.email.toLowerCase()) {
     throw redirect(`/wishList/${encodeURIComponent(user.email)}`);
   }
-  return { count: 0 };
+  const url = new URL(request.url);
+  const page = pageOf(url.searchParams.get('page'));
+  const { items, total } = await listWishlist(context.service, { email: user.email, page, limit: WISHLIST_PAGE_SIZE });
+  const pages = Math.max(1, Math.ceil(total / WISHLIST_PAGE_SIZE));
+  if (page > pages) throw redirect(pages > 1 ? `${url.pathname}?page=${pages}` : url.pathname);
+  const removing = items.find((item) => item._id === url.searchParams.get('remove')) ?? null;
+  return { items, total, page, pages, removing };
+}
+
+/** Removal confirmed on the no-JavaScript confirmation panel; the outcome comes as a flash. */
+export async function action({ context, request }: Route.ActionArgs) {
+  requireUser(context, request);
+  const form = await request.formData();
+  const page = pageOf(form.get('page'));
+  const back = `${new URL(request.url).pathname}${page > 1 ? `?page=${page}` : ''}`;
+  let deleted = false;
+  try {
+    deleted = (await removeFromWishlist(context.service, String(form.get('id') ?? ''))).deletedCount > 0;
+  } catch (error) {
+    context.service.log.warn({ err: error }, 'wishlist removal failed');
+  }
+  const flash = deleted
+    ? { type: 'dialog' as const, kind: 'success' as const, title: MESSAGES.deletedTitle, text: MESSAGES.deletedText, timer: FEEDBACK_MS.success }
+    : { type: 'dialog' as const, kind: 'error' as const, title: MESSAGES.deleteErrorTitle, text: MESSAGES.deleteErrorText, timer: FEEDBACK_MS.other };
+  return redirect(back, { headers: withFlash(flash) });
 }
 
 export default function Wishlist({ loaderData }: Route.ComponentProps) {
+  const { items, total, page, pages, removing } = loaderData;
   return (
-    <Page title={MESSAGES.wishlistHeading(loaderData.count)}>
-      <p className="mt-6 opacity-90">{MESSAGES.emptyWishlist}</p>
+    <Page title={MESSAGES.wishlistHeading(total)}>
+      {removing ? <ConfirmRemoval item={removing} page={page} /> : null}
+      {total === 0 ? (
+        <p className="mt-6 opacity-90">{MESSAGES.emptyWishlist}</p>
+      ) : (
+        <>
+          <WishlistList items={items} page={page} />
+          <WishlistPager page={page} pages={pages} />
+        </>
+      )}
     </Page>
   );
 }

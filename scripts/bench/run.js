@@ -67,8 +67,10 @@ async function startApp(env) {
 const rssOf = (pid, field) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
 
 function cannon(opts) {
+  // autocannon treats a key set to undefined as a value: pass only what a scenario sets.
+  const defined = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
   return new Promise((resolve, reject) => {
-    autocannon({ connections, duration, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ connections, duration, ...defined }, (err, result) => (err ? reject(err) : resolve(result)));
   });
 }
 
@@ -88,6 +90,8 @@ async function main() {
   const { publicBlogIds } = JSON.parse(readFileSync(marker, 'utf8'));
 
   const app = await startApp(env);
+  // Whatever happens below, the server must not outlive the benchmark.
+  process.once('exit', () => app.child.kill('SIGKILL'));
   const coldStarts = [app.coldStartMs];
   const signIn = await fetch(`${app.url}/api/auth/sign-in/email`, {
     method: 'POST',
@@ -161,7 +165,7 @@ async function main() {
   let ceilingRps = 0;
   for (const s of scenarios) {
     const url = s.url ?? `${app.url}${s.path ?? ''}`;
-    await cannon({ url, headers: s.headers, duration: 1, requests: s.requests, method: s.method, body: s.body, ...(s.write ? { overallRate: 200 } : {}) });
+    await cannon({ url, headers: s.headers, duration: 1, requests: s.requests, body: s.body, ...(s.write ? { overallRate: 200 } : {}) });
     const r = await cannon({
       url,
       headers: s.headers,

@@ -63,7 +63,8 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
     const rows = [];
     for (let i = start; i < Math.min(blogCount, start + BATCH); i++) {
       const owner = users[i % users.length];
-      const id = `bench-${String(i).padStart(7, '0')}`;
+      // UUID-shaped, like every id the app makes (the API refuses anything else).
+      const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
       blogIds.push(id);
       const createdAt = iso((blogCount - i) * 60_000);
       rows.push({

@@ -1,9 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The largest JSON body: a blog at its length limits is well under it (images come as multipart). */
+export const MAX_JSON_BYTES = 1024 * 1024;
 const isJson = (type: string | undefined) => /^application\/([\w.+-]+\+)?json\b/i.test(type ?? '');
 
 /**
@@ -12,8 +15,15 @@ const isJson = (type: string | undefined) => /^application\/([\w.+-]+\+)?json\b/
  * readable for better-auth, which reads it itself.
  */
 export function parseJsonBody(): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize: MAX_JSON_BYTES,
+    onError: (c) => c.json({ message: `The request body must be at most ${MAX_JSON_BYTES / 1024 / 1024} MB`, code: 'payload_too_large' }, 413),
+  });
   return async (c, next) => {
     if (!WITH_BODY.has(c.req.method) || !isJson(c.req.header('content-type'))) return next();
+    // Refused from Content-Length, or as soon as a streamed body passes the limit.
+    const tooLarge = await limit(c, async () => {});
+    if (tooLarge) return tooLarge;
     const text = await c.req.raw.clone().text();
     if (text.trim() === '') {
       c.set('json', undefined);
@@ -43,4 +53,28 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   const issue = result.error.issues[0]!;
   const field = issue.path.join('.');
   throw new AppError('bad_request', field ? `${field}: ${issue.message}` : issue.message, field || undefined);
+}
+
+/** Lists stay JSON arrays; their totals travel in X-Total-Count and Link (BRIEF §2 "Lists at scale"). */
+export function setPageHeaders(c: Context, page: { page: number; limit: number }, total: number) {
+  const url = new URL(c.req.url);
+  const at = (n: number) => {
+    url.searchParams.set('page', String(n));
+    url.searchParams.set('limit', String(page.limit));
+    return `<${url.pathname}${url.search}>`;
+  };
+  const last = Math.max(1, Math.ceil(total / page.limit));
+  const links = [`${at(1)}; rel="first"`, `${at(last)}; rel="last"`];
+  if (page.page > 1) links.push(`${at(Math.min(page.page - 1, last))}; rel="prev"`);
+  if (page.page < last) links.push(`${at(page.page + 1)}; rel="next"`);
+  c.header('X-Total-Count', String(total));
+  c.header('Link', links.join(', '));
+}
+
+/**
+ * The caller must be signed in before their input is even read: an anonymous request learns
+ * nothing about validation rules and gets the 401 it would get with a perfect body.
+ */
+export function requireSignIn(c: Context): void {
+  if (!c.get('user')) throw new AppError('unauthenticated', MESSAGES.authRequired);
 }

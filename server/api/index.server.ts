@@ -1,8 +1,15 @@
 import { Hono } from 'hono';
 import { MESSAGES } from '~/lib/messages';
 import type { AppDeps, AppVariables } from '../context.server';
+import { AUTH_RATE_LIMITS, rateLimit } from '../middleware/rate-limit.server';
+import { docsApi } from './docs.api.server';
 import { apiErrorHandler } from './errors.server';
 import { parseJsonBody } from './http.server';
+import { usersApi } from './users.api.server';
+import { subscribersApi } from './subscribers.api.server';
+import { wishlistApi } from './wishlist.api.server';
+import { blogsApi } from './blogs.api.server';
+import { imagesApi } from './images.api.server';
 
 /** Hands a request to better-auth with the client address we resolved (never the client's claim). */
 function withClientIp(request: Request, ip: string): Request {
@@ -18,7 +25,29 @@ export function createApi(deps: AppDeps) {
   api.notFound((c) => c.json({ message: MESSAGES.apiNotFound }, 404));
 
   api.use(parseJsonBody());
-  api.on(['GET', 'POST'], '/auth/*', (c) => deps.auth.handler(withClientIp(c.req.raw, c.get('clientIp'))));
+  const limit = (rule: (typeof AUTH_RATE_LIMITS)[keyof typeof AUTH_RATE_LIMITS]) =>
+    rateLimit({ store: deps.rateLimits, log: deps.log, ...rule });
+  api.post('/auth/sign-in/email', limit(AUTH_RATE_LIMITS.signIn));
+  api.post('/auth/sign-up/email', limit(AUTH_RATE_LIMITS.signUp));
+  api.post('/auth/request-password-reset', limit(AUTH_RATE_LIMITS.resetRequest));
+  api.post('/auth/reset-password', limit(AUTH_RATE_LIMITS.reset));
+  api.on(['GET', 'POST'], '/auth/*', async (c) => {
+    const response = await deps.auth.handler(withClientIp(c.req.raw, c.get('clientIp')));
+    // The sign-in popup's last page posts to window.opener: a stricter opener policy on it
+    // would cut the popup off from the page that opened it.
+    if (!c.req.path.includes('/callback/')) return response;
+    // A new Response rather than headers.set(): the Node adapter may send a response's
+    // original headers and drop ones set on it afterwards.
+    const headers = new Headers(response.headers);
+    headers.set('Cross-Origin-Opener-Policy', 'unsafe-none');
+    return new Response(response.body, { status: response.status, headers });
+  });
+  api.route('/', usersApi(deps));
+  api.route('/', wishlistApi(deps));
+  api.route('/', blogsApi(deps));
+  api.route('/', imagesApi(deps));
+  api.route('/', subscribersApi(deps));
+  api.route('/', docsApi(deps));
 
   return api;
 }

@@ -34,11 +34,12 @@ export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ V
       ...(options.https ? ['upgrade-insecure-requests'] : []),
     ].join('; ');
     const h = c.res.headers;
-    h.set('Content-Security-Policy', csp);
+    // A response with its own policy (better-auth's sign-in popup page, pinned by hash) keeps it.
+    if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', csp);
     h.set('X-Content-Type-Options', 'nosniff');
     h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     h.set('X-Frame-Options', 'DENY');
-    h.set('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
+    if (!h.has('Cross-Origin-Opener-Policy')) h.set('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
     h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()');
     if (options.https) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     h.delete('X-Powered-By');

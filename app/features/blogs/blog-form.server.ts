@@ -1,0 +1,54 @@
+import { type ImageStoreConfig, imageStoreFor } from '~/features/images/image-store.server';
+import { uploadImage } from '~/features/images/image.service.server';
+import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
+import { isAppError } from '~/lib/errors';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext } from '~/lib/service-context';
+import { BlogFormSchema, type CreateBlogInput, fieldErrors, PhotoUrlSchema } from './blog.schema';
+import type { BlogFormActionData, BlogFormValues } from './components/blog-form';
+
+/** Room for the text fields beside the image (up to 100,000 characters of Markdown, in UTF-8). */
+const TEXT_FIELDS_BYTES = 1024 * 1024;
+
+export type BlogFormResult =
+  | { ok: true; input: Omit<CreateBlogInput, 'photo'> & { photo?: string } }
+  | { ok: false; status: number; data: BlogFormActionData };
+
+/**
+ * Reads the Add/Edit blog form for a route action: the same schema as the API, then the image —
+ * an URL already uploaded by the script, or the file itself when the form was posted without
+ * JavaScript (run through the same pipeline). The image is processed only once the text fields
+ * are valid, so a refused form stores nothing.
+ */
+export async function readBlogForm(ctx: ServiceContext, config: ImageStoreConfig & { MAX_UPLOAD_MB: number }, request: Request, mode: 'add' | 'edit'): Promise<BlogFormResult> {
+  const maxBytes = megabytes(config.MAX_UPLOAD_MB);
+  let form: FormData;
+  try {
+    form = await readUploadForm(request, maxBytes, TEXT_FIELDS_BYTES);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return { ok: false, status: error.status, data: { errors: { image: MESSAGES.imageUploadFailed }, formError: MESSAGES.imageUploadFailed } };
+  }
+  const values: BlogFormValues = Object.fromEntries([...form].filter(([key, v]) => typeof v === 'string' && key !== 'photo')) as BlogFormValues;
+  const parsed = BlogFormSchema.safeParse(values);
+  const errors = parsed.success ? {} : fieldErrors(parsed.error);
+
+  let photo: string | undefined;
+  const sent = form.get('photo');
+  if (typeof sent === 'string' && sent) {
+    const url = PhotoUrlSchema.safeParse(sent);
+    if (url.success) photo = url.data;
+    else errors.image = MESSAGES.imageUploadFailed;
+  } else if (Object.keys(errors).length === 0) {
+    try {
+      const bytes = await fileBytes(form, 'image', maxBytes);
+      if (bytes) photo = (await uploadImage(ctx, imageStoreFor(config), bytes)).url;
+      else if (mode === 'add') errors.image = 'This field is required';
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      errors.image = MESSAGES.imageUploadFailed;
+    }
+  }
+  if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, status: 400, data: { errors, values } };
+  return { ok: true, input: { ...parsed.data, ...(photo ? { photo } : {}) } };
+}

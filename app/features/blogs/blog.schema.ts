@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/** Spec §3's choice lists, verbatim and in the spec's order. */
+export const BLOG_CATEGORIES = [
+  'Personal',
+  'Travelling & Photography',
+  'Fashion & Beauty',
+  'Food & Health',
+  'Technology',
+  'Education',
+  'DIY & Craft Blogs',
+] as const;
+export const BLOG_TYPES = ['written content', 'Video', 'Photo', 'Podcast', 'Mini blog'] as const;
+export const BLOG_AVAILABILITY = ['Public', 'Hidden'] as const;
+
+export type BlogCategory = (typeof BLOG_CATEGORIES)[number];
+export type BlogAvailability = (typeof BLOG_AVAILABILITY)[number];
+
+/** The same limits as the database's CHECK constraints (migration 2026-11-22T10-40-00_initial). */
+export const BLOG_LIMITS = {
+  title: 200,
+  name: 100,
+  short_description: 500,
+  long_description: 100_000,
+  details: 10_000,
+  photo: 2048,
+  commentText: 5000,
+} as const;
+
+export const BLOGS_PAGE_SIZE = 12;
+export const MAX_PAGE_SIZE = 100;
+export const RECENT_BLOGS_LIMIT = 6;
+export const FEATURED_BLOGS_LIMIT = 10;
+
+const required = 'This field is required';
+const text = (max: number) =>
+  z
+    .string({ message: required })
+    .trim()
+    .min(1, required)
+    .max(max, `Must be at most ${max.toLocaleString('en')} characters`);
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { message: `Choose one of: ${values.join(', ')}` });
+
+/**
+ * An image URL as the image pipeline answers it: our own /uploads/ path or an absolute http(s)
+ * URL (S3). Anything else (javascript:, data:, protocol-relative) is refused.
+ */
+export const PhotoUrlSchema = z
+  .string({ message: required })
+  .trim()
+  .min(1, required)
+  .max(BLOG_LIMITS.photo, `Must be at most ${BLOG_LIMITS.photo} characters`)
+  .refine((value) => {
+    if (/^\/uploads\/[A-Za-z0-9._-]+$/.test(value)) return true;
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' || url.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'Must be an image URL');
+
+const optionalDetails = z
+  .string()
+  .trim()
+  .max(BLOG_LIMITS.details, `Must be at most ${BLOG_LIMITS.details.toLocaleString('en')} characters`)
+  .optional();
+
+/**
+ * Fields of a blog as a writer sends them (spec §7 POST /blogs). `email`, `Name`/`name` and
+ * `createdAt` may be present in the spec's payload but are never trusted: the owner and the time
+ * come from the session and the clock (BRIEF §2), so they are not part of the schema.
+ */
+export const CreateBlogSchema = z.object({
+  title: text(BLOG_LIMITS.title),
+  category: choice(BLOG_CATEGORIES),
+  type: choice(BLOG_TYPES),
+  short_description: text(BLOG_LIMITS.short_description),
+  long_description: text(BLOG_LIMITS.long_description),
+  details: optionalDetails,
+  availability: choice(BLOG_AVAILABILITY),
+  photo: PhotoUrlSchema,
+});
+export type CreateBlogInput = z.infer<typeof CreateBlogSchema>;
+
+/** Spec §5: on update no field is required; the photo is kept when absent. */
+export const UpdateBlogSchema = CreateBlogSchema.partial();
+export type UpdateBlogInput = z.infer<typeof UpdateBlogSchema>;
+
+/** The form's fields without the photo (the form sends a file or an uploaded URL instead). */
+export const BlogFormSchema = CreateBlogSchema.omit({ photo: true });
+
+/** Spec §7 PATCH /blogs/{id}: only the text is taken; the author is the caller. */
+export const CommentSchema = z.object({
+  commentText: text(BLOG_LIMITS.commentText),
+});
+export type CommentInput = z.infer<typeof CommentSchema>;
+
+/** Blog ids are UUIDs (lib/ids.server); anything else is a bad request, not a lookup. */
+export const BlogIdSchema = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Invalid id');
+
+const pageNumber = z.coerce.number({ message: 'Must be a whole number' }).int('Must be a whole number').min(1, 'Must be at least 1');
+
+export const ListBlogsQuerySchema = z.object({
+  search: z
+    .union([choice(BLOG_CATEGORIES), z.literal('')])
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  page: pageNumber.default(1),
+  limit: pageNumber.max(MAX_PAGE_SIZE, `Must be at most ${MAX_PAGE_SIZE}`).default(BLOGS_PAGE_SIZE),
+});
+export type ListBlogsQuery = z.infer<typeof ListBlogsQuerySchema>;
+
+export const PageQuerySchema = ListBlogsQuerySchema.pick({ page: true, limit: true });
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+export { fieldErrors } from '~/lib/validation';

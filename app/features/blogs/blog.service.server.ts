@@ -1,0 +1,187 @@
+import { AppError } from '~/lib/errors';
+import { newId } from '~/lib/ids.server';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import { type BlogJson, type BlogRow, presentBlog } from './blog.presenter';
+import * as repo from './blog.repo.server';
+import {
+  type CommentInput,
+  type CreateBlogInput,
+  FEATURED_BLOGS_LIMIT,
+  type ListBlogsQuery,
+  type PageQuery,
+  RECENT_BLOGS_LIMIT,
+  type UpdateBlogInput,
+} from './blog.schema';
+
+/** The detail shows the newest comments; older ones stay in the database (BRIEF: no unbounded list). */
+export const COMMENTS_SHOWN = 100;
+
+const notFound = () => new AppError('not_found', MESSAGES.blogNotFound);
+
+function requireSignedIn(ctx: ServiceContext): SessionUser {
+  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+  return ctx.user;
+}
+
+/** A Hidden blog is a private draft: to anyone but its owner it does not exist (BRIEF §2). */
+async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
+  const row = await repo.findBlog(ctx.db, id);
+  if (!row || (row.availability === 'Hidden' && row.owner_id !== ctx.user?.id)) throw notFound();
+  return row;
+}
+
+async function present(ctx: ServiceContext, rows: BlogRow[]): Promise<BlogJson[]> {
+  const liked = ctx.user ? await repo.likedAmong(ctx.db, ctx.user.id, rows.map((r) => r.id)) : new Set<string>();
+  const email = ctx.user?.email ?? null;
+  return rows.map((row) => presentBlog(row, { likedByViewer: liked.has(row.id), email }));
+}
+
+export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
+  const user = requireSignedIn(ctx);
+  const id = newId();
+  const now = ctx.now().toISOString();
+  await repo.insertBlog(ctx.db, {
+    id,
+    owner_id: user.id,
+    email: user.email,
+    name: (user.name || MESSAGES.defaultDisplayName).slice(0, 100),
+    title: input.title,
+    category: input.category,
+    type: input.type,
+    short_description: input.short_description,
+    long_description: input.long_description,
+    details: input.details || null,
+    availability: input.availability,
+    photo: input.photo,
+    created_at: now,
+    updated_at: now,
+  });
+  return { insertedId: id };
+}
+
+/** The blog an owner is about to edit; anyone else is refused with the spec's text. */
+export async function getBlogForUpdate(ctx: ServiceContext, id: string): Promise<BlogJson> {
+  const user = requireSignedIn(ctx);
+  const row = await findVisible(ctx, id);
+  if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
+  const [blog] = await present(ctx, [row]);
+  return blog!;
+}
+
+export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateBlogInput): Promise<{ modifiedCount: number }> {
+  const user = requireSignedIn(ctx);
+  const row = await findVisible(ctx, id);
+  if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
+  const patch: Record<string, string | null> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  if (patch.details === '') patch.details = null;
+  const modifiedCount = await repo.updateBlog(ctx.db, id, { ...patch, updated_at: ctx.now().toISOString() });
+  return { modifiedCount };
+}
+
+/** Comments, likes and wishlist rows go with the blog (ON DELETE CASCADE). */
+export async function deleteBlog(ctx: ServiceContext, id: string): Promise<{ deletedCount: number }> {
+  const user = requireSignedIn(ctx);
+  const row = await findVisible(ctx, id);
+  if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.forbidden);
+  return { deletedCount: await repo.deleteBlog(ctx.db, id) };
+}
+
+/** The blog with its newest comments. Throws not_found for unknown ids and others' Hidden blogs. */
+export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson> {
+  const row = await findVisible(ctx, id);
+  const [comments, liked] = await Promise.all([
+    repo.listComments(ctx.db, id, COMMENTS_SHOWN),
+    ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
+  ]);
+  return presentBlog(row, { likedByViewer: liked.has(id), email: ctx.user?.email ?? null }, comments);
+}
+
+/** All blogs the viewer may see (Public, plus the viewer's own Hidden ones), newest first. */
+export async function listBlogs(ctx: ServiceContext, query: ListBlogsQuery): Promise<{ blogs: BlogJson[]; total: number }> {
+  const filter = { viewerId: ctx.user?.id ?? null, category: query.search };
+  const [rows, total] = await Promise.all([
+    repo.listBlogs(ctx.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit }),
+    repo.countBlogs(ctx.db, filter),
+  ]);
+  return { blogs: await present(ctx, rows), total };
+}
+
+/**
+ * The 6 newest Public blogs (BRIEF §2 "Recent blogs"). Recent and featured are showcases of
+ * public blogs for everyone, so an owner's Hidden drafts are not shown there, not even to them.
+ */
+export async function listRecentBlogs(ctx: ServiceContext): Promise<BlogJson[]> {
+  return present(ctx, await repo.listPublicBlogs(ctx.db, 'recent', RECENT_BLOGS_LIMIT));
+}
+
+/** The 10 Public blogs with the most likes; ties by views, then newest (BRIEF §2). */
+export async function listFeaturedBlogs(ctx: ServiceContext): Promise<BlogJson[]> {
+  return present(ctx, await repo.listPublicBlogs(ctx.db, 'featured', FEATURED_BLOGS_LIMIT));
+}
+
+/** One view, counted by the browser once (spec §4 'viewedBlogs'); anyone may send it. */
+export async function recordView(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number }> {
+  await findVisible(ctx, id);
+  return { modifiedCount: await repo.incrementViews(ctx.db, id) };
+}
+
+/** One like per user and blog: the second answers modifiedCount 0 (BRIEF §2 "Likes"). */
+export async function likeBlog(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number; likes: number }> {
+  const user = requireSignedIn(ctx);
+  await findVisible(ctx, id);
+  return ctx.db.transaction().execute(async (trx) => {
+    const inserted = await repo.insertLike(trx, { blog_id: id, user_id: user.id, user_email: user.email, created_at: ctx.now().toISOString() });
+    if (inserted) await repo.addToLikes(trx, id, 1);
+    const row = await repo.findBlog(trx, id);
+    return { modifiedCount: inserted, likes: row?.likes ?? 0 };
+  });
+}
+
+export async function unlikeBlog(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number; likes: number }> {
+  const user = requireSignedIn(ctx);
+  await findVisible(ctx, id);
+  return ctx.db.transaction().execute(async (trx) => {
+    const deleted = await repo.deleteLike(trx, id, user.id);
+    if (deleted) await repo.addToLikes(trx, id, -1);
+    const row = await repo.findBlog(trx, id);
+    return { modifiedCount: deleted, likes: row?.likes ?? 0 };
+  });
+}
+
+export interface LikedBlogJson {
+  blogId: string;
+  likes: number;
+  likedBy: string[];
+}
+
+/** Spec §7 GET /blogs/liked/{email}: the caller's own likes only. */
+export async function listLikedBlogs(ctx: ServiceContext, email: string, page: PageQuery): Promise<{ items: LikedBlogJson[]; total: number }> {
+  const user = requireSignedIn(ctx);
+  if (email.toLowerCase() !== user.email.toLowerCase()) throw new AppError('forbidden', MESSAGES.forbidden);
+  const [rows, total] = await Promise.all([
+    repo.listLikedBlogs(ctx.db, user.id, { limit: page.limit, offset: (page.page - 1) * page.limit }),
+    repo.countLikedBlogs(ctx.db, user.id),
+  ]);
+  return { items: rows.map((r) => ({ blogId: r.blog_id, likes: r.likes, likedBy: [user.email] })), total };
+}
+
+/** A comment by the caller (whatever a payload claims); never on one's own blog (spec §5). */
+export async function addComment(ctx: ServiceContext, id: string, input: CommentInput): Promise<{ success: true }> {
+  const user = requireSignedIn(ctx);
+  const row = await findVisible(ctx, id);
+  if (row.owner_id === user.id) throw new AppError('forbidden', MESSAGES.cantCommentOwn);
+  await ctx.db.transaction().execute((trx) =>
+    repo.insertComment(trx, {
+      id: newId(),
+      blog_id: id,
+      user_id: user.id,
+      user_name: user.name || MESSAGES.defaultDisplayName,
+      user_photo: user.image,
+      user_email: user.email,
+      comment_text: input.commentText,
+      commented_at: ctx.now().toISOString(),
+    }),
+  );
+  return { success: true };
+}

@@ -1,0 +1,224 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Form, useNavigation, useSubmit } from 'react-router';
+import { useFeedback } from '~/components/feedback';
+import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
+import { uploadImageWithProgress } from '~/features/images/upload-client';
+import { MESSAGES } from '~/lib/messages';
+import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, BlogFormSchema, fieldErrors } from '../blog.schema';
+
+export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability', string>>;
+
+export interface BlogFormActionData {
+  errors?: Record<string, string>;
+  values?: BlogFormValues;
+  /** A failure of the save itself, shown as the spec's 'Upload Failed' / 'Update Failed'. */
+  formError?: string;
+}
+
+export interface BlogFormProps {
+  mode: 'add' | 'edit';
+  author: { email: string; name: string };
+  defaults?: BlogFormValues;
+  actionData?: BlogFormActionData;
+  maxUploadMb: number;
+}
+
+const FIELD_ORDER = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'image', 'availability'] as const;
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p id={id} className="mt-1 text-sm text-error" data-testid={id}>
+      {message}
+    </p>
+  ) : null;
+}
+
+/**
+ * Add blog and Edit blog (spec §2). Posts multipart to the route's action, so it works without
+ * JavaScript (the action runs the image pipeline itself). With JavaScript the fields are checked
+ * first with the same schema, the image goes to /api/images with a progress bar, and only its
+ * URL is sent with the rest.
+ */
+export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb }: BlogFormProps) {
+  const { dialog } = useFeedback();
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [hydrated, setHydrated] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>(actionData?.errors ?? {});
+  const [progress, setProgress] = useState<number | null>(null);
+  const values = { ...defaults, ...actionData?.values };
+  const failureTitle = mode === 'add' ? MESSAGES.addBlogErrorTitle : MESSAGES.updateBlogErrorTitle;
+  const busy = progress !== null || navigation.state === 'submitting';
+
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => setErrors(actionData?.errors ?? {}), [actionData]);
+  useEffect(() => {
+    if (actionData?.formError) void dialog({ title: failureTitle, text: actionData.formError, kind: 'error' });
+  }, [actionData, dialog, failureTitle]);
+
+  function focusFirstError(found: Record<string, string>) {
+    const first = FIELD_ORDER.find((name) => found[name]);
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const file = data.get('image');
+    const hasFile = file instanceof File && file.size > 0;
+    const parsed = BlogFormSchema.safeParse(Object.fromEntries([...data].filter(([, v]) => typeof v === 'string')));
+    const found = parsed.success ? {} : fieldErrors(parsed.error);
+    if (mode === 'add' && !hasFile) found.image = 'This field is required';
+    if (hasFile && file.size > maxUploadMb * 1024 * 1024) found.image = `Must be at most ${maxUploadMb} MB`;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return focusFirstError(found);
+
+    data.delete('image');
+    if (hasFile) {
+      setProgress(0);
+      try {
+        data.set('photo', await uploadImageWithProgress(file, setProgress));
+      } catch {
+        setProgress(null);
+        setErrors({ image: MESSAGES.imageUploadFailed });
+        void dialog({ title: failureTitle, text: MESSAGES.imageUploadFailed, kind: 'error' });
+        return;
+      }
+    }
+    submit(data, { method: 'post', encType: 'multipart/form-data' });
+  }
+
+  useEffect(() => {
+    if (navigation.state === 'idle') setProgress(null);
+  }, [navigation.state]);
+
+  const describedBy = (name: string, hint?: string) => [hint, errors[name] ? `${name}-error` : null].filter(Boolean).join(' ') || undefined;
+  const common = (name: string, hint?: string) => ({
+    id: name,
+    name,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': describedBy(name, hint),
+  });
+
+  return (
+    <Form
+      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
+      noValidate={hydrated}
+      onSubmit={onSubmit}
+      className="mt-8 grid grid-cols-1 gap-5 md:grid-cols-2"
+      key={JSON.stringify(actionData?.values ?? null)}
+      data-testid="blog-form"
+    >
+      {actionData?.formError ? (
+        <div role="alert" className="alert alert-error md:col-span-2">
+          <strong>{failureTitle}</strong> <span>{actionData.formError}</span>
+        </div>
+      ) : null}
+
+      <div className="md:col-span-2">
+        <label htmlFor="title" className="mb-1 block font-semibold">Title</label>
+        <input {...common('title')} type="text" required maxLength={BLOG_LIMITS.title} defaultValue={values.title} className="input w-full" />
+        <FieldError id="title-error" message={errors.title} />
+      </div>
+
+      <div>
+        <label htmlFor="category" className="mb-1 block font-semibold">Category</label>
+        <select {...common('category')} required defaultValue={values.category ?? ''} className="select w-full">
+          <option value="" disabled>Choose a category</option>
+          {BLOG_CATEGORIES.map((c) => (
+            <option key={c} value={c}>{c}</option>
+          ))}
+        </select>
+        <FieldError id="category-error" message={errors.category} />
+      </div>
+
+      <div>
+        <label htmlFor="type" className="mb-1 block font-semibold">Type</label>
+        <select {...common('type')} required defaultValue={values.type ?? ''} className="select w-full">
+          <option value="" disabled>Choose a type</option>
+          {BLOG_TYPES.map((t) => (
+            <option key={t} value={t}>{t}</option>
+          ))}
+        </select>
+        <FieldError id="type-error" message={errors.type} />
+      </div>
+
+      <div className="md:col-span-2">
+        <label htmlFor="short_description" className="mb-1 block font-semibold">Short description</label>
+        <textarea {...common('short_description')} required rows={2} maxLength={BLOG_LIMITS.short_description} defaultValue={values.short_description} className="textarea w-full" />
+        <FieldError id="short_description-error" message={errors.short_description} />
+      </div>
+
+      <div className="md:col-span-2">
+        <label htmlFor="long_description" className="mb-1 block font-semibold">Long description</label>
+        <textarea
+          {...common('long_description', 'long_description-hint')}
+          required
+          rows={10}
+          maxLength={BLOG_LIMITS.long_description}
+          defaultValue={values.long_description}
+          className="textarea w-full font-mono text-sm"
+        />
+        <p id="long_description-hint" className="mt-1 text-sm opacity-75">Markdown (GitHub-flavoured) is supported.</p>
+        <FieldError id="long_description-error" message={errors.long_description} />
+      </div>
+
+      <div className="md:col-span-2">
+        <label htmlFor="details" className="mb-1 block font-semibold">Details</label>
+        <textarea {...common('details', 'details-hint')} rows={3} maxLength={BLOG_LIMITS.details} defaultValue={values.details} className="textarea w-full" />
+        <p id="details-hint" className="mt-1 text-sm opacity-75">Optional.</p>
+        <FieldError id="details-error" message={errors.details} />
+      </div>
+
+      <div>
+        <label htmlFor="image" className="mb-1 block font-semibold">Image</label>
+        <input
+          {...common('image', mode === 'edit' ? 'image-hint' : undefined)}
+          type="file"
+          accept={ACCEPTED_IMAGE_TYPES}
+          required={mode === 'add'}
+          className="file-input w-full"
+        />
+        {mode === 'edit' ? (
+          <p id="image-hint" className="mt-1 text-sm opacity-75">{MESSAGES.keepCurrentImage}</p>
+        ) : null}
+        {progress !== null ? (
+          <progress className="progress progress-primary mt-2 w-full" value={progress} max={100} aria-label="Image upload progress" data-testid="upload-progress" />
+        ) : null}
+        <FieldError id="image-error" message={errors.image} />
+      </div>
+
+      <div>
+        <label htmlFor="availability" className="mb-1 block font-semibold">Availability</label>
+        <select {...common('availability')} required defaultValue={values.availability ?? ''} className="select w-full">
+          <option value="" disabled>Choose availability</option>
+          {BLOG_AVAILABILITY.map((a) => (
+            <option key={a} value={a}>{a}</option>
+          ))}
+        </select>
+        <FieldError id="availability-error" message={errors.availability} />
+      </div>
+
+      <div>
+        <label htmlFor="email" className="mb-1 block font-semibold">Email</label>
+        <input id="email" type="email" value={author.email} readOnly className="input w-full bg-base-200" />
+      </div>
+
+      <div>
+        <label htmlFor="name" className="mb-1 block font-semibold">Name</label>
+        <input id="name" type="text" value={author.name} readOnly className="input w-full bg-base-200" />
+      </div>
+
+      <div className="md:col-span-2">
+        <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={busy}>
+          {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          {mode === 'add' ? 'Add Blog' : 'Update Blog'}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,98 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { Form, useNavigation } from 'react-router';
+import { Avatar } from '~/components/avatar';
+import { useFeedback } from '~/components/feedback';
+import { MESSAGES } from '~/lib/messages';
+import type { CommentJson } from '../blog.presenter';
+import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blog.schema';
+import { LocalTime } from './local-time';
+
+export interface CommentsActionData {
+  intent: 'comment';
+  fieldError?: string;
+  /** The spec's refusal ('You can't comment on your own post 😥') or 'Failed to comment 😥'. */
+  error?: string;
+}
+
+export interface CommentsProps {
+  comments: CommentJson[];
+  isOwner: boolean;
+  actionData?: CommentsActionData;
+}
+
+/** 'Leave a Comment' and the comments list (spec §2, §5). Posts to the detail route's action. */
+export function Comments({ comments, isOwner, actionData }: CommentsProps) {
+  const { dialog } = useFeedback();
+  const navigation = useNavigation();
+  const [fieldError, setFieldError] = useState(actionData?.fieldError);
+  const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'comment';
+
+  useEffect(() => setFieldError(actionData?.fieldError), [actionData]);
+  useEffect(() => {
+    if (actionData?.error) void dialog({ title: actionData.error, kind: 'error' });
+  }, [actionData, dialog]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const parsed = CommentSchema.safeParse({ commentText: new FormData(event.currentTarget).get('commentText') });
+    if (!parsed.success) {
+      event.preventDefault();
+      setFieldError(fieldErrors(parsed.error).commentText);
+      return;
+    }
+    setFieldError(undefined);
+    // The server refuses too; asking it first would only cost a round trip.
+    if (isOwner) {
+      event.preventDefault();
+      void dialog({ title: MESSAGES.cantCommentOwn, kind: 'error' });
+    }
+  }
+
+  return (
+    <section id="comments" className="mt-12" aria-labelledby="comments-heading">
+      <h2 id="comments-heading" className="text-2xl font-bold">{MESSAGES.leaveComment}</h2>
+      <Form method="post" preventScrollReset onSubmit={onSubmit} className="mt-4 flex flex-col gap-3" noValidate>
+        <input type="hidden" name="intent" value="comment" />
+        <label htmlFor="commentText" className="block font-semibold">Comment</label>
+        <textarea
+          key={comments.length}
+          id="commentText"
+          name="commentText"
+          rows={3}
+          required
+          maxLength={BLOG_LIMITS.commentText}
+          className="textarea w-full"
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={fieldError ? 'commentText-error' : undefined}
+        />
+        {fieldError ? <p id="commentText-error" className="text-sm text-error">{fieldError}</p> : null}
+        {actionData?.error ? <p role="alert" className="text-sm text-error">{actionData.error}</p> : null}
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={submitting}>
+            Post Comment
+          </button>
+        </div>
+      </Form>
+
+      {comments.length === 0 ? (
+        <p className="mt-8 opacity-85">{MESSAGES.noComments}</p>
+      ) : (
+        <ol className="mt-8 flex flex-col gap-4" aria-label="Comments" data-testid="comments">
+          {comments.map((comment, index) => (
+            <li key={`${comment.commentedAt}-${index}`} className="flex gap-3 rounded-box bg-base-200 p-4">
+              <Avatar src={comment.userPhoto} alt="" size={40} />
+              <div className="min-w-0">
+                <p className="font-semibold">
+                  {comment.userName}{' '}
+                  <span className="text-sm font-normal opacity-75">
+                    <LocalTime iso={comment.commentedAt} withTime />
+                  </span>
+                </p>
+                <p className="whitespace-pre-line break-words">{comment.commentText}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { lazy, Suspense } from 'react';
+import { useMotionAllowed, useNearViewport } from './use-motion';
+
+/** Spec §2, §9: fixed figures, not fetched. */
+export const ACHIEVEMENTS = [
+  { label: 'Total Blog', end: 24000, suffix: '+' },
+  { label: 'Share rate', end: 70, suffix: '%' },
+  { label: 'Subscriber', end: 8000, suffix: '+' },
+  { label: 'Active Blogger', end: 60, suffix: '' },
+] as const;
+
+export const COUNT_UP_SECONDS = 2;
+
+// The counting code loads after the first paint; until then (and without JS or with reduced
+// motion) the final figures stand.
+const CountUpFigure = lazy(() => import('./count-up-figure'));
+
+function Figure({ end, suffix, near }: { end: number; suffix: string; near: boolean }) {
+  const animate = useMotionAllowed();
+  const final = `${end}${suffix}`;
+  if (!animate) return <>{final}</>;
+  const start = `0${suffix}`;
+  if (!near) return <>{start}</>;
+  return (
+    <Suspense fallback={start}>
+      <CountUpFigure end={end} suffix={suffix} seconds={COUNT_UP_SECONDS} />
+    </Suspense>
+  );
+}
+
+/** Home's achievements (spec §2): four counters that count up over 2 s once scrolled into view. */
+export function Achievements() {
+  const [ref, near] = useNearViewport<HTMLElement>();
+  return (
+    <section ref={ref} className="mx-auto w-full max-w-6xl px-4 pb-2 pt-14" aria-labelledby="achievements-heading">
+      <h2 id="achievements-heading" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">Our Achievements</h2>
+      <dl className="mt-8 grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="achievements">
+        {ACHIEVEMENTS.map((a) => (
+          <div key={a.label} className="flex flex-col-reverse items-center justify-center rounded-box bg-base-200 px-3 py-6 text-center shadow-sm ring-1 ring-base-300">
+            <dt className="mt-1 text-xs font-medium uppercase tracking-wide opacity-85 sm:text-sm">{a.label}</dt>
+            <dd className="text-4xl font-extrabold tabular-nums text-primary sm:text-5xl" data-testid="achievement-figure">
+              <Figure end={a.end} suffix={a.suffix} near={near} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

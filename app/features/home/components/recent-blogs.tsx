@@ -1,0 +1,59 @@
+import { Link } from 'react-router';
+import { BlogPhoto } from '~/features/blogs/components/blog-photo';
+import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
+import { MESSAGES } from '~/lib/messages';
+import { LocalDate } from './local-date';
+
+export interface RecentBlogCard {
+  _id: string;
+  title: string;
+  photo: string | null;
+  category: string;
+  short_description: string;
+  createdAt: string;
+}
+
+export interface RecentBlogsProps {
+  blogs: RecentBlogCard[];
+  signedIn: boolean;
+  wishlistIds: string[];
+}
+
+/** Home's Recent Blogs (spec §2): the newest public blogs in 1/2/3 columns. */
+export function RecentBlogs({ blogs, signedIn, wishlistIds }: RecentBlogsProps) {
+  const inWishlist = new Set(wishlistIds);
+  return (
+    <section className="mx-auto w-full max-w-6xl px-4 py-14" aria-labelledby="recent-heading">
+      <h2 id="recent-heading" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">Recent Blogs</h2>
+      <p className="mx-auto mt-2 max-w-xl text-center opacity-80">Fresh from our writers, newest first.</p>
+      {blogs.length === 0 ? (
+        <p className="mt-8 text-center opacity-90">No blogs yet. Be the first to write one!</p>
+      ) : (
+        <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="recent-blogs">
+          {blogs.map((blog) => (
+            <li key={blog._id} className="card overflow-hidden bg-base-200 shadow-md ring-1 ring-base-300" data-testid="recent-blog">
+              {blog.photo ? (
+                <figure className="aspect-[16/10] bg-base-300">
+                  <BlogPhoto src={blog.photo} sizes="(min-width: 1024px) 370px, (min-width: 768px) 50vw, 100vw" className="h-full w-full object-cover" />
+                </figure>
+              ) : null}
+              <div className="card-body gap-3">
+                <span className="badge badge-secondary badge-outline">{blog.category}</span>
+                <h3 className="card-title text-xl leading-snug">{blog.title}</h3>
+                <p className="text-sm opacity-80">
+                  {MESSAGES.postedOn} <LocalDate iso={blog.createdAt} />
+                </p>
+                <div className="card-actions mt-auto items-center justify-between pt-2">
+                  <Link to={`/blogs/${blog._id}`} className="link link-primary font-semibold" aria-label={`Read more: ${blog.title}`}>
+                    Read more
+                  </Link>
+                  <AddToWishlistButton blog={blog} variant="home" signedIn={signedIn} inWishlist={inWishlist.has(blog._id)} />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

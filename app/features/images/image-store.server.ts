@@ -1,0 +1,96 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+
+/** Where processed images go: local disk by default, any S3-compatible store when S3_* is set. */
+export interface ImageStore {
+  /** Stores `body` under `name` and answers its public URL. */
+  put(name: string, body: Buffer, contentType: string): Promise<string>;
+}
+
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+
+/** Names the pipeline generates (ids.server UUID + width); nothing else is ever served. */
+export const STORED_NAME = /^[0-9a-f-]{36}-\d{2,4}\.webp$/;
+
+export interface ImageStoreConfig {
+  DATA_DIR: string;
+  S3_ENDPOINT?: string;
+  S3_BUCKET?: string;
+  S3_REGION: string;
+  S3_ACCESS_KEY_ID?: string;
+  S3_SECRET_ACCESS_KEY?: string;
+  S3_PUBLIC_URL?: string;
+}
+
+export const uploadsDir = (config: Pick<ImageStoreConfig, 'DATA_DIR'>) => path.join(config.DATA_DIR, 'uploads');
+
+export class LocalImageStore implements ImageStore {
+  constructor(private readonly dir: string) {}
+
+  async put(name: string, body: Buffer): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    // Written aside and renamed, so a reader never sees half a file.
+    const tmp = path.join(this.dir, `.${name}.tmp`);
+    await writeFile(tmp, body);
+    await rename(tmp, path.join(this.dir, name));
+    return `/uploads/${name}`;
+  }
+
+  /** The stored bytes, or null for a name we never generated or no longer have. */
+  async read(name: string): Promise<Buffer | null> {
+    if (!STORED_NAME.test(name)) return null;
+    try {
+      return await readFile(path.join(this.dir, name));
+    } catch {
+      return null;
+    }
+  }
+}
+
+export class S3ImageStore implements ImageStore {
+  private readonly client: S3Client;
+  private readonly publicBase: string;
+
+  constructor(private readonly config: Required<Pick<ImageStoreConfig, 'S3_ENDPOINT' | 'S3_BUCKET'>> & ImageStoreConfig) {
+    this.client = new S3Client({
+      endpoint: config.S3_ENDPOINT,
+      region: config.S3_REGION,
+      // Path-style addressing works with every S3-compatible server, not only AWS.
+      forcePathStyle: true,
+      credentials:
+        config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
+          : undefined,
+    });
+    this.publicBase = (config.S3_PUBLIC_URL ?? `${config.S3_ENDPOINT.replace(/\/+$/, '')}/${config.S3_BUCKET}`).replace(/\/+$/, '');
+  }
+
+  async put(name: string, body: Buffer, contentType: string): Promise<string> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.config.S3_BUCKET,
+        Key: name,
+        Body: body,
+        ContentType: contentType,
+        CacheControl: IMMUTABLE_CACHE,
+      }),
+    );
+    return `${this.publicBase}/${name}`;
+  }
+}
+
+const stores = new WeakMap<object, ImageStore>();
+
+/** One store per process configuration (the S3 client keeps its connections). */
+export function imageStoreFor(config: ImageStoreConfig): ImageStore {
+  let store = stores.get(config);
+  if (!store) {
+    store =
+      config.S3_ENDPOINT && config.S3_BUCKET
+        ? new S3ImageStore({ ...config, S3_ENDPOINT: config.S3_ENDPOINT, S3_BUCKET: config.S3_BUCKET })
+        : new LocalImageStore(uploadsDir(config));
+    stores.set(config, store);
+  }
+  return store;
+}

@@ -1,0 +1,19 @@
+/** The widths every uploaded image is stored at, for `srcset` (BRIEF §2 "Image hosting"). */
+export const IMAGE_WIDTHS = [400, 800, 1600] as const;
+
+/** Decompression bombs are refused from the header, before a pixel is decoded. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+export const ACCEPTED_IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/gif';
+
+const VARIANT = /^(.*-)(\d+)\.webp$/;
+
+/**
+ * Our stored names end in `-{width}.webp` and the answered URL is the largest; the other widths
+ * sit beside it. Any other URL (an older or external photo) gets no srcset.
+ */
+export function imageSrcSet(url: string | null | undefined): string | undefined {
+  const match = url?.match(VARIANT);
+  if (!match || Number(match[2]) !== IMAGE_WIDTHS.at(-1)) return undefined;
+  return IMAGE_WIDTHS.map((w) => `${match[1]}${w}.webp ${w}w`).join(', ');
+}

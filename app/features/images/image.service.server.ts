@@ -1,0 +1,75 @@
+import sharp, { type Metadata } from 'sharp';
+import { AppError } from '~/lib/errors';
+import { newId } from '~/lib/ids.server';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext } from '~/lib/service-context';
+import type { ImageStore } from './image-store.server';
+import { IMAGE_WIDTHS, MAX_IMAGE_PIXELS } from './image.schema';
+
+// libvips' operation cache keeps decoded images around; a web server re-encoding uploads gains
+// nothing from it and pays in resident memory.
+sharp.cache(false);
+
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
+
+export interface ImageVariant {
+  width: number;
+  body: Buffer;
+}
+
+const unsupported = () => new AppError('unsupported_media_type', MESSAGES.imageFormatRefused, 'image');
+
+/**
+ * Judges the file by its decoded content (never its name or declared type), refuses bombs from
+ * the header, then re-encodes: upright, all metadata (EXIF, GPS) gone, WebP at each width.
+ */
+export async function processImage(bytes: Buffer): Promise<ImageVariant[]> {
+  let meta: Metadata;
+  try {
+    // Header only, without the pixel limit, so a bomb is told apart from a non-image.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw unsupported();
+  }
+  if (!meta.format || !ACCEPTED_FORMATS.has(meta.format)) throw unsupported();
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  if (!meta.width || !height) throw unsupported();
+  if (meta.width * height > MAX_IMAGE_PIXELS) {
+    throw new AppError('payload_too_large', `image: must be at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`, 'image');
+  }
+  try {
+    // Decoded once, straight to the largest width (JPEG shrink-on-load keeps that cheap); the
+    // smaller widths come from that small raw copy, not from the full-size original.
+    const largest = IMAGE_WIDTHS.at(-1)!;
+    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+      .autoOrient()
+      .resize({ width: largest, withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+    const variants: ImageVariant[] = [];
+    for (const width of IMAGE_WIDTHS) {
+      const body = await sharp(data, raw).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+      variants.push({ width, body });
+    }
+    return variants;
+  } catch {
+    // A header that parses over a body that does not (truncated or corrupt data).
+    throw unsupported();
+  }
+}
+
+/** Signed-in users only: checked before a byte of the upload is read. */
+export function assertCanUpload(ctx: ServiceContext): void {
+  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+}
+
+/** `POST /api/images` and the forms' no-JavaScript path. Answers the largest width's URL. */
+export async function uploadImage(ctx: ServiceContext, store: ImageStore, bytes: Buffer): Promise<{ url: string }> {
+  assertCanUpload(ctx);
+  const variants = await processImage(bytes);
+  const id = newId();
+  const urls = await Promise.all(variants.map((v) => store.put(`${id}-${v.width}.webp`, v.body, 'image/webp')));
+  ctx.log.info({ image: id, bytes: bytes.length }, 'image stored');
+  return { url: urls.at(-1)! };
+}

@@ -1,0 +1,112 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useRouteLoaderData } from 'react-router';
+import { useFeedback } from '~/components/feedback';
+import { defaultDuration, type FeedbackKind } from '~/lib/feedback';
+import { MESSAGES } from '~/lib/messages';
+
+/** What a subscription attempt came to (spec §4, §8). */
+export interface NewsletterOutcome {
+  status: 'subscribed' | 'already' | 'invalid' | 'limited' | 'error';
+  title: string;
+  text: string;
+  email: string;
+}
+
+const KIND: Record<NewsletterOutcome['status'], FeedbackKind> = { subscribed: 'success', already: 'info', invalid: 'warning', limited: 'error', error: 'error' };
+const ALERT: Record<NewsletterOutcome['status'], string> = { subscribed: 'alert-success', already: 'alert-info', invalid: 'alert-warning', limited: 'alert-error', error: 'alert-error' };
+/** After success or a 409 the form is locked for good (spec §4). */
+const locks = (status: NewsletterOutcome['status']) => status === 'subscribed' || status === 'already';
+
+async function postSubscriber(email: string): Promise<NewsletterOutcome> {
+  try {
+    const res = await fetch('/api/subscribers', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    const body = (await res.json().catch(() => ({}))) as { message?: string };
+    if (res.ok) return { status: 'subscribed', title: MESSAGES.subscribedTitle, text: body.message ?? '', email };
+    if (res.status === 409) return { status: 'already', title: MESSAGES.alreadySubscribedTitle, text: body.message ?? '', email };
+    throw new Error(`subscribe answered ${res.status}: ${body.message ?? ''}`);
+  } catch (error) {
+    console.error(error); // spec §8: the failure is also logged
+    return { status: 'error', title: MESSAGES.subscribeErrorTitle, text: MESSAGES.subscribeErrorText, email };
+  }
+}
+
+/**
+ * The newsletter form with every state of spec §4. It posts to `action` without JavaScript (the
+ * route answers with `outcome`, shown beside the form); with JavaScript it calls the API and
+ * answers with the spec's popups.
+ */
+export function NewsletterForm({ action, outcome }: { action: string; outcome?: NewsletterOutcome }) {
+  const { dialog } = useFeedback();
+  const root = useRouteLoaderData('root') as { user?: { email: string } | null } | undefined;
+  const userEmail = root?.user?.email ?? '';
+  const input = useRef<HTMLInputElement>(null);
+  const [email, setEmail] = useState(outcome?.email ?? '');
+  const [sending, setSending] = useState(false);
+  const [locked, setLocked] = useState(outcome ? locks(outcome.status) : false);
+
+  const prefill = () => {
+    if (!locked && userEmail && !input.current?.value) setEmail(userEmail);
+  };
+  // The user may become known while the field already has focus (spec §4).
+  useEffect(() => {
+    const field = input.current;
+    if (userEmail && field && document.activeElement === field && !field.value && !field.readOnly) setEmail(userEmail);
+  }, [userEmail]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (locked || sending) return;
+    const value = email.trim();
+    if (!value) {
+      void dialog({ title: MESSAGES.subscribeEmptyTitle, text: MESSAGES.subscribeEmptyText, kind: 'warning', timer: defaultDuration('warning') });
+      return;
+    }
+    setSending(true);
+    const result = await postSubscriber(value);
+    setSending(false);
+    if (locks(result.status)) setLocked(true);
+    void dialog({ title: result.title, text: result.text, kind: KIND[result.status], timer: defaultDuration(KIND[result.status]) });
+  }
+
+  const serverMessage = outcome ? (
+    <div role={outcome.status === 'subscribed' ? 'status' : 'alert'} className={`alert mt-4 text-left ${ALERT[outcome.status]}`} data-testid="newsletter-outcome">
+      <div>
+        <p className="font-bold">{outcome.title}</p>
+        <p>{outcome.text}</p>
+      </div>
+    </div>
+  ) : null;
+
+  return (
+    <form method="post" action={action} onSubmit={onSubmit} className="mx-auto w-full max-w-xl" data-testid="newsletter-form" data-state={locked ? 'subscribed' : sending ? 'sending' : 'idle'}>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <label className="flex flex-1 flex-col gap-1 text-left">
+          <span className="text-sm font-semibold text-white">Email</span>
+          <input
+            ref={input}
+            type="email"
+            name="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            maxLength={254}
+            className="input input-lg w-full bg-base-100 text-base-content"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            onFocus={prefill}
+            readOnly={locked}
+            aria-readonly={locked || undefined}
+          />
+        </label>
+        <button type="submit" className="btn btn-primary btn-lg" disabled={locked || sending}>
+          {sending ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          {MESSAGES.subscribe}
+        </button>
+      </div>
+      {serverMessage}
+    </form>
+  );
+}

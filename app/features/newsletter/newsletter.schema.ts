@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { MESSAGES } from '~/lib/messages';
+
+export const EMAIL_MAX_LENGTH = 254;
+
+/** POST /subscribers (spec §7) and the newsletter form: a present, well-formed email. */
+export const SubscribeSchema = z.object({
+  email: z
+    .string(MESSAGES.subscribeEmptyText)
+    .trim()
+    .min(1, MESSAGES.subscribeEmptyText)
+    .max(EMAIL_MAX_LENGTH, MESSAGES.emailHint)
+    .pipe(z.email(MESSAGES.emailHint)),
+});
+export type SubscribeInput = z.infer<typeof SubscribeSchema>;
+
+/**
+ * Anyone may subscribe, so the API and the form count together per client address: plenty for
+ * a household or an office, too few to fill the table with junk.
+ */
+export const SUBSCRIBE_RATE_LIMIT = { name: 'subscribe', limit: 20, windowMs: 60 * 60_000 } as const;

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Database, ProfilesTable } from '~/db/schema';
+
+type Db = Kysely<Database>;
+
+export type ProfileRow = ProfilesTable;
+
+export async function findProfile(db: Db, userId: string): Promise<ProfileRow | undefined> {
+  return db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** The account's own values (better-auth's user table), the fallback under the stored profile. */
+export async function findAccount(db: Db, userId: string) {
+  return db.selectFrom('user').select(['id', 'name', 'email', 'image']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** Creates the row once; a row that exists is left as it is (the stored profile wins). */
+export async function insertProfileIfMissing(db: Db, row: ProfileRow): Promise<boolean> {
+  const result = await db
+    .insertInto('profiles')
+    .values(row)
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  changes: Partial<Pick<ProfileRow, 'name' | 'photo' | 'last_login_at' | 'uid'>> & { updated_at: string },
+): Promise<number> {
+  const result = await db.updateTable('profiles').set(changes).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { MESSAGES } from '~/lib/messages';
+
+/** Spec §5 and §9: at least 8 characters with a digit, a lowercase and an uppercase letter. */
+export const PASSWORD_MIN_LENGTH = 8;
+/** Long enough for passphrases, short enough that hashing stays cheap (better-auth's limit too). */
+export const PASSWORD_MAX_LENGTH = 128;
+export const NAME_MAX_LENGTH = 100;
+export const EMAIL_MAX_LENGTH = 254;
+export const PHOTO_MAX_LENGTH = 2048;
+
+const PASSWORD_RULE = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z]).+$/;
+
+export const PasswordSchema = z
+  .string({ message: 'Password is required' })
+  .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordHint)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .regex(PASSWORD_RULE, MESSAGES.passwordHint);
+
+export const EmailSchema = z
+  .string({ message: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(EMAIL_MAX_LENGTH, MESSAGES.emailHint)
+  .pipe(z.email(MESSAGES.emailHint))
+  .transform((email) => email.toLowerCase());
+
+const NameSchema = z
+  .string({ message: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
+
+/** A photo is an uploaded image's path on this site or an http(s) URL (a provider's picture). */
+export const PhotoSchema = z
+  .string()
+  .trim()
+  .max(PHOTO_MAX_LENGTH, `Photo URL must be at most ${PHOTO_MAX_LENGTH} characters`)
+  .refine((value) => value === '' || isPhotoUrl(value), 'Photo must be an image URL')
+  .transform((value) => (value === '' ? null : value));
+
+function isPhotoUrl(value: string): boolean {
+  if (value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\')) return true;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** The checkbox arrives as 'on' from a form and as true from JSON. */
+const AcceptedSchema = z
+  .union([z.literal('on'), z.literal('true'), z.literal(true)], { message: MESSAGES.acceptTerms })
+  .transform(() => true as const);
+
+export const SignUpSchema = z.object({
+  email: EmailSchema,
+  name: NameSchema,
+  password: PasswordSchema,
+  terms: AcceptedSchema,
+});
+export type SignUpInput = z.infer<typeof SignUpSchema>;
+
+/** Sign-in checks only presence: the rule applies when a password is chosen, not when it is tried. */
+export const LogInSchema = z.object({
+  email: EmailSchema,
+  password: z.string({ message: 'Password is required' }).min(1, 'Password is required').max(PASSWORD_MAX_LENGTH, 'Password is too long'),
+});
+export type LogInInput = z.infer<typeof LogInSchema>;
+
+export const ForgotPasswordSchema = z.object({ email: EmailSchema });
+export type ForgotPasswordInput = z.infer<typeof ForgotPasswordSchema>;
+
+export const ResetPasswordSchema = z.object({
+  token: z.string().trim().min(1, 'This reset link is invalid. Please ask for a new one.').max(256),
+  password: PasswordSchema,
+});
+export type ResetPasswordInput = z.infer<typeof ResetPasswordSchema>;
+
+/** PATCH /update/{email} and the Edit profile form: `name`, and `photo` only when it changes. */
+export const UpdateProfileSchema = z
+  .object({
+    name: z.string().trim().max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`).optional(),
+    Name: z.string().trim().max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`).optional(),
+    photo: PhotoSchema.nullish(),
+  })
+  .transform(({ name, Name, photo }) => ({ name: name ?? Name, photo }));
+export type UpdateProfileInput = z.infer<typeof UpdateProfileSchema>;
+
+/** POST /users (spec §7): the user record saved on social sign-up. */
+export const SaveUserSchema = z
+  .object({
+    email: EmailSchema,
+    name: z.string().trim().max(NAME_MAX_LENGTH).optional(),
+    Name: z.string().trim().max(NAME_MAX_LENGTH).optional(),
+    photo: PhotoSchema.nullish(),
+    uid: z.string().trim().max(128).optional(),
+  })
+  .transform(({ name, Name, ...rest }) => ({ ...rest, name: name ?? Name }));
+export type SaveUserInput = z.infer<typeof SaveUserSchema>;
+
+/** POST /jwt {email} and POST /users/jwt {email, name, photo}: only the email matters. */
+export const TokenRequestSchema = z.object({ email: EmailSchema });
+
+export { fieldErrors } from '~/lib/validation';
+
+/** 'Image upload failed.' (spec §5) followed by the image pipeline's reason, as a sentence. */
+export function imageFailure(message: string): string {
+  const reason = message.replace(/^image: /, '');
+  return `${MESSAGES.imageUploadFailed} ${reason.charAt(0).toUpperCase()}${reason.slice(1)}${/[.!?]$/.test(reason) ? '' : '.'}`;
+}

@@ -1,0 +1,119 @@
+import { AppError } from '~/lib/errors';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import type { ProfileView } from './users.presenter';
+import { findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
+import type { SaveUserInput, UpdateProfileInput } from './users.schema';
+
+interface NewAccount {
+  id: string;
+  email: string;
+  name: string | null;
+  image: string | null;
+}
+
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The signed-in user, when `email` is theirs: 401 anonymous, 403 anybody else's email. */
+export function requireOwnEmail(ctx: ServiceContext, email: string): SessionUser {
+  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+  if (!sameEmail(ctx.user.email, email)) throw new AppError('forbidden', MESSAGES.forbidden);
+  return ctx.user;
+}
+
+function newProfileRow(ctx: ServiceContext, account: NewAccount): ProfileRow {
+  const now = ctx.now().toISOString();
+  return {
+    user_id: account.id,
+    email: account.email.toLowerCase(),
+    name: account.name?.trim() || null,
+    photo: account.image || null,
+    uid: account.id,
+    last_login_at: null,
+    updated_at: now,
+  };
+}
+
+/**
+ * Every account gets its user record when it is created (spec §3 "User record"), from the
+ * values it signed up with or the provider's; later sign-ins never overwrite it.
+ */
+export async function createUserRecord(ctx: ServiceContext, account: NewAccount): Promise<void> {
+  await insertProfileIfMissing(ctx.db, newProfileRow(ctx, account));
+}
+
+/** Keeps the last sign-in time (the Edit profile screen's Last Login). */
+export async function recordSignIn(ctx: ServiceContext, userId: string): Promise<void> {
+  const at = ctx.now().toISOString();
+  if ((await updateProfile(ctx.db, userId, { last_login_at: at, updated_at: at })) > 0) return;
+  // Accounts created before the hook existed have no record yet.
+  const account = await findAccount(ctx.db, userId);
+  if (!account) return;
+  await insertProfileIfMissing(ctx.db, { ...newProfileRow(ctx, account), last_login_at: at });
+}
+
+/** The session user with the stored profile's name and photo over the account's. */
+export async function withStoredProfile(ctx: ServiceContext, user: SessionUser): Promise<SessionUser> {
+  const profile = await findProfile(ctx.db, user.id);
+  if (!profile) return user;
+  return { ...user, name: profile.name ?? user.name, image: profile.photo ?? user.image };
+}
+
+async function viewOf(ctx: ServiceContext, user: SessionUser): Promise<ProfileView> {
+  const profile = await findProfile(ctx.db, user.id);
+  return {
+    email: user.email,
+    name: profile?.name ?? user.name ?? null,
+    photo: profile?.photo ?? user.image ?? null,
+    lastLoginAt: profile?.last_login_at ?? null,
+  };
+}
+
+/** GET /update/{email} and the profile screens: the caller's own profile only. */
+export async function getOwnProfile(ctx: ServiceContext, email: string): Promise<ProfileView> {
+  const user = requireOwnEmail(ctx, email);
+  return viewOf(ctx, user);
+}
+
+/** PATCH /update/{email} and Edit profile: a name and, when one was chosen, a new photo. */
+export async function updateOwnProfile(ctx: ServiceContext, email: string, input: UpdateProfileInput): Promise<ProfileView> {
+  const user = requireOwnEmail(ctx, email);
+  const changes: { name?: string | null; photo?: string | null } = {};
+  if (input.name !== undefined) changes.name = input.name || null;
+  if (input.photo !== undefined) changes.photo = input.photo;
+  await ctx.db.transaction().execute(async (trx) => {
+    const at = ctx.now().toISOString();
+    const account = { id: user.id, email: user.email, name: user.name, image: user.image };
+    await insertProfileIfMissing(trx, newProfileRow(ctx, account));
+    await updateProfile(trx, user.id, { ...changes, updated_at: at });
+  });
+  ctx.log.info({ userId: user.id }, 'profile updated');
+  return viewOf(ctx, user);
+}
+
+/**
+ * POST /users: saves the caller's own user record. A record that exists keeps its name and photo
+ * (the stored profile wins over provider values); missing values are filled in.
+ */
+export async function saveOwnUserRecord(
+  ctx: ServiceContext,
+  input: SaveUserInput,
+): Promise<{ created: boolean; record: ProfileView & { uid: string } }> {
+  const user = requireOwnEmail(ctx, input.email);
+  const created = await ctx.db.transaction().execute(async (trx) => {
+    const inserted = await insertProfileIfMissing(trx, newProfileRow(ctx, {
+      id: user.id,
+      email: user.email,
+      name: input.name || user.name,
+      image: input.photo ?? user.image,
+    }));
+    if (inserted) return true;
+    const existing = await findProfile(trx, user.id);
+    const fill: { name?: string; photo?: string } = {};
+    if (!existing?.name && input.name) fill.name = input.name;
+    if (!existing?.photo && input.photo) fill.photo = input.photo;
+    if (Object.keys(fill).length > 0) await updateProfile(trx, user.id, { ...fill, updated_at: ctx.now().toISOString() });
+    return false;
+  });
+  return { created, record: { ...(await viewOf(ctx, user)), uid: user.id } };
+}

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '~/db/testing.server';
+import { createTestApp, type TestApp } from '#server/testing/test-app.server';
+import { getOwnProfile, recordSignIn, updateOwnProfile, withStoredProfile } from './users.service.server';
+import { imageFailure, SignUpSchema, UpdateProfileSchema } from './users.schema';
+
+describe.each(TEST_DIALECTS)('users service on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it('refuses anonymous callers and other people’s emails', async () => {
+    const { user } = await t.createUser();
+    const other = await t.createUser();
+    await expect(getOwnProfile(t.context(null), user.email)).rejects.toMatchObject({ status: 401 });
+    await expect(getOwnProfile(t.context(other.user), user.email)).rejects.toMatchObject({ status: 403 });
+    await expect(updateOwnProfile(t.context(other.user), user.email, { name: 'x', photo: undefined })).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('falls back to the account’s name when the stored name is cleared', async () => {
+    const { user } = await t.createUser({ name: 'Account Name' });
+    const ctx = t.context(user);
+    expect((await updateOwnProfile(ctx, user.email, { name: 'Stored', photo: undefined })).name).toBe('Stored');
+    expect((await withStoredProfile(ctx, user)).name).toBe('Stored');
+    expect((await updateOwnProfile(ctx, user.email, { name: '', photo: undefined })).name).toBe('Account Name');
+  });
+
+  it('creates the record of an account that has none at its next sign-in', async () => {
+    const { user } = await t.createUser();
+    await t.deps.database.db.deleteFrom('profiles').where('user_id', '=', user.id).execute();
+    const fixed = new Date('2026-05-01T08:30:00.000Z');
+    await recordSignIn({ ...t.context(null), now: () => fixed }, user.id);
+    expect(await getOwnProfile(t.context(user), user.email)).toEqual({ email: user.email, name: user.name, photo: null, lastLoginAt: fixed.toISOString() });
+  });
+});
+
+describe('account schemas', () => {
+  it('apply the spec’s password rule and the terms', () => {
+    const base = { email: 'A@Example.com', name: 'A', password: 'Sunset123', terms: 'on' };
+    expect(SignUpSchema.parse(base).email).toBe('a@example.com');
+    expect(SignUpSchema.safeParse({ ...base, terms: undefined }).error?.issues[0]?.message).toBe('please accept the terms and conditions.');
+    for (const password of ['Sunset1', 'sunset123', 'SUNSET123', 'Sunsetabc']) expect(SignUpSchema.safeParse({ ...base, password }).success).toBe(false);
+  });
+
+  it('accept only image URLs as photos', () => {
+    expect(UpdateProfileSchema.parse({ photo: '/uploads/a.webp' }).photo).toBe('/uploads/a.webp');
+    expect(UpdateProfileSchema.parse({ photo: '' }).photo).toBeNull();
+    for (const photo of ['//evil.example/a.png', 'javascript:alert(1)', 'data:image/png;base64,AA']) {
+      expect(UpdateProfileSchema.safeParse({ photo }).success).toBe(false);
+    }
+  });
+
+  it('word an image failure as a sentence', () => {
+    expect(imageFailure('image: must be a JPEG, PNG, WebP or GIF image')).toBe('Image upload failed. Must be a JPEG, PNG, WebP or GIF image.');
+  });
+});

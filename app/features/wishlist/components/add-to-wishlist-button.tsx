@@ -1,0 +1,98 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { useLocation, useNavigate, useRouteLoaderData } from 'react-router';
+import { useFeedback } from '~/components/feedback';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { MESSAGES } from '~/lib/messages';
+import type { WishlistSource } from '../wishlist.schema';
+
+export interface WishlistBlog {
+  _id: string;
+  title: string;
+  photo: string | null;
+  category: string;
+  short_description: string;
+  likes?: number;
+}
+
+export interface AddToWishlistButtonProps {
+  blog: WishlistBlog;
+  /** Which screen it sits on: the home page and All blogs send different payloads and messages (spec §7, §8). */
+  variant: WishlistSource;
+  signedIn: boolean;
+  inWishlist: boolean;
+  className?: string;
+}
+
+/** The address the no-JavaScript form posts to (app/routes/wishlist-add.tsx). */
+export const WISHLIST_ADD_PATH = '/wishlist/add';
+
+/** The spec §7 payload of each screen; the server takes the owner from the session, not from `email`. */
+function payloadFor(blog: WishlistBlog, variant: WishlistSource, email: string) {
+  const common = { blogId: blog._id, title: blog.title, photo: blog.photo, email, category: blog.category, description: blog.short_description };
+  return variant === 'home' ? { ...common, createdAt: new Date().toISOString() } : { ...common, likeCount: blog.likes ?? 0 };
+}
+
+/**
+ * 'Add to Wishlist' for the home page and All blogs (spec §4, §5, §8). A plain form that works
+ * without JavaScript (the server answers with a flash message); with JavaScript it checks the
+ * loaded wishlist first and sends nothing for a duplicate, then posts to the JSON API.
+ */
+export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, className = 'btn btn-primary btn-sm' }: AddToWishlistButtonProps) {
+  const { toast, dialog } = useFeedback();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const root = useRouteLoaderData('root') as { user?: { email: string } | null } | undefined;
+  const [added, setAdded] = useState(inWishlist);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setAdded(inWishlist), [inWishlist]);
+
+  const alreadyAdded = () => void dialog({ title: MESSAGES.alreadyAddedTitle, text: MESSAGES.alreadyAddedText, kind: 'info' });
+  const loginRequired = () => void dialog({ title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, kind: 'warning' });
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!signedIn) return loginRequired();
+    if (added) return alreadyAdded();
+    setBusy(true);
+    try {
+      const res = await fetch('/api/wishlist', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payloadFor(blog, variant, root?.user?.email ?? '')),
+      });
+      if (res.ok) {
+        setAdded(true);
+        if (variant === 'home') {
+          toast({ text: MESSAGES.homeWishlistSuccess, kind: 'success', duration: FEEDBACK_MS.success });
+          setTimeout(() => navigate('/wishlist'), FEEDBACK_MS.success);
+        } else {
+          toast({ text: MESSAGES.wishlistAdded, kind: 'success', duration: FEEDBACK_MS.success });
+        }
+      } else if (res.status === 409) {
+        setAdded(true);
+        alreadyAdded();
+      } else if (res.status === 401) {
+        loginRequired();
+      } else {
+        throw new Error(`wishlist add answered ${res.status}`);
+      }
+    } catch (error) {
+      // Spec §8: wishlist errors are logged; we also say something rather than fail silently.
+      console.error(error);
+      toast({ text: MESSAGES.serverError, kind: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form method="post" action={WISHLIST_ADD_PATH} onSubmit={onSubmit}>
+      <input type="hidden" name="blogId" value={blog._id} />
+      <input type="hidden" name="variant" value={variant} />
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <button type="submit" className={className} disabled={busy} aria-label={`${MESSAGES.addToWishlist}: ${blog.title}`}>
+        {MESSAGES.addToWishlist}
+      </button>
+    </form>
+  );
+}

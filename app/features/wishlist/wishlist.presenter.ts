@@ -1,0 +1,28 @@
+import type { WishlistRow } from './wishlist.repo.server';
+
+/**
+ * A wishlist item as spec §3/§7 shape it: `createdAt` when it was added from the home page,
+ * `likeCount` when it was added from All blogs.
+ */
+export type WishlistItemJson = {
+  _id: string;
+  blogId: string;
+  title: string;
+  photo: string | null;
+  email: string;
+  category: string;
+  description: string;
+} & ({ createdAt: string; likeCount?: never } | { likeCount: number; createdAt?: never });
+
+export function presentWishlistItem(row: WishlistRow): WishlistItemJson {
+  const base = {
+    _id: row.id,
+    blogId: row.blog_id,
+    title: row.title,
+    photo: row.photo,
+    email: row.email,
+    category: row.category,
+    description: row.description,
+  };
+  return row.like_count === null ? { ...base, createdAt: row.created_at } : { ...base, likeCount: row.like_count };
+}

@@ -1,0 +1,58 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WishlistTable } from '~/db/schema';
+
+export type WishlistRow = Selectable<WishlistTable>;
+type Db = Kysely<Database>;
+
+/** Inserts unless the user already has this blog (unique key): false means a duplicate, race-free. */
+export async function insertWishlistItem(db: Db, row: WishlistRow): Promise<boolean> {
+  const result = await db
+    .insertInto('wishlist')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'blog_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function findWishlistOwner(db: Db, id: string): Promise<{ user_id: string } | undefined> {
+  return db.selectFrom('wishlist').select('user_id').where('id', '=', id).executeTakeFirst();
+}
+
+export async function deleteWishlistItem(db: Db, id: string, userId: string): Promise<number> {
+  const result = await db.deleteFrom('wishlist').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * A user's items whose blog they may still see. The join with blogs is here on purpose: a blog
+ * hidden after it was added is a private draft again (BRIEF §2), and filtering it row by row
+ * through the blogs service would turn one query into one per item. Only availability and owner
+ * are read from blogs; what is shown is the copy stored on the wishlist row, as the spec keeps it.
+ */
+function visibleItems(db: Db, userId: string) {
+  return db
+    .selectFrom('wishlist')
+    .innerJoin('blogs', 'blogs.id', 'wishlist.blog_id')
+    .where('wishlist.user_id', '=', userId)
+    .where((eb) => eb.or([eb('blogs.availability', '=', 'Public'), eb('blogs.owner_id', '=', userId)]));
+}
+
+export async function listVisibleWishlistItems(db: Db, userId: string, offset: number, limit: number): Promise<WishlistRow[]> {
+  return visibleItems(db, userId)
+    .selectAll('wishlist')
+    .orderBy('wishlist.created_at', 'desc')
+    .orderBy('wishlist.id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+}
+
+export async function countVisibleWishlistItems(db: Db, userId: string): Promise<number> {
+  const row = await visibleItems(db, userId).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listWishlistBlogIdsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('wishlist').select('blog_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.blog_id);
+}

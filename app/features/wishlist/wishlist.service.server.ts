@@ -1,0 +1,75 @@
+import { getBlog } from '~/features/blogs/blog.service.server';
+import { AppError } from '~/lib/errors';
+import { newId } from '~/lib/ids.server';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import { presentWishlistItem, type WishlistItemJson } from './wishlist.presenter';
+import {
+  countVisibleWishlistItems,
+  deleteWishlistItem,
+  findWishlistOwner,
+  insertWishlistItem,
+  listVisibleWishlistItems,
+  listWishlistBlogIdsOf,
+} from './wishlist.repo.server';
+import type { AddWishlistInput, WishlistPageInput } from './wishlist.schema';
+
+function signedIn(ctx: ServiceContext): SessionUser {
+  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+  return ctx.user;
+}
+
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * Adds a blog the caller may see to the caller's own wishlist. The stored copy (title, photo,
+ * category, description, likeCount) comes from the blog itself, so nobody can plant text under
+ * a real blog's id; the owner is the caller whatever the payload's email says.
+ */
+export async function addToWishlist(ctx: ServiceContext, input: AddWishlistInput): Promise<{ insertedId: string }> {
+  const user = signedIn(ctx);
+  const blog = await getBlog(ctx, input.blogId);
+  const id = newId();
+  const inserted = await insertWishlistItem(ctx.db, {
+    id,
+    user_id: user.id,
+    email: user.email,
+    blog_id: blog._id,
+    title: blog.title,
+    photo: blog.photo ?? null,
+    category: blog.category,
+    description: blog.short_description,
+    like_count: input.source === 'allblogs' ? blog.likes : null,
+    created_at: ctx.now().toISOString(),
+  });
+  if (!inserted) throw new AppError('conflict', MESSAGES.alreadyAddedText);
+  return { insertedId: id };
+}
+
+/** One page of a wishlist, newest first; only its owner may read it. */
+export async function listWishlist(
+  ctx: ServiceContext,
+  input: { email: string } & WishlistPageInput,
+): Promise<{ items: WishlistItemJson[]; total: number }> {
+  const user = signedIn(ctx);
+  if (!sameEmail(input.email, user.email)) throw new AppError('forbidden', MESSAGES.forbidden);
+  const [rows, total] = await Promise.all([
+    listVisibleWishlistItems(ctx.db, user.id, (input.page - 1) * input.limit, input.limit),
+    countVisibleWishlistItems(ctx.db, user.id),
+  ]);
+  return { items: rows.map(presentWishlistItem), total };
+}
+
+/** The ids of the blogs in the caller's wishlist, for the "already added" check; none when signed out. */
+export async function listWishlistBlogIds(ctx: ServiceContext): Promise<string[]> {
+  return ctx.user ? listWishlistBlogIdsOf(ctx.db, ctx.user.id) : [];
+}
+
+/** Removes one of the caller's own items; someone else's is refused, an unknown id is a 404. */
+export async function removeFromWishlist(ctx: ServiceContext, id: string): Promise<{ deletedCount: number }> {
+  const user = signedIn(ctx);
+  const item = await findWishlistOwner(ctx.db, id);
+  if (!item) throw new AppError('not_found', MESSAGES.apiNotFound);
+  if (item.user_id !== user.id) throw new AppError('forbidden', MESSAGES.forbidden);
+  return { deletedCount: await deleteWishlistItem(ctx.db, id, user.id) };
+}

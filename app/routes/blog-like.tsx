@@ -1,0 +1,37 @@
+import { redirect } from 'react-router';
+import { likeBlog, unlikeBlog } from '~/features/blogs/blog.service.server';
+import { isAppError } from '~/lib/errors';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
+import { safeRedirectPath } from '~/lib/session.server';
+import type { Route } from './+types/blog-like';
+
+/**
+ * The like button's no-JavaScript path (with JavaScript it calls the API directly): likes or
+ * unlikes, then returns to the page it came from with the outcome as a flash.
+ */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const form = await request.formData();
+  const back = safeRedirectPath(String(form.get('redirectTo') ?? ''), `/blogs/${params.id}`);
+  if (!context.user) {
+    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToLike }) });
+  }
+  try {
+    if (form.get('intent') === 'unlike') {
+      await unlikeBlog(context.service, params.id);
+      return redirect(back);
+    }
+    const { modifiedCount } = await likeBlog(context.service, params.id);
+    return redirect(back, modifiedCount ? { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.likeSuccess, duration: FEEDBACK_MS.like }) } : undefined);
+  } catch (error) {
+    // Spec §8: like errors are only logged.
+    if (!isAppError(error)) throw error;
+    context.service.log.warn({ err: error, blog: params.id }, 'like failed');
+    return redirect(back);
+  }
+}
+
+export function loader({ params }: Route.LoaderArgs) {
+  return redirect(`/blogs/${params.id}`);
+}

@@ -1,0 +1,51 @@
+import { data, Form, Link, useNavigation } from 'react-router';
+import { AuthCard, FormError } from '~/features/users/components/auth-card';
+import { FormField } from '~/features/users/components/form-field';
+import { fieldErrors, ForgotPasswordSchema } from '~/features/users/users.schema';
+import { MESSAGES } from '~/lib/messages';
+import { callAuth } from '#server/auth.server';
+import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
+import type { Route } from './+types/forgot-password';
+
+export const meta: Route.MetaFunction = () => [{ title: 'Forgot password · Afterglow' }];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { deps } = context;
+  const form = Object.fromEntries(await request.formData());
+  const email = typeof form.email === 'string' ? form.email : '';
+  const parsed = ForgotPasswordSchema.safeParse(form);
+  if (!parsed.success) return data({ sent: false, email, error: fieldErrors(parsed.error).email ?? null, formError: null }, 400);
+  const limit = await consumeRateLimit(deps.rateLimits, AUTH_RATE_LIMITS.resetRequest, context.clientIp, context.service.log);
+  if (!limit.allowed) return data({ sent: false, email, error: null, formError: MESSAGES.tooManyRequests }, 429);
+  // The answer is the same whether or not the email has an account (issue 3 §4).
+  const response = await callAuth({ auth: deps.auth, config: deps.config, request, clientIp: context.clientIp }, '/request-password-reset', {
+    email: parsed.data.email,
+    redirectTo: '/reset-password',
+  });
+  if (!response.ok) context.service.log.warn({ status: response.status }, 'password reset request refused');
+  return { sent: true, email, error: null, formError: null };
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const submitting = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  return (
+    <AuthCard title={MESSAGES.forgotPasswordHeading} footer={<Link to="/login" className="link link-primary font-semibold">{MESSAGES.logIn}</Link>}>
+      {actionData?.sent ? (
+        <div role="status" className="alert alert-success" data-testid="reset-sent">
+          <div>
+            <h2 className="text-lg font-bold">{MESSAGES.resetLinkSentTitle}</h2>
+            <p>{MESSAGES.resetLinkSentText}</p>
+          </div>
+        </div>
+      ) : (
+        <Form method="post" noValidate className="flex flex-col gap-3">
+          <p className="text-sm opacity-90">{MESSAGES.forgotPasswordIntro}</p>
+          <FormField label="Email" name="email" type="email" autoComplete="email" defaultValue={actionData?.email} hint={MESSAGES.emailHint} error={actionData?.error ?? undefined} required />
+          <button type="submit" className="btn btn-primary w-full" disabled={submitting}>{MESSAGES.sendResetLink}</button>
+          <FormError message={actionData?.formError} />
+        </Form>
+      )}
+    </AuthCard>
+  );
+}

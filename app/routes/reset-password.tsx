@@ -1,0 +1,60 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { AuthCard, FormError } from '~/features/users/components/auth-card';
+import { PasswordField } from '~/features/users/components/password-field';
+import { fieldErrors, PASSWORD_MAX_LENGTH, ResetPasswordSchema } from '~/features/users/users.schema';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
+import { callAuth, forwardCookies } from '#server/auth.server';
+import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
+import type { Route } from './+types/reset-password';
+
+export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password · Afterglow' }];
+
+/** better-auth checked the mailed link and sent the visitor here with ?token= or ?error=. */
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const token = url.searchParams.get('token');
+  return { token: url.searchParams.get('error') ? null : token };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { deps } = context;
+  const form = Object.fromEntries(await request.formData());
+  const parsed = ResetPasswordSchema.safeParse(form);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return data({ error: errors.password ?? null, formError: errors.token ?? null }, 400);
+  }
+  const limit = await consumeRateLimit(deps.rateLimits, AUTH_RATE_LIMITS.reset, context.clientIp, context.service.log);
+  if (!limit.allowed) return data({ error: null, formError: MESSAGES.tooManyRequests }, 429);
+  const response = await callAuth({ auth: deps.auth, config: deps.config, request, clientIp: context.clientIp }, '/reset-password', {
+    token: parsed.data.token,
+    newPassword: parsed.data.password,
+  });
+  if (!response.ok) return data({ error: null, formError: MESSAGES.resetLinkInvalid }, 400);
+  const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.passwordResetTitle, text: MESSAGES.passwordResetText }, forwardCookies(response));
+  return redirect('/login', { headers });
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const submitting = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const footer = <Link to="/forgot-password" className="link link-primary font-semibold">{MESSAGES.forgotPassword}</Link>;
+  if (!loaderData.token) {
+    return (
+      <AuthCard title={MESSAGES.resetPasswordHeading} footer={footer}>
+        <FormError message={MESSAGES.resetLinkInvalid} />
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title={MESSAGES.resetPasswordHeading} footer={footer}>
+      <Form method="post" noValidate className="flex flex-col gap-3">
+        <input type="hidden" name="token" value={loaderData.token} />
+        <PasswordField label={MESSAGES.newPassword} autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} hint={MESSAGES.passwordHint} error={actionData?.error ?? undefined} />
+        <button type="submit" className="btn btn-primary w-full" disabled={submitting}>{MESSAGES.saveNewPassword}</button>
+        <FormError message={actionData?.formError} />
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,128 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TEST_DIALECTS } from '~/db/testing.server';
+import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.server';
+import { buildOpenApiDocument, OPERATIONS } from './openapi.server';
+
+const templated = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+// Routes that are not API operations of their own: the auth library's catch-all (its endpoints
+// are documented one by one), and the documentation itself.
+const NOT_OPERATIONS = new Set(['/api/auth/*', '/api/*', '/api/openapi.json', '/api/docs']);
+
+describe.each(TEST_DIALECTS)('the OpenAPI document on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it('lists every registered /api route, and documents nothing that is not served', () => {
+    const registered = new Set(
+      t.app.routes.filter((r) => r.path.startsWith('/api') && r.method !== 'ALL' && !NOT_OPERATIONS.has(r.path)).map((r) => `${r.method.toLowerCase()} ${templated(r.path)}`),
+    );
+    const documented = new Set(OPERATIONS.map((op) => `${op.method} ${op.path}`));
+    expect([...registered].filter((r) => !documented.has(r))).toEqual([]);
+    const servedByAuthLibrary = (op: string) => op.split(' ')[1]!.startsWith('/api/auth/');
+    expect([...documented].filter((d) => !registered.has(d) && !servedByAuthLibrary(d))).toEqual([]);
+  });
+
+  it('serves the document and a readable page', async () => {
+    const res = await t.request('/api/openapi.json');
+    const doc = (await res.json()) as ReturnType<typeof buildOpenApiDocument>;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/api/blogs/{id}');
+    for (const operations of Object.values(doc.paths)) {
+      for (const op of Object.values(operations) as { responses: object; summary: string }[]) {
+        expect(op.summary.length).toBeGreaterThan(5);
+        expect(Object.keys(op.responses).length).toBeGreaterThan(0);
+      }
+    }
+    const page = await t.request('/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('/api/blogs/{id}');
+  });
+
+  it('describes the real responses: every status documented, every body valid', async () => {
+    const owner = await t.createUser();
+    const other = await t.createUser();
+    const checked: string[] = [];
+    const call = async (method: string, template: string, path: string, init: { user?: TestUser; json?: unknown; body?: BodyInit } = {}) => {
+      const res = await t.request(path, {
+        method: method.toUpperCase(),
+        json: init.json,
+        body: init.body,
+        headers: init.user ? { authorization: `Bearer ${init.user.token}` } : {},
+      });
+      const op = OPERATIONS.find((o) => o.method === method && o.path === template);
+      expect(op, `${method} ${template} is documented`).toBeDefined();
+      const documented = op!.responses[res.status];
+      expect(documented, `${method} ${template} answered ${res.status}, which is not documented`).toBeDefined();
+      const body = res.headers.get('content-type')?.includes('json') ? await res.json() : undefined;
+      if (documented!.schema) {
+        const schema = documented!.list ? z.array(documented!.schema) : documented!.schema;
+        const parsed = schema.safeParse(body);
+        expect(parsed.success, `${method} ${template} ${res.status}: ${parsed.error?.message}\n${JSON.stringify(body)}`).toBe(true);
+      }
+      checked.push(`${method} ${template} ${res.status}`);
+      return body as Record<string, unknown>;
+    };
+
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#f08c00' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'sun.png');
+    const image = (await call('post', '/api/images', '/api/images', { user: owner, body: form })) as { data: { url: string } };
+    const blog = {
+      title: 'Documented dusk',
+      category: 'Travelling & Photography',
+      type: 'Photo',
+      short_description: 'A short one',
+      long_description: '# Long\n\nMarkdown *here*.',
+      availability: 'Public',
+      photo: image.data.url,
+    };
+    const { insertedId: id } = (await call('post', '/api/blogs', '/api/blogs', { user: owner, json: blog })) as { insertedId: string };
+    await call('post', '/api/blogs', '/api/blogs', { json: blog });
+    await call('post', '/api/blogs', '/api/blogs', { user: owner, json: { ...blog, category: 'Gossip' } });
+    await call('get', '/api/blogs', '/api/blogs?page=1&limit=5');
+    await call('get', '/api/blogs', '/api/blogs?limit=0');
+    await call('get', '/api/recent-blog', '/api/recent-blog');
+    await call('get', '/api/featuredblogs', '/api/featuredblogs', { user: other });
+    await call('put', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner, json: { title: 'Documented dawn' } });
+    await call('put', '/api/blogs/{id}', `/api/blogs/${id}`, { user: other, json: { title: 'Mine now' } });
+    await call('patch', '/api/blogs/{id}', `/api/blogs/${id}`, { user: other, json: { commentText: 'Lovely' } });
+    await call('patch', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner, json: { commentText: 'Mine' } });
+    await call('get', '/api/blogs/{id}', `/api/blogs/${id}`);
+    await call('get', '/api/blogs/{id}', '/api/blogs/not-an-id');
+    await call('get', '/api/blogs/{id}', `/api/blogs/${crypto.randomUUID()}`);
+    await call('patch', '/api/blogs/{id}/view', `/api/blogs/${id}/view`);
+    await call('patch', '/api/blogs/liked/{blogId}', `/api/blogs/liked/${id}`, { user: other });
+    await call('patch', '/api/blogs/liked/{blogId}', `/api/blogs/liked/${id}`);
+    await call('get', '/api/blogs/liked/{email}', `/api/blogs/liked/${encodeURIComponent(other.user.email)}`, { user: other });
+    await call('get', '/api/blogs/liked/{email}', `/api/blogs/liked/${encodeURIComponent(other.user.email)}`, { user: owner });
+    await call('delete', '/api/blogs/liked/{blogId}', `/api/blogs/liked/${id}`, { user: other });
+    const { insertedId: itemId } = (await call('post', '/api/wishlist', '/api/wishlist', {
+      user: other,
+      json: { blogId: id, title: 'x', photo: null, email: other.user.email, category: 'Personal', likeCount: 3, description: 'd' },
+    })) as { insertedId: string };
+    await call('post', '/api/wishlist', '/api/wishlist', { user: other, json: { blogId: id, title: 'x', createdAt: new Date().toISOString() } });
+    await call('get', '/api/wishlist/{email}', `/api/wishlist/${encodeURIComponent(other.user.email)}`, { user: other });
+    await call('get', '/api/wishlist/{email}', `/api/wishlist/${encodeURIComponent(other.user.email)}`, { user: owner });
+    await call('delete', '/api/wishlist/{id}', `/api/wishlist/${itemId}`, { user: owner });
+    await call('delete', '/api/wishlist/{id}', `/api/wishlist/${itemId}`, { user: other });
+    await call('post', '/api/subscribers', '/api/subscribers', { json: { email: `Fan-${dialect}@Example.com` } });
+    await call('post', '/api/subscribers', '/api/subscribers', { json: { email: `fan-${dialect}@example.com` } });
+    await call('post', '/api/subscribers', '/api/subscribers', { json: { email: 'not an email' } });
+    await call('post', '/api/jwt', '/api/jwt', { user: owner, json: { email: owner.user.email } });
+    await call('post', '/api/jwt', '/api/jwt', { json: { email: owner.user.email } });
+    await call('post', '/api/users/jwt', '/api/users/jwt', { user: owner, json: { email: other.user.email } });
+    await call('post', '/api/users', '/api/users', { user: owner, json: { email: owner.user.email, name: 'Owner', photo: null, uid: 'u-1' } });
+    await call('get', '/api/update/{email}', `/api/update/${encodeURIComponent(owner.user.email)}`, { user: owner });
+    await call('patch', '/api/update/{email}', `/api/update/${encodeURIComponent(owner.user.email)}`, { user: owner, json: { name: 'Renamed' } });
+    await call('patch', '/api/update/{email}', `/api/update/${encodeURIComponent(owner.user.email)}`, { user: other, json: { name: 'Hijack' } });
+    await call('delete', '/api/blogs/{id}', `/api/blogs/${id}`, { user: other });
+    await call('delete', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner });
+    expect(checked.length).toBe(39);
+  });
+});

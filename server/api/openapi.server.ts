@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_TYPES, CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blog.schema';
+import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
+import { SaveUserSchema, TokenRequestSchema, UpdateProfileSchema } from '~/features/users/users.schema';
+import { AddWishlistSchema, WishlistPageSchema } from '~/features/wishlist/wishlist.schema';
+
+/**
+ * The API's contract (issue 9 §4), generated from zod: request schemas are the very ones the
+ * handlers validate with; response schemas are strict, and server/api/openapi.server.test.ts
+ * checks real responses against them and every registered route against this list, so the
+ * document cannot drift from the code.
+ */
+
+const text = z.string();
+const id = z.string().describe('A blog, comment or wishlist id (UUID)');
+
+export const MessageResponse = z.object({ message: text, code: text.optional(), field: text.optional(), requestId: text.optional() });
+export const CommentResponse = z.strictObject({ userName: text, userPhoto: text.nullable(), userEmail: text, commentText: text, commentedAt: text });
+export const BlogResponse = z.strictObject({
+  _id: id,
+  title: text,
+  email: text,
+  name: text,
+  category: z.enum(BLOG_CATEGORIES),
+  type: z.enum(BLOG_TYPES),
+  short_description: text,
+  long_description: text.describe('Markdown (GitHub-flavoured)'),
+  details: text.nullable(),
+  availability: z.enum(BLOG_AVAILABILITY),
+  photo: text.nullable(),
+  createdAt: text.describe('ISO-8601'),
+  likes: z.number().int(),
+  likedBy: z.array(text).describe("The caller's email when the caller liked it; empty otherwise"),
+  views: z.number().int(),
+  comments: z.array(CommentResponse).optional().describe('Only on GET /api/blogs/{id}'),
+});
+const wishlistBase = { _id: id, blogId: id, title: text, photo: text.nullable(), email: text, category: text, description: text };
+export const WishlistItemResponse = z.union([
+  z.strictObject({ ...wishlistBase, createdAt: text }),
+  z.strictObject({ ...wishlistBase, likeCount: z.number().int() }),
+]);
+export const LikedItemResponse = z.strictObject({ blogId: id, likes: z.number().int(), likedBy: z.array(text) });
+export const ProfileResponse = z.strictObject({ name: text.nullable(), photo: text.nullable() });
+export const ProfileUpdateResponse = ProfileResponse.extend({ modifiedCount: z.number().int() });
+export const UserRecordResponse = z.strictObject({ name: text.nullable(), email: text, photo: text.nullable(), uid: text, insertedId: text.nullable() });
+export const TokenResponse = z.strictObject({ token: text.describe('Send as `Authorization: Bearer …`; ends with the session') });
+export const ImageResponse = z.strictObject({ success: z.literal(true), data: z.strictObject({ url: text }) });
+export const InsertedResponse = z.strictObject({ insertedId: id });
+export const ModifiedResponse = z.strictObject({ modifiedCount: z.number().int() });
+export const DeletedResponse = z.strictObject({ deletedCount: z.number().int() });
+export const SuccessResponse = z.strictObject({ success: z.boolean() });
+export const SubscribedResponse = z.strictObject({ message: text });
+
+const SignUpBody = z.object({ email: z.email(), password: z.string().min(8).max(128), name: z.string().max(100), image: z.string().optional() });
+const SignInBody = z.object({ email: z.email(), password: z.string(), rememberMe: z.boolean().optional() });
+const ResetRequestBody = z.object({ email: z.email(), redirectTo: z.string().optional() });
+const ResetBody = z.object({ newPassword: z.string().min(8).max(128), token: z.string() });
+const ImageBody = z.object({ image: z.string().describe('The image file (JPEG, PNG, WebP or GIF)') });
+
+type Auth = 'none' | 'optional' | 'required';
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  tag: string;
+  auth: Auth;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  multipart?: z.ZodType;
+  responses: Record<number, { description: string; schema?: z.ZodType; list?: boolean; paged?: boolean }>;
+}
+
+const denied = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not yours', schema: MessageResponse } };
+const bad = { 400: { description: 'Invalid input; `message` names the field', schema: MessageResponse } };
+const missing = { 404: { description: 'No such blog, or a Hidden blog of someone else', schema: MessageResponse } };
+
+export const OPERATIONS: Operation[] = [
+  { method: 'post', path: '/api/auth/sign-up/email', tag: 'Accounts', auth: 'none', summary: 'Sign up with email and password (sets the session cookie; the `set-auth-token` header carries a bearer token)', body: SignUpBody, responses: { 200: { description: 'Signed up and signed in' }, ...bad, 422: { description: 'Email already registered', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
+  { method: 'post', path: '/api/auth/sign-in/email', tag: 'Accounts', auth: 'none', summary: 'Sign in with email and password', body: SignInBody, responses: { 200: { description: 'Signed in' }, 401: { description: 'Wrong email or password', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
+  { method: 'post', path: '/api/auth/sign-out', tag: 'Accounts', auth: 'required', summary: 'End the session (the cookie and its bearer token stop working)', responses: { 200: { description: 'Signed out' } } },
+  { method: 'get', path: '/api/auth/get-session', tag: 'Accounts', auth: 'optional', summary: 'The current session and user, or null', responses: { 200: { description: 'Session or null' } } },
+  { method: 'post', path: '/api/auth/request-password-reset', tag: 'Accounts', auth: 'none', summary: 'Mail a single-use reset link (the answer never tells whether the email is registered)', body: ResetRequestBody, responses: { 200: { description: 'Accepted' }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
+  { method: 'post', path: '/api/auth/reset-password', tag: 'Accounts', auth: 'none', summary: 'Set a new password with the token from the mail; ends all other sessions', body: ResetBody, responses: { 200: { description: 'Password changed' }, 400: { description: 'Invalid or expired token', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
+  { method: 'post', path: '/api/jwt', tag: 'Accounts', auth: 'required', summary: "A bearer token for the caller's own email", body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
+  { method: 'post', path: '/api/users/jwt', tag: 'Accounts', auth: 'required', summary: 'The same as POST /api/jwt (spec §7 sends name and photo too)', body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
+  { method: 'post', path: '/api/users', tag: 'Accounts', auth: 'required', summary: "Save the caller's own user record (spec §7, on social sign-up)", body: SaveUserSchema, responses: { 200: { description: 'Already saved', schema: UserRecordResponse }, 201: { description: 'Saved', schema: UserRecordResponse }, ...denied, ...bad } },
+  { method: 'get', path: '/api/update/{email}', tag: 'Profile', auth: 'required', summary: "The caller's stored profile", responses: { 200: { description: 'Profile', schema: ProfileResponse }, ...denied, ...bad } },
+  { method: 'patch', path: '/api/update/{email}', tag: 'Profile', auth: 'required', summary: "Update the caller's name and photo", body: UpdateProfileSchema, responses: { 200: { description: 'Updated', schema: ProfileUpdateResponse }, ...denied, ...bad } },
+  { method: 'get', path: '/api/blogs', tag: 'Blogs', auth: 'optional', summary: 'Blogs, newest first; `search` filters by category. Public blogs, plus the caller’s own Hidden ones', query: ListBlogsQuerySchema, responses: { 200: { description: 'A page of blogs', schema: BlogResponse, list: true, paged: true }, ...bad } },
+  { method: 'post', path: '/api/blogs', tag: 'Blogs', auth: 'required', summary: 'Write a blog; the owner is the caller (`email`, `Name` in the body are ignored)', body: CreateBlogSchema, responses: { 201: { description: 'Created', schema: InsertedResponse }, ...denied, ...bad } },
+  { method: 'get', path: '/api/recent-blog', tag: 'Blogs', auth: 'optional', summary: 'The 6 newest public blogs', responses: { 200: { description: 'Blogs', schema: BlogResponse, list: true } } },
+  { method: 'get', path: '/api/featuredblogs', tag: 'Blogs', auth: 'optional', summary: 'The 10 public blogs with the most likes (ties: views, then newest)', responses: { 200: { description: 'Blogs', schema: BlogResponse, list: true } } },
+  { method: 'get', path: '/api/blogs/{id}', tag: 'Blogs', auth: 'optional', summary: 'One blog with its comments', responses: { 200: { description: 'The blog', schema: BlogResponse }, ...bad, ...missing } },
+  { method: 'put', path: '/api/blogs/{id}', tag: 'Blogs', auth: 'required', summary: 'Update a blog (owner only); the photo is kept when absent', body: UpdateBlogSchema, responses: { 200: { description: 'Updated', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
+  { method: 'patch', path: '/api/blogs/{id}', tag: 'Comments', auth: 'required', summary: "Comment on someone else's blog; the author is the caller", body: CommentSchema, responses: { 200: { description: 'Posted', schema: SuccessResponse }, ...denied, ...bad, ...missing } },
+  { method: 'delete', path: '/api/blogs/{id}', tag: 'Blogs', auth: 'required', summary: 'Delete a blog (owner only) with its comments, likes and wishlist rows', responses: { 200: { description: 'Deleted', schema: DeletedResponse }, ...denied, ...bad, ...missing } },
+  { method: 'patch', path: '/api/blogs/{id}/view', tag: 'Blogs', auth: 'optional', summary: 'Count one view (the browser sends it once per blog)', responses: { 200: { description: 'Counted', schema: ModifiedResponse }, ...bad, ...missing } },
+  { method: 'patch', path: '/api/blogs/liked/{blogId}', tag: 'Likes', auth: 'required', summary: 'Like a blog: `modifiedCount` 1, or 0 when already liked', responses: { 200: { description: 'Liked', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
+  { method: 'delete', path: '/api/blogs/liked/{blogId}', tag: 'Likes', auth: 'required', summary: 'Take a like back', responses: { 200: { description: 'Unliked', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
+  { method: 'get', path: '/api/blogs/liked/{email}', tag: 'Likes', auth: 'required', summary: "The caller's own likes", query: PageQuerySchema, responses: { 200: { description: 'Likes', schema: LikedItemResponse, list: true, paged: true }, ...denied, ...bad } },
+  { method: 'get', path: '/api/wishlist/{email}', tag: 'Wishlist', auth: 'required', summary: "The caller's own wishlist", query: WishlistPageSchema, responses: { 200: { description: 'Items', schema: WishlistItemResponse, list: true, paged: true }, ...denied, ...bad } },
+  { method: 'post', path: '/api/wishlist', tag: 'Wishlist', auth: 'required', summary: 'Add a blog to the caller’s wishlist (either payload of spec §7)', body: AddWishlistSchema, responses: { 201: { description: 'Added', schema: InsertedResponse }, ...denied, ...bad, ...missing, 409: { description: 'Already in the wishlist', schema: MessageResponse } } },
+  { method: 'delete', path: '/api/wishlist/{id}', tag: 'Wishlist', auth: 'required', summary: 'Remove one of the caller’s wishlist items', responses: { 200: { description: 'Removed', schema: DeletedResponse }, ...denied, 404: { description: 'No such item', schema: MessageResponse } } },
+  { method: 'post', path: '/api/subscribers', tag: 'Newsletter', auth: 'none', summary: 'Subscribe an email to the newsletter', body: SubscribeSchema, responses: { 201: { description: 'Subscribed', schema: SubscribedResponse }, ...bad, 409: { description: 'Already subscribed', schema: MessageResponse } } },
+  { method: 'post', path: '/api/images', tag: 'Images', auth: 'required', summary: 'Upload an image (multipart field `image`): verified, re-encoded to WebP at 400/800/1600 px', multipart: ImageBody, responses: { 201: { description: 'Stored', schema: ImageResponse }, ...denied, ...bad, 413: { description: 'Too large', schema: MessageResponse }, 415: { description: 'Not a JPEG, PNG, WebP or GIF', schema: MessageResponse } } },
+];
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+
+export function buildOpenApiDocument(options: { siteName: string; serverUrl?: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const parameters: unknown[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    if (op.query) {
+      const schema = jsonSchema(op.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, property] of Object.entries(schema.properties ?? {})) {
+        parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
+      }
+    }
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(op.responses)) {
+      const schema = r.schema ? jsonSchema(r.list ? z.array(r.schema) : r.schema, 'output') : undefined;
+      responses[status] = {
+        description: r.description,
+        ...(schema ? { content: { 'application/json': { schema } } } : {}),
+        ...(r.paged ? { headers: { 'X-Total-Count': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' }, description: 'first, last, prev and next pages' } } } : {}),
+      };
+    }
+    responses['500'] = { description: 'A server fault (logged; the body carries a request id)', content: { 'application/json': { schema: jsonSchema(MessageResponse, 'output') } } };
+    (paths[op.path] ??= {})[op.method] = {
+      summary: op.summary,
+      tags: [op.tag],
+      security: op.auth === 'required' ? [{ cookie: [] }, { bearer: [] }] : op.auth === 'optional' ? [{}, { cookie: [] }, { bearer: [] }] : [],
+      ...(parameters.length ? { parameters } : {}),
+      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
+      ...(op.multipart ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: { ...jsonSchema(op.multipart, 'input'), properties: { image: { type: 'string', format: 'binary' } } } } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${options.siteName} API`,
+      version: '1.0.0',
+      description:
+        'The JSON API of the site. Every route accepts the session cookie (from the site) or `Authorization: Bearer <token>`. ' +
+        'Cookie-authenticated changes must come from the site itself (Origin check). Errors answer `{ message }` with a 4xx status. ' +
+        'Lists are JSON arrays paged with `?page=&limit=`; totals are in `X-Total-Count` and `Link`.',
+    },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    components: {
+      securitySchemes: {
+        cookie: { type: 'apiKey', in: 'cookie', name: 'afterglow.session_token' },
+        bearer: { type: 'http', scheme: 'bearer' },
+      },
+    },
+    paths,
+  };
+}

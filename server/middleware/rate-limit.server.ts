@@ -1,0 +1,168 @@
+import type { MiddlewareHandler } from 'hono';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { MESSAGES } from '~/lib/messages';
+
+/** One counted window: how many hits it has seen and when it ends (epoch ms). */
+export interface RateLimitWindow {
+  count: number;
+  resetAt: number;
+}
+
+/** Where the counters live: memory for one instance, Redis when several share the limits. */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): Promise<RateLimitWindow>;
+  close(): Promise<void>;
+}
+
+export interface RateLimitRule {
+  /** Names the counter, so a page action and an API route can share one. */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * The account limits (issue 3 §10), per client address. Generous enough for a household or
+ * an office behind one address, tight enough to make guessing a password or bombing an inbox
+ * pointless. docs/decisions/ records why these numbers.
+ */
+export const AUTH_RATE_LIMITS = {
+  signIn: { name: 'sign-in', limit: 10, windowMs: 15 * MINUTE },
+  signUp: { name: 'sign-up', limit: 5, windowMs: HOUR },
+  resetRequest: { name: 'password-reset-request', limit: 5, windowMs: HOUR },
+  reset: { name: 'password-reset', limit: 10, windowMs: HOUR },
+} as const satisfies Record<string, RateLimitRule>;
+
+/** Fixed windows in a Map; expired windows are swept as the map grows. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, RateLimitWindow>();
+  private static readonly SWEEP_AT = 10_000;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(key: string, windowMs: number): Promise<RateLimitWindow> {
+    const now = this.now();
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      if (this.windows.size >= MemoryRateLimitStore.SWEEP_AT) this.sweep(now);
+      window = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return { ...window };
+  }
+
+  private sweep(now: number) {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+  }
+
+  async close() {
+    this.windows.clear();
+  }
+}
+
+// INCR and the expiry in one step, so every instance sees the same window for a key.
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return { count, ttl }`;
+
+/** Shared fixed windows in Redis (REDIS_URL), for several app instances behind one site. */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly redis: Redis;
+
+  constructor(
+    url: string,
+    private readonly prefix = 'afterglow:rate:',
+  ) {
+    // A request must not hang because Redis is away: a short connect timeout and one retry.
+    this.redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+    this.redis.on('error', () => {});
+  }
+
+  async hit(key: string, windowMs: number): Promise<RateLimitWindow> {
+    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
+    return { count, resetAt: Date.now() + ttl };
+  }
+
+  async close() {
+    this.redis.disconnect();
+  }
+}
+
+/** RATE_LIMITS=off turns limiting off (load tests, or a proxy that limits); else memory or Redis. */
+export function createRateLimitStore(config: { RATE_LIMITS: 'on' | 'off'; REDIS_URL?: string }): RateLimitStore | null {
+  if (config.RATE_LIMITS === 'off') return null;
+  return config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new MemoryRateLimitStore();
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window ends. */
+  retryAfter: number;
+}
+
+/**
+ * Counts one hit of `rule` for `clientIp`. A store that fails (Redis down) lets the request
+ * through and logs: limits protect the site, they must not take sign-in down with them.
+ */
+export async function consumeRateLimit(
+  store: RateLimitStore | null,
+  rule: RateLimitRule,
+  clientIp: string,
+  log?: Logger,
+): Promise<RateLimitResult> {
+  if (!store) return { allowed: true, limit: rule.limit, remaining: rule.limit, retryAfter: 0 };
+  try {
+    const window = await store.hit(`${rule.name}:${clientIp}`, rule.windowMs);
+    return {
+      allowed: window.count <= rule.limit,
+      limit: rule.limit,
+      remaining: Math.max(0, rule.limit - window.count),
+      retryAfter: Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)),
+    };
+  } catch (error) {
+    log?.warn({ err: error, rule: rule.name }, 'rate limit store unavailable; request allowed');
+    return { allowed: true, limit: rule.limit, remaining: rule.limit, retryAfter: 0 };
+  }
+}
+
+export interface RateLimitOptions extends RateLimitRule {
+  store: RateLimitStore | null;
+  log?: Logger;
+}
+
+/**
+ * Per-client-address limiter for any Hono route: `app.post(path, rateLimit({ store:
+ * deps.rateLimits, ...RULE }), handler)`. Over the limit it answers 429 with Retry-After;
+ * every answer carries the RateLimit-* headers (IETF draft) so clients can slow down.
+ */
+export function rateLimit({ store, log, ...rule }: RateLimitOptions): MiddlewareHandler<{ Variables: { clientIp: string } }> {
+  return async (c, next) => {
+    if (!store) return next();
+    const result = await consumeRateLimit(store, rule, c.get('clientIp'), log);
+    const headers = rateLimitHeaders(result);
+    if (!result.allowed) {
+      return c.json({ message: MESSAGES.tooManyRequests, code: 'rate_limited' }, 429, headers);
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}
+
+export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(result.limit),
+    'RateLimit-Remaining': String(result.remaining),
+    'RateLimit-Reset': String(result.retryAfter),
+    ...(result.allowed ? {} : { 'Retry-After': String(result.retryAfter) }),
+  };
+}

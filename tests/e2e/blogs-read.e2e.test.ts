@@ -1,0 +1,258 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from './helpers/auth';
+import { axeViolations } from './helpers/axe';
+import { seedBlog, uploadPhoto } from './helpers/blogs';
+import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
+import { type RunningServer, startServer } from './helpers/server';
+
+let server: RunningServer;
+const browsers: Browser[] = [];
+let expectedStatuses: number[] = [];
+
+/** One writer with 14 Food blogs, 2 Technology blogs (one with Markdown and details) and a Hidden draft. */
+const seeded = { food: [] as string[], tech: '', plainTech: '', hidden: '', writerEmail: '' };
+
+async function open(options: Parameters<typeof openBrowser>[0] = {}) {
+  const browser = await openBrowser(options);
+  browsers.push(browser);
+  return browser;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const writer = await open();
+  const user = await signUp(writer.context, server.url, { name: 'Wren Writer' });
+  seeded.writerEmail = user.email;
+  const photo = await uploadPhoto(writer.context, server.url);
+  for (let i = 0; i < 14; i++) {
+    seeded.food.push(await seedBlog(writer.context, server.url, { title: `Recipe number ${i}`, category: 'Food & Health', photo }));
+  }
+  seeded.tech = await seedBlog(writer.context, server.url, {
+    title: 'Dusk on the terminal',
+    category: 'Technology',
+    type: 'Video',
+    short_description: 'Shell tricks at sunset.',
+    long_description: '## Tools\n\n| Tool | Use |\n|---|---|\n| sed | edit |\n\n- [x] installed\n\n<script>window.pwned = true</script>',
+    details: 'Recorded in one take.',
+    photo,
+  });
+  seeded.plainTech = await seedBlog(writer.context, server.url, { title: 'Second tech post', category: 'Technology', photo });
+  seeded.hidden = await seedBlog(writer.context, server.url, { title: 'Secret sunset draft', availability: 'Hidden', photo });
+  await writer.close();
+  browsers.length = 0;
+});
+afterAll(async () => server?.stop());
+afterEach(async () => {
+  const expected = [404, ...expectedStatuses].map((status) => `the server responded with a status of ${status} `);
+  expectedStatuses = [];
+  const errors = browsers.flatMap((b) => b.errors).filter((e) => !expected.some((text) => e.includes(text)));
+  await Promise.all(browsers.splice(0).map((b) => b.close()));
+  expect(errors).toEqual([]);
+});
+
+const columns = (page: Browser['page']) =>
+  page.getByTestId('blog-grid').evaluate((grid) => getComputedStyle(grid).gridTemplateColumns.split(' ').length);
+
+describe('reading blogs', () => {
+  it('lists blogs 12 a page in 1/2/3 columns, filtered by category with a GET form that works without JavaScript', async () => {
+    const { page } = await open({ javaScriptEnabled: false });
+    await page.goto(`${server.url}/allblogs`);
+    await page.getByRole('heading', { name: 'All blogs', level: 1 }).waitFor();
+    expect(await page.getByTestId('blog-card').count()).toBe(12);
+    await page.getByLabel('Category').selectOption('Technology');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(`${server.url}/allblogs?category=Technology`);
+    expect(await page.getByTestId('blog-card').locator('h2').allTextContents()).toEqual(['Second tech post', 'Dusk on the terminal']);
+
+    await page.goto(`${server.url}/allblogs?category=Food+%26+Health`);
+    expect(await page.getByTestId('blog-card').count()).toBe(12);
+    await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: '2', exact: true }).click();
+    await page.waitForURL(`${server.url}/allblogs?category=Food+%26+Health&page=2`);
+    expect(await page.getByTestId('blog-card').locator('h2').allTextContents()).toEqual(['Recipe number 1', 'Recipe number 0']);
+    expect(await page.getByLabel('Category').inputValue()).toBe('Food & Health');
+    // Nobody but the writer sees the Hidden draft.
+    await page.goto(`${server.url}/allblogs?category=Travelling+%26+Photography`);
+    expect(await page.getByText('Secret sunset draft').count()).toBe(0);
+  });
+
+  for (const [name, viewport, expected] of [
+    ['phone', VIEWPORTS.phone, 1],
+    ['tablet', { width: 800, height: 900 }, 2],
+    ['desktop', VIEWPORTS.desktop, 3],
+  ] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      it(`shows ${expected} column(s) on a ${name} (${colorScheme}), each card complete, with no axe violations`, async () => {
+        const { page } = await open({ viewport, colorScheme });
+        await page.goto(`${server.url}/allblogs`);
+        await waitForHydration(page);
+        expect(await columns(page)).toBe(expected);
+        const card = page.getByTestId('blog-card').first();
+        expect(await card.locator('img').getAttribute('srcset')).toContain('400w');
+        await card.locator('.badge').first().waitFor();
+        await card.getByRole('button', { name: 'Add to Wishlist' }).waitFor();
+        await card.getByTestId('like-button').waitFor();
+        await card.getByRole('link', { name: /^Details/ }).waitFor();
+        if (name !== 'tablet') await screenshot(page, `blogs-all-${name}-${colorScheme}`);
+        expect(await axeViolations(page)).toEqual([]);
+      });
+    }
+  }
+
+  it('asks signed-out visitors to log in to like or wishlist', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/allblogs`);
+    await waitForHydration(page);
+    const card = page.getByTestId('blog-card').first();
+    await card.getByTestId('like-button').click();
+    const dialog = page.getByTestId('feedback-dialog');
+    await dialog.getByText('Login required').waitFor();
+    await dialog.getByText('Please login to like a blog.').waitFor();
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await card.getByRole('button', { name: 'Add to Wishlist' }).click();
+    await dialog.getByText('Please login to add to wishlist.').waitFor();
+    expect(await card.getByTestId('like-count').textContent()).toBe('0');
+  });
+
+  it('likes once with a toast and a count, and unlikes', async () => {
+    const { page, context } = await open();
+    await signUp(context, server.url);
+    await page.goto(`${server.url}/blogs/${seeded.plainTech}`);
+    await waitForHydration(page);
+    const button = page.getByTestId('like-button');
+    await button.click();
+    await page.getByTestId('toasts').getByText('Liked successfully!').waitFor();
+    await expect.poll(() => page.getByTestId('like-count').textContent()).toBe('1');
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
+    await page.reload();
+    await waitForHydration(page);
+    expect(await page.getByTestId('like-count').textContent()).toBe('1');
+    await button.click();
+    await expect.poll(() => page.getByTestId('like-count').textContent()).toBe('0');
+    const blog = (await (await fetch(`${server.url}/api/blogs/${seeded.plainTech}`)).json()) as { likes: number };
+    expect(blog.likes).toBe(0);
+  });
+
+  it('likes without JavaScript', async () => {
+    const { page, context } = await open({ javaScriptEnabled: false });
+    await signUp(context, server.url);
+    await page.goto(`${server.url}/allblogs?category=Technology`);
+    await page.getByTestId('blog-card').first().getByTestId('like-button').click();
+    await page.waitForURL(`${server.url}/allblogs?category=Technology`);
+    await page.getByText('Liked successfully!').waitFor();
+    expect(await page.getByTestId('blog-card').first().getByTestId('like-count').textContent()).toBe('1');
+  });
+
+  it('shows a blog: image, author, type, local date, title, descriptions as safe Markdown, details, and counts one view per browser', async () => {
+    const { page } = await open({ viewport: VIEWPORTS.phone });
+    await page.goto(`${server.url}/blogs/${seeded.tech}`);
+    await waitForHydration(page);
+    await page.getByRole('heading', { name: 'Dusk on the terminal', level: 1 }).waitFor();
+    expect(await page.getByTestId('author').textContent()).toBe('Wren Writer');
+    await page.getByText('Video', { exact: true }).waitFor();
+    const today = await page.evaluate(() => new Date().toLocaleDateString());
+    await page.getByText(`Posted on ${today}`).waitFor();
+    await page.getByText('Shell tricks at sunset.').waitFor();
+    const body = page.getByTestId('long-description');
+    await body.locator('table').waitFor();
+    expect(await body.locator('h2').textContent()).toBe('Tools');
+    expect(await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned)).toBeUndefined();
+    await page.getByText('Recorded in one take.').waitFor();
+    await page.getByRole('link', { name: 'Update Blog' }).waitFor();
+    await page.getByText('No comments yet. Be the first to comment!').waitFor();
+    expect(await page.locator('figure img').getAttribute('srcset')).toContain('1600w');
+    await screenshot(page, 'blogs-detail-phone-light');
+
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('viewedBlogs'))).toBe(JSON.stringify([seeded.tech]));
+    const views = async () => ((await (await fetch(`${server.url}/api/blogs/${seeded.tech}`)).json()) as { views: number }).views;
+    await expect.poll(views).toBe(1);
+    await page.reload();
+    await waitForHydration(page);
+    await page.getByText('1 view', { exact: true }).waitFor();
+    expect(await views()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('takes comments from readers, refuses the owner and empty text', async () => {
+    const reader = await open();
+    await signUp(reader.context, server.url, { name: 'Rita Reader' });
+    const { page } = reader;
+    await page.goto(`${server.url}/blogs/${seeded.tech}`);
+    await waitForHydration(page);
+    await page.getByRole('heading', { name: 'Leave a Comment' }).waitFor();
+    await page.getByRole('button', { name: 'Post Comment' }).click();
+    await page.locator('#commentText-error').waitFor();
+    await page.getByLabel('Comment', { exact: true }).fill('The table trick saved my evening.');
+    await page.getByRole('button', { name: 'Post Comment' }).click();
+    await page.getByTestId('toasts').getByText('Comment posted successfully').waitFor();
+    const comment = page.getByTestId('comments').getByRole('listitem').first();
+    await comment.getByText('Rita Reader').waitFor();
+    await comment.getByText('The table trick saved my evening.').waitFor();
+    expect(await page.getByLabel('Comment', { exact: true }).inputValue()).toBe('');
+    expect(await page.locator('#commentText-error').count()).toBe(0);
+    await screenshot(page, 'blogs-detail-comments-desktop');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The writer, in a browser of their own, may not comment on their own post.
+    const writer = await open({ colorScheme: 'dark' });
+    await writer.context.request.post(`${server.url}/api/auth/sign-in/email`, {
+      data: { email: seeded.writerEmail, password: 'Sunset123' },
+      headers: { origin: server.url },
+    });
+    await writer.page.goto(`${server.url}/blogs/${seeded.tech}`);
+    await waitForHydration(writer.page);
+    await writer.page.getByLabel('Comment', { exact: true }).fill('Replying to myself');
+    await writer.page.getByRole('button', { name: 'Post Comment' }).click();
+    await writer.page.getByTestId('feedback-dialog').getByText("You can't comment on your own post 😥").waitFor();
+    await screenshot(writer.page, 'blogs-detail-own-comment-dark');
+    const blog = (await (await fetch(`${server.url}/api/blogs/${seeded.tech}`)).json()) as { comments: unknown[] };
+    expect(blog.comments).toHaveLength(1);
+  });
+
+  it('refuses the owner’s comment without JavaScript too, and sends anonymous commenters to log in', async () => {
+    expectedStatuses = [403];
+    const writer = await open({ javaScriptEnabled: false });
+    await writer.context.request.post(`${server.url}/api/auth/sign-in/email`, {
+      data: { email: seeded.writerEmail, password: 'Sunset123' },
+      headers: { origin: server.url },
+    });
+    await writer.page.goto(`${server.url}/blogs/${seeded.plainTech}`);
+    await writer.page.getByLabel('Comment', { exact: true }).fill('Replying to myself');
+    await writer.page.getByRole('button', { name: 'Post Comment' }).click();
+    await writer.page.getByRole('alert').getByText("You can't comment on your own post 😥").waitFor();
+
+    const anonymous = await open({ javaScriptEnabled: false });
+    await anonymous.page.goto(`${server.url}/blogs/${seeded.plainTech}`);
+    await anonymous.page.getByLabel('Comment', { exact: true }).fill('Hello');
+    await anonymous.page.getByRole('button', { name: 'Post Comment' }).click();
+    await anonymous.page.waitForURL((url) => url.pathname === '/login');
+  });
+
+  it('answers the 404 page for a Hidden blog to anyone but its writer, and for unknown ids', async () => {
+    const { page, context } = await open();
+    await signUp(context, server.url);
+    for (const id of [seeded.hidden, '00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const res = await page.goto(`${server.url}/blogs/${id}`);
+      expect(res?.status()).toBe(404);
+      await page.getByRole('heading', { name: 'No Page found!' }).waitFor();
+    }
+  });
+
+  it('shows the featured top 10 as a table', async () => {
+    // Two likes: more than any other test gives a blog.
+    for (let i = 0; i < 2; i++) {
+      const fan = await open();
+      await signUp(fan.context, server.url);
+      await fan.context.request.patch(`${server.url}/api/blogs/liked/${seeded.food[3]}`, { headers: { origin: server.url } });
+    }
+    const { page } = await open({ colorScheme: 'dark' });
+    await page.goto(`${server.url}/featuredBlogs`);
+    await page.getByRole('heading', { name: 'Our Top 10 Featured Picks for You!' }).waitFor();
+    expect(await page.locator('thead th').allTextContents()).toEqual(['#', 'Title', 'Author', 'Category']);
+    const rows = page.locator('tbody tr');
+    expect(await rows.count()).toBe(10);
+    expect(await rows.first().locator('th, td').allTextContents()).toEqual(['1', 'Recipe number 3', 'Wren Writer', 'Food & Health']);
+    expect(await page.getByText('Secret sunset draft').count()).toBe(0);
+    await screenshot(page, 'blogs-featured-dark');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

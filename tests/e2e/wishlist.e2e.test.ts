@@ -1,0 +1,240 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from './helpers/auth';
+import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
+import { seedBlogs, seedWishlist } from './helpers/home-seed';
+import { type RunningServer, startServer } from './helpers/server';
+import { expectDialog } from './helpers/dialogs';
+
+let server: RunningServer;
+let browser: Browser | undefined;
+let blogIds: string[];
+let expectedErrors: RegExp[] = [];
+
+const TITLES = ['Lanterns over the river', 'Spice market mornings', 'Soldering at sunset'];
+
+beforeAll(async () => {
+  server = await startServer();
+  const seeder = await openBrowser();
+  await signUp(seeder.context, server.url, { name: 'Writer' });
+  blogIds = await seedBlogs(seeder.context, server.url, TITLES.map((title) => ({ title })));
+  await seeder.close();
+});
+afterAll(async () => server?.stop());
+afterEach(async () => {
+  const errors = (browser?.errors ?? []).filter((e) => !expectedErrors.some((re) => re.test(e)));
+  await browser?.close();
+  browser = undefined;
+  expectedErrors = [];
+  expect(errors).toEqual([]);
+});
+
+/** The newest blog is the first card of Recent Blogs. */
+const NEWEST = TITLES.length - 1;
+const homeCard = (page: Page, title: string) => page.getByTestId('recent-blog').filter({ has: page.getByRole('heading', { name: title }) });
+
+function watchWishlistPosts(page: Page) {
+  const posts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && /\/api\/wishlist|\/wishlist\/add/.test(r.url())) posts.push(r.postData() ?? '');
+  });
+  return posts;
+}
+
+
+describe('adding to the wishlist from the home page', () => {
+  it('asks a signed-out visitor to log in and sends nothing', async () => {
+    browser = await openBrowser();
+    const { page } = browser;
+    const posts = watchWishlistPosts(page);
+    await page.goto(server.url);
+    await waitForHydration(page);
+    await homeCard(page, TITLES[NEWEST]!).getByRole('button', { name: /Add to Wishlist/ }).click();
+    const dialog = await expectDialog(page, 'Login required', 'Please login to add to wishlist.');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    expect(posts).toEqual([]);
+  });
+
+  it('adds with the spec payload, toasts top-right for 1.5 s, goes to /wishlist, then refuses a duplicate without sending', async () => {
+    browser = await openBrowser();
+    const { page, context } = browser;
+    const user = await signUp(context, server.url);
+    const posts = watchWishlistPosts(page);
+    await page.goto(server.url);
+    await waitForHydration(page);
+    const title = TITLES[NEWEST]!;
+    await homeCard(page, title).getByRole('button', { name: /Add to Wishlist/ }).click();
+    const clickedAt = Date.now();
+
+    const toast = page.getByTestId('toasts').getByText('Succesfully added to wishlist!', { exact: true });
+    await toast.waitFor();
+    expect(await page.getByTestId('toasts').getAttribute('role')).toBe('status');
+    expect(await page.getByTestId('toasts').getByRole('button').count()).toBe(0);
+    const box = (await toast.boundingBox())!;
+    expect(box.x + box.width).toBeGreaterThan(VIEWPORTS.desktop.width - 80);
+    expect(box.y).toBeLessThan(200);
+
+    await page.waitForURL(`${server.url}/wishlist`);
+    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(1400);
+    const payload = JSON.parse(posts[0]!) as Record<string, unknown>;
+    expect(Object.keys(payload).sort()).toEqual(['blogId', 'category', 'createdAt', 'description', 'email', 'photo', 'title']);
+    expect(payload).toMatchObject({ blogId: blogIds[NEWEST], title, email: user.email });
+
+    // The address changes just before the new screen renders.
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('My Wishlist : 1');
+    const row = page.getByTestId('wishlist-item');
+    expect(await row.getByRole('heading').textContent()).toBe(title);
+    expect(await row.getByText(`A short story about ${title.toLowerCase()}.`).isVisible()).toBe(true);
+    expect(await row.locator('img').getAttribute('src')).toBe(`${server.url}/images/gallery-${NEWEST + 1}.svg`);
+    expect(await row.getByRole('link', { name: /Details/ }).getAttribute('href')).toBe(`/blogs/${blogIds[NEWEST]}`);
+
+    await page.goto(server.url);
+    await waitForHydration(page);
+    await homeCard(page, title).getByRole('button', { name: /Add to Wishlist/ }).click();
+    await expectDialog(page, 'Already Added!', 'This blog is already in your wishlist.');
+    expect(posts).toHaveLength(1);
+  });
+
+  it('works without JavaScript: adds and lands on /wishlist with the toast; a duplicate and a signed-out visitor get their dialogs', async () => {
+    browser = await openBrowser({ javaScriptEnabled: false });
+    const { page, context } = browser;
+    await page.goto(server.url);
+    await homeCard(page, TITLES[0]!).getByRole('button', { name: /Add to Wishlist/ }).click();
+    await page.waitForURL(`${server.url}/`);
+    expect(await page.getByRole('dialog', { name: 'Login required' }).getByText('Please login to add to wishlist.').isVisible()).toBe(true);
+
+    await signUp(context, server.url);
+    await page.goto(server.url);
+    await homeCard(page, TITLES[0]!).getByRole('button', { name: /Add to Wishlist/ }).click();
+    await page.waitForURL(`${server.url}/wishlist`);
+    expect(await page.getByTestId('toasts').getByText('Succesfully added to wishlist!').count()).toBe(1);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('My Wishlist : 1');
+
+    await page.goto(server.url);
+    await homeCard(page, TITLES[0]!).getByRole('button', { name: /Add to Wishlist/ }).click();
+    await page.waitForURL(`${server.url}/`);
+    expect(await page.getByRole('dialog', { name: 'Already Added!' }).getByText('This blog is already in your wishlist.').isVisible()).toBe(true);
+
+    // From All blogs it comes back to the same page with 'Added to wishlist!'.
+    await page.goto(`${server.url}/allblogs`);
+    await page.getByTestId('blog-card').filter({ has: page.getByRole('heading', { name: TITLES[2] }) }).getByRole('button', { name: /Add to Wishlist/ }).click();
+    await page.waitForURL(`${server.url}/allblogs`);
+    expect(await page.getByTestId('toasts').getByText('Added to wishlist!', { exact: true }).count()).toBe(1);
+    await page.goto(`${server.url}/wishlist`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('My Wishlist : 2');
+  });
+});
+
+describe('adding from All blogs', () => {
+  it('sends the All blogs payload, says Added to wishlist! for 1.5 s and stays; a second press says Already Added!', async () => {
+    browser = await openBrowser();
+    const { page, context } = browser;
+    await signUp(context, server.url);
+    const posts = watchWishlistPosts(page);
+    await page.goto(`${server.url}/allblogs`);
+    await waitForHydration(page);
+    const card = page.getByTestId('blog-card').filter({ has: page.getByRole('heading', { name: TITLES[1] }) });
+    await card.getByRole('button', { name: /Add to Wishlist/ }).click();
+    const toast = page.getByTestId('toasts').getByText('Added to wishlist!', { exact: true });
+    await toast.waitFor();
+    expect(Object.keys(JSON.parse(posts[0]!) as object).sort()).toEqual(['blogId', 'category', 'description', 'email', 'likeCount', 'photo', 'title']);
+    await toast.waitFor({ state: 'detached', timeout: 2500 });
+    expect(new URL(page.url()).pathname).toBe('/allblogs');
+    await card.getByRole('button', { name: /Add to Wishlist/ }).click();
+    await expectDialog(page, 'Already Added!', 'This blog is already in your wishlist.');
+    expect(posts).toHaveLength(1);
+  });
+});
+
+describe('the wishlist screen', () => {
+  it('is the same screen at /wishList, /wishlist and /wishList/{own email}; another email leads to one’s own', async () => {
+    browser = await openBrowser();
+    const { page, context } = browser;
+    const user = await signUp(context, server.url);
+    for (const path of ['/wishList', '/wishlist', `/wishList/${encodeURIComponent(user.email)}`, `/WISHLIST/${user.email.toUpperCase()}`]) {
+      await page.goto(`${server.url}${path}`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent(), path).toBe('My Wishlist : 0');
+      expect(await page.getByText('No blogs in your wishlist yet!').isVisible()).toBe(true);
+    }
+    await page.goto(`${server.url}/wishList/someone.else%40example.com`);
+    expect(new URL(page.url()).pathname).toBe(`/wishList/${encodeURIComponent(user.email)}`);
+  });
+
+  it('removes an item after confirmation, and keeps it when cancelled or when the server fails', async () => {
+    browser = await openBrowser();
+    const { page, context } = browser;
+    await signUp(context, server.url);
+    for (const id of blogIds) await seedWishlist(context, server.url, id);
+    await page.goto(`${server.url}/wishlist`);
+    await waitForHydration(page);
+    const heading = page.getByRole('heading', { level: 1 });
+    expect(await heading.textContent()).toBe('My Wishlist : 3');
+    const remove = (title: string) => page.getByRole('button', { name: `Remove ${title}` });
+
+    await remove(TITLES[0]!).click();
+    let dialog = await expectDialog(page, 'Are you sure?', "You won't be able to revert this!");
+    await screenshot(page, 'wishlist-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await heading.textContent()).toBe('My Wishlist : 3');
+
+    expectedErrors = [/status of 500/, /wishlist delete answered 500/];
+    await page.route('**/api/wishlist/*', (route) => (route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { message: 'boom' } }) : route.continue()));
+    await remove(TITLES[0]!).click();
+    dialog = await expectDialog(page, 'Are you sure?', "You won't be able to revert this!");
+    await dialog.getByRole('button', { name: 'Yes, delete it!' }).click();
+    await expectDialog(page, 'Error!', 'Failed to delete blog');
+    await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+    expect(await heading.textContent()).toBe('My Wishlist : 3');
+    await page.unroute('**/api/wishlist/*');
+
+    await remove(TITLES[0]!).click();
+    dialog = await expectDialog(page, 'Are you sure?', "You won't be able to revert this!");
+    await dialog.getByRole('button', { name: 'Yes, delete it!' }).click();
+    await expectDialog(page, 'Deleted!', 'Blog has been removed from wishlist.');
+    await expect.poll(() => heading.textContent()).toBe('My Wishlist : 2');
+    expect(await remove(TITLES[0]!).count()).toBe(0);
+    // The success popup leaves by itself after 1.5 s.
+    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 3000 });
+    await screenshot(page, 'wishlist-desktop');
+  });
+
+  it('removes without JavaScript through a confirmation panel', async () => {
+    browser = await openBrowser({ javaScriptEnabled: false });
+    const { page, context } = browser;
+    await signUp(context, server.url);
+    await seedWishlist(context, server.url, blogIds[1]!);
+    await page.goto(`${server.url}/wishlist`);
+    await page.getByRole('button', { name: `Remove ${TITLES[1]}` }).click();
+    const panel = page.getByRole('alertdialog', { name: 'Are you sure?' });
+    expect(await panel.getByText("You won't be able to revert this!").isVisible()).toBe(true);
+    await panel.getByRole('link', { name: 'Cancel' }).click();
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    await page.getByRole('button', { name: `Remove ${TITLES[1]}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, delete it!' }).click();
+    await page.waitForURL(`${server.url}/wishlist`);
+    expect(await page.getByRole('dialog', { name: 'Deleted!' }).getByText('Blog has been removed from wishlist.').isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('My Wishlist : 0');
+    expect(await page.getByText('No blogs in your wishlist yet!').isVisible()).toBe(true);
+  });
+
+  it('pages a long wishlist, ten at a time', async () => {
+    browser = await openBrowser({ viewport: VIEWPORTS.phone });
+    const { page, context } = browser;
+    await signUp(context, server.url);
+    const ids = await seedBlogs(context, server.url, Array.from({ length: 9 }, (_, i) => ({ title: `Postcard ${i + 1}` })));
+    for (const id of [...blogIds, ...ids]) await seedWishlist(context, server.url, id);
+    await page.goto(`${server.url}/wishlist`);
+    await waitForHydration(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('My Wishlist : 12');
+    expect(await page.getByTestId('wishlist-item').count()).toBe(10);
+    await screenshot(page, 'wishlist-phone');
+    await page.getByRole('link', { name: 'Next »' }).click();
+    await page.waitForURL(`${server.url}/wishlist?page=2`);
+    await expect.poll(() => page.getByTestId('wishlist-item').count()).toBe(2);
+    expect(await page.getByText('Page 2 of 2').isVisible()).toBe(true);
+    // A page past the end (e.g. after removals elsewhere) falls back to the last one.
+    await page.goto(`${server.url}/wishlist?page=9`);
+    expect(new URL(page.url()).search).toBe('?page=2');
+  });
+});

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type RunningServer, startServer } from '../e2e/helpers/server';
+
+// A throwaway PostgreSQL cluster of our own, so stopping it disturbs nobody else's database.
+const CLUSTER = `agfaults${process.pid}`;
+const version = spawnSync('sh', ['-c', 'ls /etc/postgresql 2>/dev/null | sort -n | tail -n1'], { encoding: 'utf8' }).stdout.trim();
+const canManageClusters = Boolean(version) && spawnSync('sh', ['-c', 'command -v pg_createcluster']).status === 0 && process.getuid?.() === 0;
+if (!canManageClusters) console.log('PostgreSQL restart fault test skipped: needs root and Debian\'s pg_createcluster.');
+
+const pgctl = (action: string, ...extra: string[]) => {
+  const r = spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, CLUSTER, action, ...extra], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`pg_ctlcluster ${action}: ${r.stderr}`);
+};
+
+describe.runIf(canManageClusters)('PostgreSQL going away under load', () => {
+  let server: RunningServer;
+  let port = 0;
+  beforeAll(async () => {
+    port = await freePort();
+    const created = spawnSync('pg_createcluster', [version, CLUSTER, '-p', String(port), '--start', '--', '--auth=trust'], { encoding: 'utf8' });
+    if (created.status !== 0) throw new Error(`pg_createcluster: ${created.stderr}`);
+    server = await startServer({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    spawnSync('pg_dropcluster', ['--stop', version, CLUSTER]);
+  });
+
+  it('answers 503 while it is down and recovers by itself within 5 s of its return', async () => {
+    const samples: { at: number; path: string; status: number; json: boolean }[] = [];
+    const started = Date.now();
+    let running = true;
+    const load = (async () => {
+      while (running) {
+        await Promise.all(
+          ['/api/blogs', '/allblogs'].map(async (path) => {
+            try {
+              const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(8000) });
+              const json = (res.headers.get('content-type') ?? '').includes('application/json');
+              await res.arrayBuffer();
+              samples.push({ at: Date.now() - started, path, status: res.status, json });
+            } catch {
+              samples.push({ at: Date.now() - started, path, status: 0, json: false });
+            }
+          }),
+        );
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+
+    await new Promise((r) => setTimeout(r, 1000));
+    const downAt = Date.now() - started;
+    pgctl('stop', '-m', 'immediate');
+    await new Promise((r) => setTimeout(r, 2500));
+    pgctl('start');
+    const backAt = Date.now() - started;
+    await new Promise((r) => setTimeout(r, 6000));
+    running = false;
+    await load;
+
+    const before = samples.filter((s) => s.at < downAt);
+    const during = samples.filter((s) => s.at > downAt + 200 && s.at < backAt - 200);
+    const lastFailure = Math.max(...samples.filter((s) => s.status !== 200).map((s) => s.at));
+    const recoverySeconds = (lastFailure - backAt) / 1000;
+    console.log(
+      `faults: postgres stopped for ${((backAt - downAt) / 1000).toFixed(1)} s under load: ${during.length} requests meanwhile, ` +
+        `${during.filter((s) => s.status === 503).length} answered 503, ${during.filter((s) => s.status !== 503).length} otherwise; ` +
+        `recovered ${Math.max(0, recoverySeconds).toFixed(2)} s after it came back`,
+    );
+    expect(before.every((s) => s.status === 200)).toBe(true);
+    expect(during.length).toBeGreaterThan(5);
+    expect(during.filter((s) => s.status !== 503)).toEqual([]);
+    expect(during.filter((s) => s.path.startsWith('/api/')).every((s) => s.json)).toBe(true);
+    expect(recoverySeconds).toBeLessThan(5);
+    const after = samples.filter((s) => s.at > lastFailure);
+    expect(after.length).toBeGreaterThan(5);
+  });
+});

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '~/db/testing.server';
+import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+
+type Who = 'anonymous' | 'other (cookie)' | 'other (bearer)';
+interface Case {
+  name: string;
+  method: string;
+  path: () => string;
+  body?: () => unknown;
+  /** Statuses that count as a denial for this caller. */
+  denied: Record<Who, number[]>;
+}
+
+const ANON = [401];
+const NOT_YOURS = [403, 404];
+
+describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
+  let t: TestApp;
+  let owner: TestUser;
+  let other: TestUser;
+  let blogId = '';
+  let hiddenId = '';
+  let wishlistId = '';
+
+  const send = (method: string, path: string, who: Who | 'owner', body?: unknown) => {
+    const headers: Record<string, string> = {};
+    const as = who === 'owner' ? owner : other;
+    if (who === 'other (cookie)') headers.cookie = as.cookie;
+    else if (who !== 'anonymous') headers.authorization = `Bearer ${as.token}`;
+    return t.request(path, { method, headers, ...(body === undefined ? {} : { json: body }) });
+  };
+
+  /** Every row of every table we own, hashed: a denied call must leave it identical. */
+  const snapshot = async () => {
+    const { db } = t.deps.database;
+    const hash = createHash('sha256');
+    for (const table of ['blogs', 'comments', 'likes', 'wishlist', 'subscribers', 'profiles', 'user'] as const) {
+      const rows = await db.selectFrom(table).selectAll().execute();
+      hash.update(JSON.stringify(rows.map((r) => JSON.stringify(r)).sort()));
+    }
+    return hash.digest('hex');
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    owner = await t.createUser({ name: 'Owner' });
+    other = await t.createUser({ name: 'Other' });
+    const blog = { title: 'Mine', category: 'Personal', type: 'Mini blog', short_description: 's', long_description: 'l', availability: 'Public', photo: '/uploads/x-1600.webp' };
+    blogId = ((await (await send('POST', '/api/blogs', 'owner', blog)).json()) as { insertedId: string }).insertedId;
+    hiddenId = ((await (await send('POST', '/api/blogs', 'owner', { ...blog, title: 'Draft', availability: 'Hidden' })).json()) as { insertedId: string }).insertedId;
+    const item = await send('POST', '/api/wishlist', 'owner', { blogId, title: 'Mine', createdAt: new Date().toISOString() });
+    wishlistId = ((await item.json()) as { insertedId: string }).insertedId;
+    await send('PATCH', `/api/blogs/liked/${blogId}`, 'owner');
+  });
+  afterAll(async () => t?.close());
+
+  const both = (anon: number[], others: number[]): Record<Who, number[]> => ({ anonymous: anon, 'other (cookie)': others, 'other (bearer)': others });
+  const cases: Case[] = [
+    { name: 'update a blog', method: 'PUT', path: () => `/api/blogs/${blogId}`, body: () => ({ title: 'Taken over' }), denied: both(ANON, [403]) },
+    { name: 'delete a blog', method: 'DELETE', path: () => `/api/blogs/${blogId}`, denied: both(ANON, [403]) },
+    { name: 'update a hidden blog', method: 'PUT', path: () => `/api/blogs/${hiddenId}`, body: () => ({ title: 'Taken over' }), denied: both(ANON, [404]) },
+    { name: 'delete a hidden blog', method: 'DELETE', path: () => `/api/blogs/${hiddenId}`, denied: both(ANON, [404]) },
+    { name: 'read a hidden blog', method: 'GET', path: () => `/api/blogs/${hiddenId}`, denied: both([404], [404]) },
+    { name: 'comment on a hidden blog', method: 'PATCH', path: () => `/api/blogs/${hiddenId}`, body: () => ({ commentText: 'hi' }), denied: both(ANON, [404]) },
+    { name: 'like a hidden blog', method: 'PATCH', path: () => `/api/blogs/liked/${hiddenId}`, denied: both(ANON, [404]) },
+    { name: 'count a view of a hidden blog', method: 'PATCH', path: () => `/api/blogs/${hiddenId}/view`, denied: both([404], [404]) },
+    { name: "read someone's likes", method: 'GET', path: () => `/api/blogs/liked/${encodeURIComponent(owner.user.email)}`, denied: both(ANON, [403]) },
+    { name: "take back someone's like", method: 'DELETE', path: () => `/api/blogs/liked/${blogId}`, denied: both(ANON, []) },
+    { name: "read someone's wishlist", method: 'GET', path: () => `/api/wishlist/${encodeURIComponent(owner.user.email)}`, denied: both(ANON, [403]) },
+    { name: "remove someone's wishlist item", method: 'DELETE', path: () => `/api/wishlist/${wishlistId}`, denied: both(ANON, NOT_YOURS) },
+    { name: "read someone's profile", method: 'GET', path: () => `/api/update/${encodeURIComponent(owner.user.email)}`, denied: both(ANON, [403]) },
+    { name: "change someone's profile", method: 'PATCH', path: () => `/api/update/${encodeURIComponent(owner.user.email)}`, body: () => ({ name: 'Hijacked' }), denied: both(ANON, [403]) },
+    { name: "get a token for someone's email", method: 'POST', path: () => '/api/jwt', body: () => ({ email: owner.user.email }), denied: both(ANON, [403]) },
+    { name: "get a token for someone's email (users/jwt)", method: 'POST', path: () => '/api/users/jwt', body: () => ({ email: owner.user.email }), denied: both(ANON, [403]) },
+    { name: "save someone's user record", method: 'POST', path: () => '/api/users', body: () => ({ email: owner.user.email, name: 'Hijacked', uid: 'x' }), denied: both(ANON, [403]) },
+    { name: 'write a blog anonymously', method: 'POST', path: () => '/api/blogs', body: () => ({ title: 'x' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'wishlist anonymously', method: 'POST', path: () => '/api/wishlist', body: () => ({ blogId }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'like anonymously', method: 'PATCH', path: () => `/api/blogs/liked/${blogId}`, denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'comment anonymously', method: 'PATCH', path: () => `/api/blogs/${blogId}`, body: () => ({ commentText: 'hi' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'upload anonymously', method: 'POST', path: () => '/api/images', denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: "change someone's account via the auth library", method: 'POST', path: () => '/api/auth/update-user', body: () => ({ name: 'Hijacked' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'change a password anonymously', method: 'POST', path: () => '/api/auth/change-password', body: () => ({ currentPassword: 'x', newPassword: 'Sunset1234' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+  ];
+
+  it('denies every call that is not the caller’s to make, and changes nothing', async () => {
+    let expected = 0;
+    const allowed: string[] = [];
+    const before = await snapshot();
+    for (const c of cases) {
+      for (const who of ['anonymous', 'other (cookie)', 'other (bearer)'] as Who[]) {
+        const statuses = c.denied[who];
+        if (statuses.length === 0) continue;
+        expected++;
+        const res = await send(c.method, c.path(), who, c.body?.());
+        if (!statuses.includes(res.status)) allowed.push(`${c.name} as ${who}: ${res.status} ${await res.text()}`);
+        else expect(((await res.json()) as { message: string }).message).toBeTruthy();
+      }
+    }
+    const changed = (await snapshot()) === before ? 0 : 1;
+    console.log(`authz (${dialect}): ${allowed.length} allowed / ${expected} expected-denied, ${changed} rows changed`);
+    expect(allowed).toEqual([]);
+    expect(changed).toBe(0);
+  });
+
+  it('lets the owner do what is theirs, with cookie and with bearer', async () => {
+    const viaCookie = await t.request(`/api/blogs/${blogId}`, { method: 'PUT', headers: { cookie: owner.cookie }, json: { title: 'Still mine' } });
+    expect(viaCookie.status).toBe(200);
+    expect((await send('GET', `/api/blogs/${hiddenId}`, 'owner')).status).toBe(200);
+    expect((await send('GET', `/api/wishlist/${encodeURIComponent(owner.user.email)}`, 'owner')).status).toBe(200);
+    expect((await send('GET', `/api/update/${encodeURIComponent(owner.user.email)}`, 'owner')).status).toBe(200);
+  });
+
+  it('ignores mass-assigned fields: owner, counts and dates come from the server', async () => {
+    const res = await send('POST', '/api/blogs', 'other (bearer)', {
+      title: 'Sneaky', category: 'Personal', type: 'Mini blog', short_description: 's', long_description: 'l', availability: 'Public', photo: '/uploads/x-1600.webp',
+      email: owner.user.email, Name: 'Owner', name: 'Owner', owner_id: owner.user.id, likes: 999, likedBy: [owner.user.email], views: 1e6, createdAt: '1999-01-01T00:00:00.000Z', _id: blogId,
+    });
+    expect(res.status).toBe(201);
+    const { insertedId } = (await res.json()) as { insertedId: string };
+    expect(insertedId).not.toBe(blogId);
+    const created = (await (await send('GET', `/api/blogs/${insertedId}`, 'anonymous')).json()) as Record<string, unknown>;
+    expect(created).toMatchObject({ email: other.user.email, name: 'Other', likes: 0, views: 0, likedBy: [] });
+    expect(created.createdAt).not.toBe('1999-01-01T00:00:00.000Z');
+    const put = await send('PUT', `/api/blogs/${insertedId}`, 'other (bearer)', { likes: 999, email: owner.user.email, views: 5 });
+    expect([200, 400]).toContain(put.status);
+    const after = (await (await send('GET', `/api/blogs/${insertedId}`, 'anonymous')).json()) as Record<string, unknown>;
+    expect(after).toMatchObject({ email: other.user.email, likes: 0, views: 0 });
+  });
+});
