@@ -8,7 +8,10 @@ import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server
 import { MESSAGES } from '~/lib/messages';
 import type { Route } from './+types/all-blogs';
 
-export const meta: Route.MetaFunction = () => [{ title: 'All blogs · Afterglow' }];
+export const meta: Route.MetaFunction = () => [
+  { title: 'All blogs · Afterglow' },
+  { name: 'description', content: 'Every public blog on Afterglow, newest first: travel tales, tech tips, food, fashion, crafts and more, by category.' },
+];
 
 /** A bad category or page in the address shows the first page of all blogs rather than an error. */
 const QuerySchema = ListBlogsQuerySchema.pick({ search: true, page: true }).extend({

@@ -4,7 +4,10 @@ import { listFeaturedBlogs } from '~/features/blogs/blog.service.server';
 import { MESSAGES } from '~/lib/messages';
 import type { Route } from './+types/featured-blogs';
 
-export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.featuredHeading} · Afterglow` }];
+export const meta: Route.MetaFunction = () => [
+  { title: `${MESSAGES.featuredHeading} · Afterglow` },
+  { name: 'description', content: 'The ten most-liked blogs on Afterglow right now, with their authors and categories.' },
+];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const blogs = await listFeaturedBlogs(context.service);

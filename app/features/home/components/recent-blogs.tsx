@@ -44,8 +44,8 @@ export function RecentBlogs({ blogs, signedIn, wishlistIds }: RecentBlogsProps) 
                   {MESSAGES.postedOn} <LocalDate iso={blog.createdAt} />
                 </p>
                 <div className="card-actions mt-auto items-center justify-between pt-2">
-                  <Link to={`/blogs/${blog._id}`} className="link link-primary font-semibold" aria-label={`Read more: ${blog.title}`}>
-                    Read more
+                  <Link to={`/blogs/${blog._id}`} className="link link-primary font-semibold">
+                    Read more<span className="sr-only">: {blog.title}</span>
                   </Link>
                   <AddToWishlistButton blog={blog} variant="home" signedIn={signedIn} inWishlist={inWishlist.has(blog._id)} />
                 </div>
