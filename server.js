@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 
 const dev = process.argv.includes('--dev');
-if (dev) process.env.NODE_ENV ??= 'development';
+// React picks its development or production build from NODE_ENV when first imported (below, with
+// the server build): unset, `npm start` would serve React's slow development build.
+process.env.NODE_ENV ??= dev ? 'development' : 'production';
 
 function fail(message) {
   console.error(`afterglow: ${message}`);

@@ -78,7 +78,38 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // WAL + NORMAL survives a killed process (the WAL is on disk); only an OS crash can roll
   // back the last commits. See docs/decisions/002-sqlite-and-postgres.md.
   sqlite.pragma('synchronous = NORMAL');
-  return wrap(new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite');
+  return wrap(new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), 'sqlite');
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; a better-sqlite3 statement holds native memory that V8 does
+ * not see, so under load thousands of them waited for a garbage collection that had no reason to
+ * come (RSS grew by hundreds of MB). Our queries are a small fixed set of SQL texts, so each is
+ * prepared once and reused (issue 6: "prepared statements reused on SQLite"); the cache is bounded
+ * in case a query's text ever varies with its input (an IN list of varying length).
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        // Least recently used goes first: re-insert to mark it fresh.
+        cache.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  };
 }
 
 function wrap(base: Kysely<any>, dialect: DialectName): DatabaseHandle {
