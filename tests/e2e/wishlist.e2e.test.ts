@@ -100,7 +100,8 @@ describe('adding to the wishlist from the home page', () => {
     const { page, context } = browser;
     await page.goto(server.url);
     await homeCard(page, TITLES[0]!).getByRole('button', { name: /Add to Wishlist/ }).click();
-    await page.waitForURL(`${server.url}/`);
+    // The form posts back to the page we are on, so the URL alone does not say the answer is here.
+    await page.getByRole('dialog', { name: 'Login required' }).waitFor();
     expect(await page.getByRole('dialog', { name: 'Login required' }).getByText('Please login to add to wishlist.').isVisible()).toBe(true);
 
     await signUp(context, server.url);
@@ -112,13 +113,13 @@ describe('adding to the wishlist from the home page', () => {
 
     await page.goto(server.url);
     await homeCard(page, TITLES[0]!).getByRole('button', { name: /Add to Wishlist/ }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('dialog', { name: 'Already Added!' }).waitFor();
     expect(await page.getByRole('dialog', { name: 'Already Added!' }).getByText('This blog is already in your wishlist.').isVisible()).toBe(true);
 
     // From All blogs it comes back to the same page with 'Added to wishlist!'.
     await page.goto(`${server.url}/allblogs`);
     await page.getByTestId('blog-card').filter({ has: page.getByRole('heading', { name: TITLES[2] }) }).getByRole('button', { name: /Add to Wishlist/ }).click();
-    await page.waitForURL(`${server.url}/allblogs`);
+    await page.getByTestId('toasts').getByText('Added to wishlist!', { exact: true }).waitFor();
     expect(await page.getByTestId('toasts').getByText('Added to wishlist!', { exact: true }).count()).toBe(1);
     await page.goto(`${server.url}/wishlist`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('My Wishlist : 2');
@@ -206,14 +207,18 @@ describe('the wishlist screen', () => {
     await seedWishlist(context, server.url, blogIds[1]!);
     await page.goto(`${server.url}/wishlist`);
     await page.getByRole('button', { name: `Remove ${TITLES[1]}` }).click();
+    // Without JavaScript each click is a page load: wait for the page, never assume it.
     const panel = page.getByRole('alertdialog', { name: 'Are you sure?' });
+    await panel.waitFor();
     expect(await panel.getByText("You won't be able to revert this!").isVisible()).toBe(true);
     await panel.getByRole('link', { name: 'Cancel' }).click();
-    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: `Remove ${TITLES[1]}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, delete it!' }).click();
     await page.waitForURL(`${server.url}/wishlist`);
-    expect(await page.getByRole('dialog', { name: 'Deleted!' }).getByText('Blog has been removed from wishlist.').isVisible()).toBe(true);
+    const deleted = page.getByRole('dialog', { name: 'Deleted!' });
+    await deleted.waitFor();
+    expect(await deleted.getByText('Blog has been removed from wishlist.').isVisible()).toBe(true);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('My Wishlist : 0');
     expect(await page.getByText('No blogs in your wishlist yet!').isVisible()).toBe(true);
   });
