@@ -139,7 +139,12 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
   for (let j = 0; j < subscribers.length; j += 500) await db.insertInto('subscribers').values(subscribers.slice(j, j + 500)).execute();
 
   await deps.database.close();
-  return { users: users.length, blogs: blogIds.length, publicBlogIds: blogIds.filter((_, i) => i % 20 !== 7) };
+  const publicBlogIds = blogIds.filter((_, i) => i % 20 !== 7);
+  // What the signed-in benchmark user (writer 0) may like, comment on and wishlist: public blogs
+  // of other writers, none of them already in writer 0's seeded wishlist.
+  const seededForWriter0 = new Set(wishlist.filter((w) => w.user_id === users[0].id).map((w) => w.blog_id));
+  const writeTargetIds = blogIds.filter((id, i) => i % 20 !== 7 && i % users.length !== 0 && !seededForWriter0.has(id));
+  return { users: users.length, blogs: blogIds.length, publicBlogIds, writeTargetIds };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
