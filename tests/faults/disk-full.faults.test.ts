@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiSession } from '../e2e/helpers/auth';
 import { type RunningServer, startServer } from '../e2e/helpers/server';
 
 // DATA_DIR on a tiny tmpfs of its own: filling it up harms nothing else on the machine.
@@ -16,12 +17,7 @@ describe.runIf(mounted)('the SQLite disk filling up', () => {
   let token = '';
   beforeAll(async () => {
     server = await startServer({ DATA_DIR: dataDir });
-    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.url },
-      body: JSON.stringify({ email: 'full@faults.test', password: 'Sunset123', name: 'Disk Filler' }),
-    });
-    token = res.headers.get('set-auth-token')!;
+    token = (await apiSession(server.url, { email: 'full@faults.test', name: 'Disk Filler' })).token;
   });
   afterAll(async () => {
     await server?.stop();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { apiSession } from '../e2e/helpers/auth';
 import { type RunningServer, startServer } from '../e2e/helpers/server';
 
 const WRITES = 500;
@@ -12,30 +13,12 @@ const KILL_AFTER = [100, 200, 300, 400];
 const dataDir = mkdtempSync(path.join(tmpdir(), 'afterglow-faults-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function signUp(url: string) {
-  const res = await fetch(`${url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ email: 'writer@faults.test', password: 'Sunset123', name: 'Fault Writer' }),
-  });
-  if (!res.ok) throw new Error(`sign-up failed: ${res.status}`);
-  return res.headers.get('set-auth-token')!;
-}
-
-async function signIn(url: string) {
-  const res = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ email: 'writer@faults.test', password: 'Sunset123' }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status}`);
-  return res.headers.get('set-auth-token')!;
-}
+const writer = { email: 'writer@faults.test', name: 'Fault Writer' };
 
 describe('a killed server loses nothing it acknowledged', () => {
   it(`survives kill -9 at ${KILL_AFTER.length} points during ${WRITES} concurrent writes`, async () => {
     let server: RunningServer = await startServer({ DATA_DIR: dataDir });
-    let token = await signUp(server.url);
+    let token = (await apiSession(server.url, writer)).token;
     const acknowledged = new Map<string, string>();
     let next = 0;
     let failedInFlight = 0;
@@ -72,7 +55,7 @@ describe('a killed server loses nothing it acknowledged', () => {
         kills++;
         await Promise.all(wave);
         server = await startServer({ DATA_DIR: dataDir });
-        token = await signIn(server.url);
+        token = (await apiSession(server.url, writer, 'sign-in')).token;
       } else {
         await Promise.all(wave);
       }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiSession } from '../e2e/helpers/auth';
 import { openBrowser, waitForHydration } from '../e2e/helpers/browser';
 import { type RunningServer, startServer } from '../e2e/helpers/server';
 
@@ -46,15 +47,7 @@ async function api(path: string, token: string, body: unknown, method = 'POST') 
   return res.json() as Promise<Record<string, unknown>>;
 }
 
-async function signUp(name: string, email: string) {
-  const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify({ email, password: 'Sunset123', name: name.slice(0, 100) }),
-  });
-  if (!res.ok) throw new Error(`sign-up: ${res.status} ${await res.text()}`);
-  return { token: res.headers.get('set-auth-token')!, cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
-}
+const signUp = (name: string, email: string) => apiSession(server.url, { email, name });
 
 describe('stored XSS', () => {
   it('executes none of the payloads in any field of any view', async () => {

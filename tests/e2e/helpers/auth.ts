@@ -30,3 +30,27 @@ export async function signUp(
   if (!res.ok()) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`);
   return user;
 }
+
+export interface ApiSession {
+  token: string;
+  cookie: string;
+}
+
+/**
+ * Signs up (or, with `signIn`, back in) over plain HTTP, as a script or second device would,
+ * and returns the bearer token and session cookie.
+ */
+export async function apiSession(
+  baseUrl: string,
+  user: { email: string; password?: string; name?: string },
+  mode: 'sign-up' | 'sign-in' = 'sign-up',
+): Promise<ApiSession> {
+  const body = { email: user.email, password: user.password ?? 'Sunset123', ...(mode === 'sign-up' ? { name: (user.name ?? 'Reader').slice(0, 100) } : {}) };
+  const res = await fetch(`${baseUrl}/api/auth/${mode}/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${mode} failed: ${res.status} ${await res.text()}`);
+  return { token: res.headers.get('set-auth-token')!, cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+}
