@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import { lazy } from '~/lib/lazy';
+
+const loadNodemailer = lazy(async () => (await import('nodemailer')).default);
 import type { Logger } from 'pino';
 import type { Config } from './config.server';
 
@@ -24,19 +26,19 @@ export interface Mailer {
 export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR'>, log: Logger): Mailer {
   const mailLog = log.child({ module: 'mail' });
   if (config.SMTP_URL) {
-    const transport = nodemailer.createTransport(config.SMTP_URL);
+    const transport = lazy(async () => (await loadNodemailer()).createTransport(config.SMTP_URL));
     return {
       async send(mail) {
-        await transport.sendMail({ from: config.MAIL_FROM, ...mail });
+        await (await transport()).sendMail({ from: config.MAIL_FROM, ...mail });
         mailLog.info({ to: mail.to, subject: mail.subject }, 'mail sent');
       },
     };
   }
   const outbox = path.join(config.DATA_DIR, 'outbox');
-  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const render = lazy(async () => (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     async send(mail) {
-      const info = await render.sendMail({ from: config.MAIL_FROM, ...mail });
+      const info = await (await render()).sendMail({ from: config.MAIL_FROM, ...mail });
       await mkdir(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazy } from '~/lib/lazy';
 import type { Logger } from 'pino';
 import { MESSAGES } from '~/lib/messages';
 
@@ -75,24 +76,30 @@ return { count, ttl }`;
 
 /** Shared fixed windows in Redis (REDIS_URL), for several app instances behind one site. */
 export class RedisRateLimitStore implements RateLimitStore {
-  private readonly redis: Redis;
+  private readonly redis: () => Promise<Redis>;
+  private connected?: Redis;
 
   constructor(
     url: string,
     private readonly prefix = 'afterglow:rate:',
   ) {
     // A request must not hang because Redis is away: a short connect timeout and one retry.
-    this.redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
-    this.redis.on('error', () => {});
+    this.redis = lazy(async () => {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+      redis.on('error', () => {});
+      this.connected = redis;
+      return redis;
+    });
   }
 
   async hit(key: string, windowMs: number): Promise<RateLimitWindow> {
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
+    const [count, ttl] = (await (await this.redis()).eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
     return { count, resetAt: Date.now() + ttl };
   }
 
   async close() {
-    this.redis.disconnect();
+    this.connected?.disconnect();
   }
 }
 

@@ -1,6 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { lazy } from '~/lib/lazy';
+
+const s3Sdk = lazy(() => import('@aws-sdk/client-s3'));
 
 /** Where processed images go: local disk by default, any S3-compatible store when S3_* is set. */
 export interface ImageStore {
@@ -49,11 +52,11 @@ export class LocalImageStore implements ImageStore {
 }
 
 export class S3ImageStore implements ImageStore {
-  private readonly client: S3Client;
+  private readonly client: () => Promise<S3Client>;
   private readonly publicBase: string;
 
   constructor(private readonly config: Required<Pick<ImageStoreConfig, 'S3_ENDPOINT' | 'S3_BUCKET'>> & ImageStoreConfig) {
-    this.client = new S3Client({
+    this.client = lazy(async () => new (await s3Sdk()).S3Client({
       endpoint: config.S3_ENDPOINT,
       region: config.S3_REGION,
       // Path-style addressing works with every S3-compatible server, not only AWS.
@@ -62,12 +65,13 @@ export class S3ImageStore implements ImageStore {
         config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
           ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
           : undefined,
-    });
+    }));
     this.publicBase = (config.S3_PUBLIC_URL ?? `${config.S3_ENDPOINT.replace(/\/+$/, '')}/${config.S3_BUCKET}`).replace(/\/+$/, '');
   }
 
   async put(name: string, body: Buffer, contentType: string): Promise<string> {
-    await this.client.send(
+    const { PutObjectCommand } = await s3Sdk();
+    await (await this.client()).send(
       new PutObjectCommand({
         Bucket: this.config.S3_BUCKET,
         Key: name,

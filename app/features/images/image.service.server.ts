@@ -1,4 +1,5 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { lazy } from '~/lib/lazy';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -6,9 +7,13 @@ import type { ServiceContext } from '~/lib/service-context';
 import type { ImageStore } from './image-store.server';
 import { IMAGE_WIDTHS, MAX_IMAGE_PIXELS } from './image.schema';
 
-// libvips' operation cache keeps decoded images around; a web server re-encoding uploads gains
-// nothing from it and pays in resident memory.
-sharp.cache(false);
+const loadSharp = lazy(async () => {
+  const { default: sharp } = await import('sharp');
+  // libvips' operation cache keeps decoded images around; a web server re-encoding uploads gains
+  // nothing from it and pays in resident memory.
+  sharp.cache(false);
+  return sharp;
+});
 
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
 
@@ -24,6 +29,7 @@ const unsupported = () => new AppError('unsupported_media_type', MESSAGES.imageF
  * the header, then re-encodes: upright, all metadata (EXIF, GPS) gone, WebP at each width.
  */
 export async function processImage(bytes: Buffer): Promise<ImageVariant[]> {
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     // Header only, without the pixel limit, so a bomb is told apart from a non-image.
