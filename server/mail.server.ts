@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lazy } from '~/lib/lazy';
 
@@ -40,8 +40,13 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DA
     async send(mail) {
       const info = await (await render()).sendMail({ from: config.MAIL_FROM, ...mail });
       await mkdir(outbox, { recursive: true });
-      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
+      const file = path.join(outbox, name);
+      // Written beside the outbox, then renamed in (same disk, so atomic): whoever watches the
+      // outbox sees a mail whole or not at all, never a file still being written.
+      const partial = path.join(config.DATA_DIR, `.${name}.partial`);
+      await writeFile(partial, info.message as Buffer, { mode: 0o600 });
+      await rename(partial, file);
       mailLog.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (SMTP_URL is not set)');
     },
   };
