@@ -6,8 +6,23 @@ const alias = {
   '#server': fileURLToPath(new URL('./server', import.meta.url)),
 };
 
-// Two projects: fast unit/integration tests beside the code (real SQLite, and PostgreSQL when
-// TEST_DATABASE_URL is set), and browser journeys against the built server (tests/e2e).
+// Projects: fast unit/integration tests beside the code (real SQLite, and PostgreSQL when
+// TEST_DATABASE_URL is set), security, faults, and browser journeys against the built server
+// (tests/e2e). The cluster suite (nginx, Redis, two instances) runs only through
+// `npm run test:cluster`, which sets AFTERGLOW_CLUSTER_TESTS.
+const cluster = {
+  resolve: { alias },
+  test: {
+    name: 'cluster',
+    include: ['tests/cluster/**/*.cluster.test.ts'],
+    environment: 'node',
+    globalSetup: ['tests/setup/build.global.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    maxWorkers: 1,
+  },
+};
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -64,6 +79,7 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      ...(process.env.AFTERGLOW_CLUSTER_TESTS ? [cluster] : []),
     ],
   },
 });

@@ -2,11 +2,28 @@ import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import type { AppLoadContext, EntryContext } from 'react-router';
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-router';
 import { ServerRouter } from 'react-router';
+import { isDatabaseUnavailable } from '~/db/errors.server';
 import { NonceProvider } from '~/lib/nonce';
 
 export const streamTimeout = 5_000;
+
+/**
+ * A loader or action that failed because the database was away (a restart, an exhausted pool)
+ * marks its request, so the server answers 503 rather than 500 even when the database is back
+ * by the time the error page is sent (server/http.server.ts).
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  const load = context as unknown as AppLoadContext;
+  if (isDatabaseUnavailable(error)) {
+    load.failure.databaseUnavailable = true;
+    load.service.log.warn({ err: error, reqId: load.requestId }, 'database unavailable during a page');
+    return;
+  }
+  load.service.log.error({ err: error, reqId: load.requestId }, 'page error');
+};
 
 export default function handleRequest(
   request: Request,

@@ -21,6 +21,7 @@ import { SiteNav } from './components/site-nav';
 import type { MenuUser } from './components/user-menu';
 import { clearFlashCookie, readFlash } from './lib/flash.server';
 import { useNonce } from './lib/nonce';
+import { siteBaseUrl } from './lib/site-url.server';
 import { THEME_BOOT_SCRIPT } from './lib/theme';
 
 export const links: LinksFunction = () => [
@@ -34,7 +35,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, deps, requestId } = context;
   const menuUser: MenuUser | null = user ? { name: user.name, email: user.email, photo: user.image } : null;
   const flash = readFlash(request);
-  const body = { user: menuUser, siteName: deps.config.SITE_NAME, requestId, flash: flash ? { ...flash, id: requestId } : null };
+  const body = {
+    user: menuUser,
+    siteName: deps.config.SITE_NAME,
+    siteUrl: siteBaseUrl(deps.config.PUBLIC_URL, request),
+    requestId,
+    flash: flash ? { ...flash, id: requestId } : null,
+  };
   return flash ? data(body, { headers: { 'Set-Cookie': clearFlashCookie() } }) : body;
 }
 

@@ -29,5 +29,7 @@ export default [
   route('categories/:category/feed.xml', 'routes/feed.ts', { id: 'category-feed-atom' }),
   route('categories/:category/rss.xml', 'routes/feed.ts', { id: 'category-feed-rss' }),
   route('robots.txt', 'routes/robots.ts'),
+  route('sitemap.xml', 'routes/sitemap.ts', { id: 'sitemap' }),
+  route('sitemaps/:file', 'routes/sitemap.ts', { id: 'sitemap-file' }),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -3,8 +3,10 @@ import { ConfigError, loadConfig } from './config.server';
 import { type AppDeps, createDeps, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
+import { scheduleUploadSweep } from './upload-sweep.server';
 
 export { ConfigError, StartupError };
+export { sweepUploads } from './upload-sweep.server';
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -14,6 +16,8 @@ declare module 'react-router' {
     nonce: string;
     requestId: string;
     clientIp: string;
+    /** Set by entry.server's handleError, read by the HTTP layer after the page is rendered. */
+    failure: { databaseUnavailable: boolean };
   }
 }
 
@@ -42,10 +46,12 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
     () => import('virtual:react-router/server-build') as Promise<ServerBuild>,
     dev ? 'development' : 'production',
   );
+  const stopSweep = scheduleUploadSweep(deps);
   return {
     app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir }),
     deps,
     async close() {
+      stopSweep();
       await deps.rateLimits?.close();
       await deps.database.close();
     },

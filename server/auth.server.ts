@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { getMigrations } from 'better-auth/db/migration';
-import { bearer, genericOAuth, oauthPopup } from 'better-auth/plugins';
+import { bearer, genericOAuth, oauthPopup, twoFactor } from 'better-auth/plugins';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, DialectName } from '~/db/schema';
@@ -128,7 +128,13 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
       },
       session: {
         create: {
-          after: async (session) => {
+          after: async (session, ctx) => {
+            // The password step of a two-factor account makes a session only to delete it at
+            // once: that is not a sign-in yet; the one after the code is.
+            if (ctx?.path === '/sign-in/email') {
+              const user = (await ctx.context.internalAdapter.findUserById(session.userId)) as { twoFactorEnabled?: boolean | null } | null;
+              if (user?.twoFactorEnabled) return;
+            }
             await recordSignIn(hookContext(), session.userId);
           },
         },
@@ -174,6 +180,9 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
     plugins: [
       bearer(),
       oauthPopup(),
+      // TOTP with recovery codes (ASVS 6.3.3, docs/decisions/015). Only password sign-in asks
+      // for the code: a social sign-in relies on the provider's own second factor.
+      twoFactor({ issuer: config.SITE_NAME }),
       ...(config.OIDC_ISSUER
         ? [
             genericOAuth({

@@ -43,6 +43,7 @@ const EnvSchema = z.object({
   SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:pass@mail.example.org:587'),
   MAIL_FROM: z.string().trim().min(3).default('Afterglow <no-reply@localhost>'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  REDIS_PREFIX: z.string().trim().min(1).max(100).default('afterglow:rate:'),
   RATE_LIMITS: onOff.default('on'),
   TRUST_PROXY: z
     .string()

@@ -1,5 +1,7 @@
 import type { Hono } from 'hono';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import { readContentVersions } from '~/db/content-version.server';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
 import { withStoredProfile } from '~/features/users/users.service.server';
@@ -45,18 +47,49 @@ export function serviceContext(deps: AppDeps, user: SessionUser | null, log: Log
 }
 
 /**
+ * How long an instance trusts a session it resolved without asking better-auth again. Anything
+ * that ends a session or changes what it shows bumps the `sessions` version, which is read on
+ * every request, so this bounds only how often better-auth refreshes a live session's expiry.
+ */
+const SESSION_CACHE_MS = 30_000;
+interface CachedSession {
+  user: SessionUser;
+  version: number;
+}
+const sessionCaches = new WeakMap<AppDeps, LRUCache<string, CachedSession>>();
+
+/**
  * Resolves the session from the cookie or a bearer token; null when there is none. The stored
  * profile's name and photo win over the account's (spec §3), so every screen shows the same.
+ *
+ * A session better-auth accepted is remembered, keyed by the exact credentials that proved it
+ * (the signed cookie header or the bearer token): asking better-auth again costs a signature
+ * check and three queries on every signed-in request. The remembered answer is used only while
+ * the database's `sessions` version is unchanged, so a sign-out, a revoked session or a changed
+ * name on any instance is seen by every instance on its next request (docs/decisions/019).
  */
 export async function resolveUser(deps: AppDeps, headers: Headers): Promise<SessionUser | null> {
   const { auth } = deps;
   const cookie = headers.get('cookie') ?? '';
   const authorization = headers.get('authorization') ?? '';
   if (!cookie.includes('session_token') && !authorization.toLowerCase().startsWith('bearer ')) return null;
+  let cache = sessionCaches.get(deps);
+  if (!cache) sessionCaches.set(deps, (cache = new LRUCache({ max: 10_000, ttl: SESSION_CACHE_MS })));
+  const key = `${cookie}\n${authorization}`;
+  const { sessions: version } = await readContentVersions(deps.database.db);
+  const cached = cache.get(key);
+  if (cached && cached.version === version) return cached.user;
+
   const session = await auth.api.getSession({ headers });
-  if (!session) return null;
+  if (!session) {
+    cache.delete(key);
+    return null;
+  }
   const { id, email, name, image } = session.user;
-  return withStoredProfile(serviceContext(deps, null), { id, email, name, image: image ?? null });
+  const user = await withStoredProfile(serviceContext(deps, null), { id, email, name, image: image ?? null });
+  const expiresIn = new Date(session.session.expiresAt).getTime() - Date.now();
+  if (expiresIn > 0) cache.set(key, { user, version }, { ttl: Math.min(SESSION_CACHE_MS, expiresIn) });
+  return user;
 }
 
 export type AppHono = Hono<{ Variables: AppVariables }>;

@@ -12,6 +12,7 @@ import { providerPhotoOrigins } from './auth.server';
 import { type AppDeps, type AppVariables, resolveUser, serviceContext } from './context.server';
 import { compress } from './middleware/compress.server';
 import { originCheck } from './middleware/origin-check.server';
+import { pageCache } from './middleware/page-cache.server';
 import { requestContext } from './middleware/request-context.server';
 import { securityHeaders } from './middleware/security-headers.server';
 
@@ -93,6 +94,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     c.set('user', await resolveUser(deps, c.req.raw.headers));
     return next();
   });
+  app.use(pageCache(deps));
   app.route('/api', createApi(deps));
   // Mounted sub-apps do not own their 404s: an unknown /api path must still answer JSON.
   app.all('/api/*', (c) => c.json({ message: MESSAGES.apiNotFound }, 404));
@@ -102,6 +104,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     if (!pageHandler) return c.json({ message: MESSAGES.apiNotFound }, 404);
     const user = c.get('user');
     const requestLog = log.child({ reqId: c.get('requestId') });
+    const failure = { databaseUnavailable: false };
     const response = await pageHandler(c.req.raw, {
       deps,
       service: serviceContext(deps, user, requestLog),
@@ -109,9 +112,10 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       nonce: c.get('nonce'),
       requestId: c.get('requestId'),
       clientIp: c.get('clientIp'),
+      failure,
     });
     // A page that failed because the database is away is a 503 (retry), not a 500 (bug).
-    if (response.status === 500 && !(await databaseReachable(deps))) {
+    if (response.status === 500 && (failure.databaseUnavailable || !(await databaseReachable(deps)))) {
       const headers = new Headers(response.headers);
       headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
       return new Response(response.body, { status: 503, headers });

@@ -126,8 +126,6 @@ function FeedbackDialog({ item, onClose }: { item: DialogItem; onClose: (confirm
   const initialFocus = useRef<HTMLButtonElement>(null);
   const kind = item.kind ?? 'success';
   const confirm = !!item.cancelText;
-  // Read while rendering, before anything in the dialog can take focus: the control that opened it.
-  const [previous] = useState(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
   // The parent passes a new onClose on every render; the modal must not reopen because of it.
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
@@ -135,6 +133,9 @@ function FeedbackDialog({ item, onClose }: { item: DialogItem; onClose: (confirm
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
+    // Read before anything in the dialog takes focus: the control that opened it, or the field a
+    // failed form just focused (effects of the page run before this one), gets focus back.
+    const previous = document.activeElement as HTMLElement | null;
     if (dialog.open) dialog.close(); // rendered open by the server: reopen as a modal
     dialog.showModal();
     // A confirmation starts on its safe answer (Cancel), anything else on OK (WAI-ARIA APG dialog pattern).
@@ -145,7 +146,7 @@ function FeedbackDialog({ item, onClose }: { item: DialogItem; onClose: (confirm
       if (dialog.open) dialog.close();
       if (previous?.isConnected && previous !== document.body) previous.focus();
     };
-  }, [item.timer, previous]);
+  }, [item.timer]);
 
   return (
     <dialog

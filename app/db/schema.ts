@@ -88,6 +88,13 @@ export interface Database {
   subscribers: SubscribersTable;
   profiles: ProfilesTable;
   user: AuthUserTable;
+  content_versions: ContentVersionsTable;
+}
+
+/** Counters the database's triggers bump when what pages show or who is signed in changes. */
+export interface ContentVersionsTable {
+  scope: 'content' | 'views' | 'sessions';
+  version: number;
 }
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -106,7 +113,17 @@ export const TABLE_COLUMNS = {
   subscribers: ['id', 'email', 'created_at'],
   profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at'],
   user: ['id', 'name', 'email', 'image'],
+  content_versions: ['scope', 'version'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
+
+/**
+ * Columns one dialect has and the table types leave out on purpose: PostgreSQL's full-text
+ * vector (SQLite keeps its index in the blogs_fts table instead). Only raw search SQL reads it.
+ */
+export const DIALECT_ONLY_COLUMNS: Record<DialectName, Partial<Record<keyof Database, string[]>>> = {
+  sqlite: {},
+  postgres: { blogs: ['search_vector'] },
+};
 
 type AssertAll<T, Listed> = Exclude<keyof T, Listed> extends never ? true : never;
 export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (typeof TABLE_COLUMNS)[T][number]> } = {
@@ -117,4 +134,5 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   subscribers: true,
   profiles: true,
   user: true,
+  content_versions: true,
 };

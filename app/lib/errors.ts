@@ -11,7 +11,8 @@ export type AppErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  | 'insufficient_storage';
 
 export const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   bad_request: 400,
@@ -23,6 +24,7 @@ export const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
+  insufficient_storage: 507,
 };
 
 export class AppError extends Error {

@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import { Page } from '~/components/page';
-import { readBlogForm } from '~/features/blogs/blog-form.server';
+import { readBlogForm, saveBlogForm } from '~/features/blogs/blog-form.server';
 import { createBlog } from '~/features/blogs/blog.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
 import { isAppError } from '~/lib/errors';
@@ -23,7 +23,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!form.ok) return data(form.data, { status: form.status });
   const { photo, ...fields } = form.input;
   try {
-    await createBlog(context.service, { ...fields, photo: photo! });
+    await saveBlogForm(context.service, context.deps.config, form, (input) => createBlog(context.service, { ...input, photo: photo! }));
   } catch (error) {
     if (!isAppError(error)) throw error;
     return data({ formError: error.message, values: fields }, { status: error.status });

@@ -1,37 +1,53 @@
 import { Form, Link, useNavigation } from 'react-router';
 import { Page } from '~/components/page';
 import { toCard } from '~/features/blogs/blog.presenter';
-import { BLOG_CATEGORIES, BLOGS_PAGE_SIZE, ListBlogsQuerySchema } from '~/features/blogs/blog.schema';
+import { z } from 'zod';
+import { BLOG_CATEGORIES, BLOGS_PAGE_SIZE, ListBlogsQuerySchema, SEARCH_MAX_LENGTH } from '~/features/blogs/blog.schema';
 import { listBlogs } from '~/features/blogs/blog.service.server';
 import { BlogCard } from '~/features/blogs/components/blog-card';
 import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
 import { MESSAGES } from '~/lib/messages';
+import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/all-blogs';
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'All blogs · Afterglow' },
-  { name: 'description', content: 'Every public blog on Afterglow, newest first: travel tales, tech tips, food, fashion, crafts and more, by category.' },
-];
+export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
+  const site = siteOf(matches);
+  const { category = '', q = '', page = 1 } = loaded ?? {};
+  const heading = q ? `Search: ${q}` : category || MESSAGES.allBlogsHeading;
+  return pageMeta(site, {
+    title: `${heading}${page > 1 ? ` (page ${page})` : ''} · ${site.siteName}`,
+    description: `Every public blog on ${site.siteName}, newest first: travel tales, tech tips, food, fashion, crafts and more, by category.`,
+    path: pageHref(category, '', page),
+    // Search results are for visitors, not for crawlers (the category pages cover the same blogs).
+    index: !q,
+  });
+};
 
-/** A bad category or page in the address shows the first page of all blogs rather than an error. */
-const QuerySchema = ListBlogsQuerySchema.pick({ search: true, page: true }).extend({
+/**
+ * A bad category or page in the address shows the first page of all blogs rather than an error;
+ * too long a search text is cut to the length the field allows.
+ */
+const QuerySchema = ListBlogsQuerySchema.pick({ q: true, search: true, page: true }).extend({
+  q: z.preprocess((v) => (typeof v === 'string' ? v.slice(0, SEARCH_MAX_LENGTH) : v), ListBlogsQuerySchema.shape.q),
   search: ListBlogsQuerySchema.shape.search.catch(undefined),
   page: ListBlogsQuerySchema.shape.page.catch(1),
 });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const { search: category, page } = QuerySchema.parse({
+  const { q, search: category, page } = QuerySchema.parse({
+    q: url.searchParams.get('q') ?? undefined,
     search: url.searchParams.get('category') ?? undefined,
     page: url.searchParams.get('page') ?? undefined,
   });
   const [{ blogs, total }, wishlistIds] = await Promise.all([
-    listBlogs(context.service, { search: category, page, limit: BLOGS_PAGE_SIZE }),
+    listBlogs(context.service, { q, search: category, page, limit: BLOGS_PAGE_SIZE }),
     context.user ? listWishlistBlogIds(context.service) : Promise.resolve([]),
   ]);
   return {
     blogs: blogs.map(toCard),
     category: category ?? '',
+    q: q ?? '',
     page,
     pages: Math.max(1, Math.ceil(total / BLOGS_PAGE_SIZE)),
     viewer: context.user?.email ?? null,
@@ -39,16 +55,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
-const pageHref = (category: string, page: number) => {
+function pageHref(category: string, q: string, page: number) {
   const params = new URLSearchParams();
+  if (q) params.set('q', q);
   if (category) params.set('category', category);
   if (page > 1) params.set('page', String(page));
   const query = params.toString();
   return query ? `/allblogs?${query}` : '/allblogs';
-};
+}
 
 export default function AllBlogs({ loaderData }: Route.ComponentProps) {
-  const { blogs, category, page, pages, viewer, wishlistIds } = loaderData;
+  const { blogs, category, q, page, pages, viewer, wishlistIds } = loaderData;
   const navigation = useNavigation();
   const loading = navigation.state === 'loading' && navigation.location.pathname === '/allblogs';
   const wished = new Set(wishlistIds);
@@ -56,9 +73,22 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
   return (
     <Page title={MESSAGES.allBlogsHeading}>
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-3" role="search">
-        <div>
+        <div className="w-full sm:w-auto">
+          <label htmlFor="q" className="mb-1 block font-semibold">{MESSAGES.search}</label>
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            key={q}
+            maxLength={SEARCH_MAX_LENGTH}
+            placeholder="Words in a title or story"
+            className="input w-full sm:w-72"
+          />
+        </div>
+        <div className="w-full sm:w-auto">
           <label htmlFor="category" className="mb-1 block font-semibold">Category</label>
-          <select id="category" name="category" defaultValue={category} key={category} className="select w-64 max-w-full">
+          <select id="category" name="category" defaultValue={category} key={category} className="select w-full sm:w-64">
             <option value="">All categories</option>
             {BLOG_CATEGORIES.map((c) => (
               <option key={c} value={c}>{c}</option>
@@ -70,7 +100,9 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
       </Form>
 
       {blogs.length === 0 ? (
-        <p className="mt-10 opacity-85">No blogs found{category ? ` in ${category}` : ''}.</p>
+        <p className="mt-10 opacity-85">
+          No blogs found{q ? ` for “${q}”` : ''}{category ? ` in ${category}` : ''}.
+        </p>
       ) : (
         <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" aria-busy={loading} data-testid="blog-grid">
           {blogs.map((blog) => (
@@ -85,17 +117,17 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
         <nav aria-label="Pagination" className="mt-10 flex justify-center">
           <div className="join">
             {page > 1 ? (
-              <Link to={pageHref(category, page - 1)} className="join-item btn" rel="prev">Previous</Link>
+              <Link to={pageHref(category, q, page - 1)} className="join-item btn" rel="prev">Previous</Link>
             ) : null}
             {Array.from({ length: pages }, (_, i) => i + 1)
               .filter((n) => n === 1 || n === pages || Math.abs(n - page) <= 2)
               .map((n) => (
-                <Link key={n} to={pageHref(category, n)} className={`join-item btn ${n === page ? 'btn-active btn-primary' : ''}`} aria-current={n === page ? 'page' : undefined}>
+                <Link key={n} to={pageHref(category, q, n)} className={`join-item btn ${n === page ? 'btn-active btn-primary' : ''}`} aria-current={n === page ? 'page' : undefined}>
                   {n}
                 </Link>
               ))}
             {page < pages ? (
-              <Link to={pageHref(category, page + 1)} className="join-item btn" rel="next">Next</Link>
+              <Link to={pageHref(category, q, page + 1)} className="join-item btn" rel="next">Next</Link>
             ) : null}
           </div>
         </nav>

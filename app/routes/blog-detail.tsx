@@ -6,7 +6,7 @@ import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
 import { LikeButton } from '~/features/blogs/components/like-button';
-import { LocalTime } from '~/features/blogs/components/local-time';
+import { LocalNumber, LocalTime } from '~/components/local-format';
 import { MarkdownBody } from '~/features/blogs/components/markdown-body';
 import { renderMarkdown } from '~/features/blogs/markdown.server';
 import { useFeedback } from '~/components/feedback';
@@ -14,13 +14,54 @@ import { isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
 import { requireUser } from '~/lib/session.server';
+import { CONTENT_RATE_LIMITS, consumeRateLimit, rateLimitHeaders } from '#server/middleware/rate-limit.server';
 import type { Route } from './+types/blog-detail';
 
-export const meta: Route.MetaFunction = ({ data: loaded }) => [
-  { title: loaded ? `${loaded.blog.title} · Afterglow` : 'Afterglow' },
-  ...(loaded ? [{ name: 'description', content: loaded.blog.short_description }] : []),
-];
+/**
+ * Title, description and canonical URL; Open Graph and Twitter cards for sharing; a JSON-LD
+ * BlogPosting for search engines. React Router writes the JSON-LD with `<` escaped, so a title
+ * cannot close the script element (docs/decisions/013-seo-and-sharing.md).
+ */
+export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
+  const site = siteOf(matches);
+  if (!loaded) return [{ title: site.siteName }];
+  const { blog } = loaded;
+  const url = absoluteUrl(site, `/blogs/${blog._id}`);
+  const image = blog.photo ? absoluteUrl(site, blog.photo) : undefined;
+  return [
+    ...pageMeta(site, { title: `${blog.title} · ${site.siteName}`, description: blog.short_description, path: `/blogs/${blog._id}`, index: blog.availability === 'Public' }),
+    { property: 'og:type', content: 'article' },
+    { property: 'og:site_name', content: site.siteName },
+    { property: 'og:title', content: blog.title },
+    { property: 'og:description', content: blog.short_description },
+    { property: 'og:url', content: url },
+    ...(image ? [{ property: 'og:image', content: image }, { property: 'og:image:alt', content: blog.title }] : []),
+    { property: 'article:published_time', content: blog.createdAt },
+    { property: 'article:section', content: blog.category },
+    { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
+    { name: 'twitter:title', content: blog.title },
+    { name: 'twitter:description', content: blog.short_description },
+    ...(image ? [{ name: 'twitter:image', content: image }] : []),
+    {
+      'script:ld+json': {
+        '@context': 'https://schema.org',
+        '@type': 'BlogPosting',
+        headline: blog.title,
+        description: blog.short_description,
+        ...(image ? { image: [image] } : {}),
+        datePublished: blog.createdAt,
+        author: { '@type': 'Person', name: blog.name },
+        publisher: { '@type': 'Organization', name: site.siteName, logo: { '@type': 'ImageObject', url: absoluteUrl(site, '/apple-touch-icon.png') } },
+        articleSection: blog.category,
+        url,
+        mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+        interactionStatistic: { '@type': 'InteractionCounter', interactionType: 'https://schema.org/LikeAction', userInteractionCount: blog.likes },
+      },
+    },
+  ];
+};
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
@@ -55,6 +96,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (!parsed.success) {
       return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
     }
+    const limit = await consumeRateLimit(context.deps.rateLimits, CONTENT_RATE_LIMITS.comment, context.clientIp, context.service.log);
+    if (!limit.allowed) return data<CommentsActionData>({ intent: 'comment', error: MESSAGES.tooManyRequests }, { status: 429, headers: rateLimitHeaders(limit) });
     await addComment(context.service, params.id, parsed.data);
     return redirect(`/blogs/${params.id}#comments`, {
       headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.commentSuccess, duration: FEEDBACK_MS.success }),
@@ -116,7 +159,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         <span className="opacity-80">
           {MESSAGES.postedOn} <LocalTime iso={blog.createdAt} />
         </span>
-        <span className="opacity-80">{blog.views} {blog.views === 1 ? 'view' : 'views'}</span>
+        <span className="opacity-80"><LocalNumber value={blog.views} /> {blog.views === 1 ? 'view' : 'views'}</span>
       </div>
       <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">{blog.title}</h1>
       <p className="mt-3 text-lg opacity-90">{blog.short_description}</p>

@@ -1,9 +1,13 @@
 import { Achievements } from '~/features/home/components/achievements';
+import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/counter';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Our Achievements · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, { title: `Our Achievements · ${site.siteName}`, description: `${site.siteName} in numbers: writers, blogs and readers.`, path: '/counter' });
+};
 
 /** The achievements section alone (spec §2 route table). */
 export default function Counter() {
-  return <Achievements />;
+  return <Achievements standalone />;
 }

@@ -2,12 +2,17 @@ import { Link } from 'react-router';
 import { Page } from '~/components/page';
 import { listFeaturedBlogs } from '~/features/blogs/blog.service.server';
 import { MESSAGES } from '~/lib/messages';
+import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/featured-blogs';
 
-export const meta: Route.MetaFunction = () => [
-  { title: `${MESSAGES.featuredHeading} · Afterglow` },
-  { name: 'description', content: 'The ten most-liked blogs on Afterglow right now, with their authors and categories.' },
-];
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, {
+    title: `${MESSAGES.featuredHeading} · ${site.siteName}`,
+    description: `The ten most-liked blogs on ${site.siteName} right now, with their authors and categories.`,
+    path: '/featuredBlogs',
+  });
+};
 
 export async function loader({ context }: Route.LoaderArgs) {
   const blogs = await listFeaturedBlogs(context.service);

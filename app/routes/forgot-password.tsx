@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import { data, Form, Link, useNavigation } from 'react-router';
+import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { fieldErrors, ForgotPasswordSchema } from '~/features/users/users.schema';
@@ -29,6 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, actionData?.error ? actionData : null);
   return (
     <AuthCard title={MESSAGES.forgotPasswordHeading} footer={<Link to="/login" className="link link-primary font-semibold">{MESSAGES.logIn}</Link>}>
       {actionData?.sent ? (
@@ -39,7 +43,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           </div>
         </div>
       ) : (
-        <Form method="post" noValidate className="flex flex-col gap-3">
+        <Form ref={formRef} method="post" noValidate className="flex flex-col gap-3">
           <p className="text-sm opacity-90">{MESSAGES.forgotPasswordIntro}</p>
           <FormField label="Email" name="email" type="email" autoComplete="email" defaultValue={actionData?.email} hint={MESSAGES.emailHint} error={actionData?.error ?? undefined} required />
           <button type="submit" className="btn btn-primary w-full" disabled={submitting}>{MESSAGES.sendResetLink}</button>

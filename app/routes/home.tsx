@@ -9,11 +9,12 @@ import { NewsletterSection } from '~/features/newsletter/components/newsletter-s
 import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newsletter-form.server';
 import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
 import { consumeRateLimit } from '#server/middleware/rate-limit.server';
+import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/home';
 
 export function meta({ matches }: Route.MetaArgs) {
-  const site = (matches[0]?.data as { siteName?: string } | undefined)?.siteName ?? 'Afterglow';
-  return [{ title: `${site}: where every story shines` }, { name: 'description', content: 'Read and share blogs of every kind.' }];
+  const site = siteOf(matches);
+  return pageMeta(site, { title: `${site.siteName}: where every story shines`, description: 'Read and share blogs of every kind.', path: '/' });
 }
 
 export async function loader({ context }: Route.LoaderArgs) {

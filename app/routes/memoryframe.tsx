@@ -1,9 +1,13 @@
 import { Gallery } from '~/features/home/components/gallery';
+import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/memoryframe';
 
-export const meta: Route.MetaFunction = () => [{ title: 'studio frame · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, { title: `studio frame · ${site.siteName}`, description: `A gallery of sunset moments from ${site.siteName}.`, path: '/memoryframe' });
+};
 
 /** The gallery section alone (spec §2 route table). */
 export default function MemoryFrame() {
-  return <Gallery />;
+  return <Gallery standalone />;
 }

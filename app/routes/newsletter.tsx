@@ -4,9 +4,13 @@ import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newslett
 import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
 import { consumeRateLimit } from '#server/middleware/rate-limit.server';
 import { MESSAGES } from '~/lib/messages';
+import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/newsletter';
 
-export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.newsletterHeading} · Afterglow` }];
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, { title: `${MESSAGES.newsletterHeading} · ${site.siteName}`, description: `Subscribe to the ${site.siteName} newsletter.`, path: '/newsletter' });
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const limit = await consumeRateLimit(context.deps.rateLimits, SUBSCRIBE_RATE_LIMIT, context.clientIp, context.service.log);
@@ -16,5 +20,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** The newsletter section alone (spec §2 route table). */
 export default function Newsletter({ actionData }: Route.ComponentProps) {
-  return <NewsletterSection action="/newsletter" outcome={actionData} />;
+  return <NewsletterSection action="/newsletter" outcome={actionData} standalone />;
 }

@@ -1,8 +1,12 @@
 import { RecentBlogs } from '~/features/home/components/recent-blogs';
 import { loadRecentBlogsSection } from '~/features/home/home.service.server';
+import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/recent';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Recent Blogs · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, { title: `Recent Blogs · ${site.siteName}`, description: `The six newest blogs on ${site.siteName}.`, path: '/recent' });
+};
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { signedIn: !!context.user, ...(await loadRecentBlogsSection(context.service)) };
@@ -10,5 +14,5 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** The Recent Blogs section alone (spec §2 route table). */
 export default function Recent({ loaderData }: Route.ComponentProps) {
-  return <RecentBlogs blogs={loaderData.blogs} signedIn={loaderData.signedIn} wishlistIds={loaderData.wishlistIds} />;
+  return <RecentBlogs blogs={loaderData.blogs} signedIn={loaderData.signedIn} wishlistIds={loaderData.wishlistIds} standalone />;
 }

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { useFeedback } from '~/components/feedback';
+import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { imageStoreFor } from '~/features/images/image-store.server';
 import { processImage, uploadImage } from '~/features/images/image.service.server';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
@@ -83,6 +84,8 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const { dialog } = useFeedback();
   const [clientErrors, setClientErrors] = useState<Failure['errors'] | null>(null);
   const errors = clientErrors ?? actionData?.errors ?? {};
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, clientErrors ?? actionData?.errors);
 
   useEffect(() => {
     setClientErrors(null);
@@ -111,7 +114,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         </>
       }
     >
-      <Form method="post" encType="multipart/form-data" noValidate onSubmit={validate} className="flex flex-col gap-3" data-testid="register-form">
+      <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={validate} className="flex flex-col gap-3" data-testid="register-form">
         <FormField label="Email" name="email" type="email" autoComplete="email" defaultValue={actionData?.values.email} hint={MESSAGES.emailHint} error={errors.email} required />
         <FormField label="Name" name="name" autoComplete="name" maxLength={NAME_MAX_LENGTH} defaultValue={actionData?.values.name} error={errors.name} required />
         <FormField label="Profile image" name="image" type="file" accept={ACCEPTED_IMAGE_TYPES} className="file-input file-input-bordered px-0" error={errors.image} />

@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { PasswordField } from '~/features/users/components/password-field';
 import { fieldErrors, PASSWORD_MAX_LENGTH, ResetPasswordSchema } from '~/features/users/users.schema';
@@ -39,6 +41,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, actionData?.error ? actionData : null);
   const footer = <Link to="/forgot-password" className="link link-primary font-semibold">{MESSAGES.forgotPassword}</Link>;
   if (!loaderData.token) {
     return (
@@ -49,7 +53,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   }
   return (
     <AuthCard title={MESSAGES.resetPasswordHeading} footer={footer}>
-      <Form method="post" noValidate className="flex flex-col gap-3">
+      <Form ref={formRef} method="post" noValidate className="flex flex-col gap-3">
         <input type="hidden" name="token" value={loaderData.token} />
         <PasswordField label={MESSAGES.newPassword} autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} hint={MESSAGES.passwordHint} error={actionData?.error ?? undefined} />
         <button type="submit" className="btn btn-primary w-full" disabled={submitting}>{MESSAGES.saveNewPassword}</button>

@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import { Page } from '~/components/page';
-import { readBlogForm } from '~/features/blogs/blog-form.server';
+import { readBlogForm, saveBlogForm } from '~/features/blogs/blog-form.server';
 import { getBlogForUpdate, updateBlog } from '~/features/blogs/blog.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
@@ -44,7 +44,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await readBlogForm(context.service, context.deps.config, request, 'edit');
   if (!form.ok) return data(form.data, { status: form.status });
   try {
-    await updateBlog(context.service, params.id, form.input);
+    await saveBlogForm(context.service, context.deps.config, form, (input) => updateBlog(context.service, params.id, input));
   } catch (error) {
     if (!isAppError(error)) throw error;
     return data({ formError: error.message, values: form.input }, { status: error.status });

@@ -72,7 +72,8 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
                 name="photo"
                 accept={ACCEPTED_IMAGE_TYPES}
                 className="sr-only"
-                aria-describedby="photo-hint"
+                aria-invalid={actionData?.reason ? true : undefined}
+                aria-describedby={actionData?.reason ? 'photo-hint profile-error' : 'photo-hint'}
                 onChange={(event) => {
                   const file = event.currentTarget.files?.[0];
                   if (!file) return setPreview(null);
@@ -94,7 +95,7 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
           <FormField label="Email" name="email-shown" type="email" value={profile.email} readOnly className="bg-base-200" />
           <FormField label="Last Login" name="last-login-shown" value={lastLogin} readOnly className="bg-base-200" data-testid="last-login" data-iso={profile.lastLoginAt ?? undefined} />
           {actionData?.failed ? (
-            <div role="alert" className="alert alert-error" data-testid="profile-error">
+            <div role="alert" id="profile-error" className="alert alert-error" data-testid="profile-error">
               <span><strong>{MESSAGES.profileErrorTitle}</strong> {MESSAGES.profileErrorText}{actionData.reason ? ` (${actionData.reason})` : ''}</span>
             </div>
           ) : null}

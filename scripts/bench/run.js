@@ -3,12 +3,12 @@
 // "ceiling" serving the home page's bytes in the same run. Writes bench/results/latest.{md,json}.
 // Options: --blogs 1000|100000, --duration s, --connections n, --quick (CI-sized), DATABASE_URL env.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { BENCH_PASSWORD, benchUserEmail, seed } from './seed.js';
+import { BENCH_PASSWORD, benchUserEmail, SEED_FORMAT, seed, WRITERS, writePairs } from './seed.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -18,8 +18,10 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'write-rate': { type: 'string', default: '1000' },
   },
 });
+const writeRate = Number(args['write-rate']);
 const blogCount = Number(args.blogs);
 const duration = Number(args.duration ?? (args.quick ? 3 : 10));
 const connections = Number(args.connections);
@@ -64,6 +66,12 @@ async function startApp(env) {
   return { url, child, coldStartMs: performance.now() - started };
 }
 
+// utime + stime of a process in ms (clock ticks are 10 ms on Linux): CPU a scenario cost the
+// server, which stays meaningful when the load generator competes for the same cores.
+const cpuMsOf = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 const rssOf = (pid, field) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
 
 function cannon(opts) {
@@ -81,26 +89,35 @@ async function main() {
   const dataDir = path.join(root, 'bench/data', `${dialect}-${blogCount}`);
   const env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const marker = path.join(dataDir, 'seeded.json');
+  const seeded = existsSync(marker) ? JSON.parse(readFileSync(marker, 'utf8')) : null;
+  if (seeded?.format !== SEED_FORMAT) {
+    if (databaseUrl) throw new Error(`the bench database needs a fresh seed (format ${SEED_FORMAT}): recreate it, then run again`);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
   mkdirSync(dataDir, { recursive: true });
-  if (!existsSync(marker)) {
+  if (!existsSync(marker) || seeded?.format !== SEED_FORMAT) {
     console.error(`seeding ${blogCount} blogs on ${dialect}…`);
     const result = await seed({ blogs: blogCount, env: { ...process.env, ...env } });
-    writeFileSync(marker, JSON.stringify({ blogs: result.blogs, publicBlogIds: result.publicBlogIds.slice(0, 2000), writeTargetIds: result.writeTargetIds }));
+    writeFileSync(marker, JSON.stringify({ format: SEED_FORMAT, blogs: result.blogs, users: result.users, publicBlogIds: result.publicBlogIds.slice(0, 2000) }));
   }
-  const { publicBlogIds, writeTargetIds } = JSON.parse(readFileSync(marker, 'utf8'));
+  const { publicBlogIds, users } = JSON.parse(readFileSync(marker, 'utf8'));
 
   const app = await startApp(env);
   // Whatever happens below, the server must not outlive the benchmark.
   process.once('exit', () => app.child.kill('SIGKILL'));
   const coldStarts = [app.coldStartMs];
-  const signIn = await fetch(`${app.url}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: app.url },
-    body: JSON.stringify({ email: benchUserEmail(0), password: BENCH_PASSWORD }),
-  });
-  const token = signIn.headers.get('set-auth-token');
-  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  if (!signIn.ok || !cookie) throw new Error(`bench sign-in failed: ${signIn.status}`);
+  const sessions = [];
+  for (let w = 0; w < WRITERS; w++) {
+    const signIn = await fetch(`${app.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: app.url },
+      body: JSON.stringify({ email: benchUserEmail(w), password: BENCH_PASSWORD }),
+    });
+    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    if (!signIn.ok || !cookie) throw new Error(`bench sign-in failed: ${signIn.status}`);
+    sessions.push({ cookie, bearer: `Bearer ${signIn.headers.get('set-auth-token')}` });
+  }
+  const { cookie } = sessions[0];
 
   const homeBytes = Buffer.from(await (await fetch(`${app.url}/`)).arrayBuffer());
   const ceiling = createServer((req, res) => {
@@ -112,24 +129,35 @@ async function main() {
 
   const blog = publicBlogIds[Math.floor(publicBlogIds.length / 2)];
   const deepPage = Math.max(1, Math.floor(blogCount / 12 / 2));
-  // Each write scenario walks its own third of the targets, so writes do not repeat one another
-  // (a repeat measures the 409 or no-op path, not the write). A 1,000-blog set has about 300
-  // targets per scenario, fewer than 200/s for the whole duration needs: repeats then show as
-  // non-2xx; use --blogs 100000 for clean write figures.
-  const third = Math.floor(writeTargetIds.length / 3);
-  const walker = (start) => {
-    let n = 0;
-    return () => writeTargetIds[start + (n++ % third)];
+  // Every write scenario walks (writer, blog) pairs none of them used before — in this run or an
+  // earlier one on the same data set (the marker remembers how far each got) — so each request is
+  // a real write by one of WRITERS accounts, not a repeat answering 409 or a no-op.
+  const pairsUsed = JSON.parse(readFileSync(marker, 'utf8')).pairsUsed ?? [0, 0, 0];
+  const writer = (index) => {
+    const pairs = writePairs({ blogs: blogCount, users });
+    for (let i = 0; i < pairsUsed[index]; i++) pairs.next();
+    return (r, body = () => r.body) => {
+      pairsUsed[index]++;
+      const next = pairs.next();
+      if (next.done) throw new Error('the data set ran out of write targets: use a shorter --duration or a larger --blogs');
+      const { writer: w, blogId } = next.value;
+      return { ...r, headers: { ...r.headers, authorization: sessions[w].bearer }, path: r.path.replace('{id}', blogId), body: body(blogId) };
+    };
   };
-  const [likeTarget, commentTarget, wishlistTarget] = [walker(0), walker(third), walker(2 * third)];
-  const authed = { authorization: `Bearer ${token}` };
+  const [likeNext, commentNext, wishlistNext] = [writer(0), writer(1), writer(2)];
+  const writing = { write: true, headers: { 'content-type': 'application/json' } };
   const scenarios = [
     { name: 'ceiling (bare node:http, home bytes)', url: ceilingUrl },
     { name: 'GET / (anonymous)', path: '/' },
+    { name: 'GET / (anonymous, brotli)', path: '/', headers: { 'accept-encoding': 'br' } },
     { name: 'GET /allblogs', path: '/allblogs' },
     { name: `GET /allblogs?page=${deepPage}`, path: `/allblogs?page=${deepPage}` },
     { name: 'GET /allblogs?category=Technology', path: '/allblogs?category=Technology' },
     { name: `GET /allblogs?category=Technology&page=${Math.max(1, Math.floor(deepPage / 7))}`, path: `/allblogs?category=Technology&page=${Math.max(1, Math.floor(deepPage / 7))}` },
+    // Search: a word in most seeded blogs (the worst case for ranking) and a rarer pair.
+    { name: 'GET /allblogs?q=sunset', path: '/allblogs?q=sunset' },
+    { name: 'GET /allblogs?q=lantern+harbour&category=Technology', path: '/allblogs?q=lantern+harbour&category=Technology' },
+    { name: 'API GET /api/blogs?q=coffee', path: '/api/blogs?q=coffee' },
     { name: 'GET /blogs/{id}', path: `/blogs/${blog}` },
     { name: 'GET /featuredBlogs', path: '/featuredBlogs' },
     { name: 'API GET /api/blogs?page=2', path: '/api/blogs?page=2' },
@@ -139,33 +167,28 @@ async function main() {
     { name: 'GET / (signed in)', path: '/', headers: { cookie } },
     { name: 'GET /blogs/{id} (signed in)', path: `/blogs/${blog}`, headers: { cookie } },
     {
-      name: 'write: like (200/s)',
-      write: true,
-      requests: [{ method: 'PATCH', setupRequest: (r) => ({ ...r, path: `/api/blogs/liked/${likeTarget()}` }) }],
-      headers: { ...authed, 'content-type': 'application/json' },
-      body: '{}',
+      ...writing,
+      name: `write: like (${writeRate}/s)`,
+      requests: [{ method: 'PATCH', path: '/api/blogs/liked/{id}', body: '{}', setupRequest: (r) => likeNext(r) }],
     },
     {
-      name: 'write: comment (200/s)',
-      write: true,
-      requests: [{ method: 'PATCH', setupRequest: (r) => ({ ...r, path: `/api/blogs/${commentTarget()}` }) }],
-      headers: { ...authed, 'content-type': 'application/json' },
-      body: JSON.stringify({ commentText: 'A lovely read, thank you.' }),
+      ...writing,
+      name: `write: comment (${writeRate}/s)`,
+      requests: [{ method: 'PATCH', path: '/api/blogs/{id}', body: JSON.stringify({ commentText: 'A lovely read, thank you.' }), setupRequest: (r) => commentNext(r) }],
     },
     {
-      name: 'write: wishlist add (200/s)',
-      write: true,
+      ...writing,
+      name: `write: wishlist add (${writeRate}/s)`,
       requests: [
         {
           method: 'POST',
           path: '/api/wishlist',
-          setupRequest: (r) => {
-            const id = wishlistTarget();
-            return { ...r, body: JSON.stringify({ blogId: id, title: 'Saved', photo: null, category: 'Personal', description: 'Saved', createdAt: new Date().toISOString() }) };
-          },
+          setupRequest: (r) =>
+            wishlistNext(r, (blogId) =>
+              JSON.stringify({ blogId, title: 'Saved', photo: null, category: 'Personal', description: 'Saved', createdAt: new Date().toISOString() }),
+            ),
         },
       ],
-      headers: { ...authed, 'content-type': 'application/json' },
     },
   ].filter((s) => !args.only || s.name.includes(args.only));
 
@@ -173,15 +196,17 @@ async function main() {
   let ceilingRps = 0;
   for (const s of scenarios) {
     const url = s.url ?? `${app.url}${s.path ?? ''}`;
-    await cannon({ url, headers: s.headers, duration: 1, requests: s.requests, body: s.body, ...(s.write ? { overallRate: 200 } : {}) });
+    await cannon({ url, headers: s.headers, duration: 1, requests: s.requests, body: s.body, ...(s.write ? { overallRate: writeRate } : {}) });
+    const cpuBefore = s.url ? 0 : cpuMsOf(app.child.pid);
     const r = await cannon({
       url,
       headers: s.headers,
       requests: s.requests,
       body: s.body,
-      ...(s.write ? { overallRate: 200 } : {}),
+      ...(s.write ? { overallRate: writeRate } : {}),
     });
     const rps = r.requests.average;
+    const cpuUsPerRequest = s.url ? null : Math.round(((cpuMsOf(app.child.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
     if (s.url) ceilingRps = rps;
     rows.push({
       scenario: s.name,
@@ -191,9 +216,11 @@ async function main() {
       errors: r.errors + r.timeouts,
       non2xx: r.non2xx,
       ofCeiling: ceilingRps ? rps / ceilingRps : null,
+      cpuUsPerRequest,
     });
     process.stderr.write(`  ${s.name}: ${Math.round(rps)} req/s\n`);
   }
+  writeFileSync(marker, JSON.stringify({ ...JSON.parse(readFileSync(marker, 'utf8')), pairsUsed }));
   const peakRssMb = rssOf(app.child.pid, 'VmHWM');
   const idleRssMb = rssOf(app.child.pid, 'VmRSS');
   app.child.kill('SIGTERM');
@@ -222,9 +249,12 @@ async function main() {
   const table = [
     `Afterglow benchmark — ${dialect}, ${blogCount} blogs, ${connections} connections, ${duration} s per scenario, Node ${process.version}`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | of ceiling |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ofCeiling === null ? '' : `${(r.ofCeiling * 100).toFixed(0)}%`} |`),
+    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | of ceiling | server CPU µs/req |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ofCeiling === null ? '' : `${(r.ofCeiling * 100).toFixed(0)}%`} | ${r.cpuUsPerRequest ?? ''} |`,
+    ),
     '',
     `cold start (process start → first 200, median of ${coldStarts.length}): ${summary.coldStartMsMedian} ms`,
     `server peak resident memory: ${summary.peakRssMb} MB (at the end: ${summary.rssAfterMb} MB)`,

@@ -11,6 +11,30 @@ const TYPES = ['written content', 'Video', 'Photo', 'Podcast', 'Mini blog'];
 const WORDS = 'sunset evening amber glow horizon journey coffee mountain river city lantern story notebook travel recipe garden craft code lesson market harbour twilight breeze memory window'.split(' ');
 export const BENCH_PASSWORD = 'Sunset123';
 export const benchUserEmail = (i) => `writer${i}@bench.afterglow.test`;
+/** Writers 0…WRITERS-1 can sign in: the write scenarios spread their likes, comments and saves. */
+export const WRITERS = 30;
+/** Bumped when the data set's shape changes, so `npm run bench` re-seeds an old one. */
+export const SEED_FORMAT = 2;
+const blogIdOf = (i) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+const isHidden = (i) => i % 20 === 7;
+/** The wishlist rows seeded for user `u`: blog indexes (u·7 + k·13) mod N, k = 0…2. */
+const seededWishlist = (u, blogCount) => [0, 1, 2].map((k) => (u * 7 + k * 13) % blogCount);
+
+/**
+ * Every (writer, blog) pair a write scenario may use once: public blogs the writer does not own
+ * and has not saved yet, interleaved across writers so consecutive writes come from different
+ * accounts. Yields { writer, blogId } without building the whole list.
+ */
+export function* writePairs({ blogs: blogCount, users: userCount }) {
+  const saved = Array.from({ length: WRITERS }, (_, w) => new Set(seededWishlist(w, blogCount)));
+  for (let i = 0; i < blogCount; i++) {
+    if (isHidden(i)) continue;
+    for (let w = 0; w < WRITERS; w++) {
+      if (i % userCount === w || saved[w].has(i)) continue;
+      yield { writer: w, blogId: blogIdOf(i) };
+    }
+  }
+}
 
 /** A small deterministic generator, so two seeds of the same size are the same data set. */
 function rng(seed) {
@@ -46,11 +70,14 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
   const existing = await db.selectFrom('blogs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   if (Number(existing.n) > 0) throw new Error('the database already has blogs: seed a fresh DATA_DIR or database');
 
-  // Users go through better-auth (one with a password for signed-in benchmarks; the rest without).
-  const userCount = Math.max(20, Math.ceil(blogCount / 10));
-  await deps.auth.api.signUpEmail({ body: { email: benchUserEmail(0), password: BENCH_PASSWORD, name: 'Bench Writer 0' } });
+  // Users go through better-auth (the writers with a password for signed-in benchmarks; the rest
+  // without, since hashing 10,000 passwords would be most of the seeding time).
+  const userCount = Math.max(WRITERS, Math.ceil(blogCount / 10));
+  for (let i = 0; i < WRITERS; i++) {
+    await deps.auth.api.signUpEmail({ body: { email: benchUserEmail(i), password: BENCH_PASSWORD, name: `Bench Writer ${i}` } });
+  }
   const authContext = await deps.auth.$context;
-  for (let i = 1; i < userCount; i++) {
+  for (let i = WRITERS; i < userCount; i++) {
     await authContext.internalAdapter.createUser({ email: benchUserEmail(i), name: `Bench Writer ${i}`, emailVerified: false });
     if (i % 500 === 0 || i === userCount - 1) say('users', i + 1, userCount);
   }
@@ -64,7 +91,7 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
     for (let i = start; i < Math.min(blogCount, start + BATCH); i++) {
       const owner = users[i % users.length];
       // UUID-shaped, like every id the app makes (the API refuses anything else).
-      const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+      const id = blogIdOf(i);
       blogIds.push(id);
       const createdAt = iso((blogCount - i) * 60_000);
       rows.push({
@@ -78,7 +105,7 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
         short_description: text(rand, 100, 300),
         long_description: `## ${text(rand, 10, 40)}\n\n${text(rand, 800, 4000)}\n\n- ${text(rand, 10, 40)}\n- ${text(rand, 10, 40)}`,
         details: null,
-        availability: i % 20 === 7 ? 'Hidden' : 'Public',
+        availability: isHidden(i) ? 'Hidden' : 'Public',
         photo: `/images/gallery-${(i % 8) + 1}.svg`,
         likes: 0,
         views: Math.floor(rand() * 500),
@@ -129,8 +156,7 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
 
   const wishlist = [];
   for (let i = 0; i < Math.min(users.length, 2000); i++) {
-    for (let k = 0; k < 3; k++) {
-      const b = (i * 7 + k * 13) % blogIds.length;
+    for (const [k, b] of seededWishlist(i, blogIds.length).entries()) {
       wishlist.push({ id: `w-${i}-${k}`, user_id: users[i].id, email: users[i].email, blog_id: blogIds[b], title: 'Saved', photo: null, category: CATEGORIES[b % CATEGORIES.length], description: 'Saved for later', like_count: null, created_at: iso(k) });
     }
   }
@@ -139,12 +165,8 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
   for (let j = 0; j < subscribers.length; j += 500) await db.insertInto('subscribers').values(subscribers.slice(j, j + 500)).execute();
 
   await deps.database.close();
-  const publicBlogIds = blogIds.filter((_, i) => i % 20 !== 7);
-  // What the signed-in benchmark user (writer 0) may like, comment on and wishlist: public blogs
-  // of other writers, none of them already in writer 0's seeded wishlist.
-  const seededForWriter0 = new Set(wishlist.filter((w) => w.user_id === users[0].id).map((w) => w.blog_id));
-  const writeTargetIds = blogIds.filter((id, i) => i % 20 !== 7 && i % users.length !== 0 && !seededForWriter0.has(id));
-  return { users: users.length, blogs: blogIds.length, publicBlogIds, writeTargetIds };
+  const publicBlogIds = blogIds.filter((_, i) => !isHidden(i));
+  return { users: users.length, blogs: blogIds.length, publicBlogIds };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BlogIdSchema, CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blog.schema';
 import * as blogs from '~/features/blogs/blog.service.server';
 import { type AppDeps, type AppVariables, serviceContext } from '../context.server';
+import { CONTENT_RATE_LIMITS, rateLimit } from '../middleware/rate-limit.server';
 import { parseInput, readJson, requireSignIn, setPageHeaders } from './http.server';
 
 
@@ -42,7 +43,7 @@ export function blogsApi(deps: AppDeps) {
 
   api.get('/blogs/:id', async (c) => c.json(await blogs.getBlog(ctx(c), blogId(c))));
   api.patch('/blogs/:id/view', async (c) => c.json(await blogs.recordView(ctx(c), blogId(c))));
-  api.patch('/blogs/:id', async (c) => {
+  api.patch('/blogs/:id', rateLimit({ store: deps.rateLimits, log: deps.log, ...CONTENT_RATE_LIMITS.comment }), async (c) => {
     requireSignIn(c);
     const id = blogId(c);
     const input = parseInput(CommentSchema, readJson(c));

@@ -3,13 +3,14 @@ import { IMMUTABLE_CACHE, imageStoreFor, LocalImageStore } from '~/features/imag
 import { assertCanUpload, uploadImage } from '~/features/images/image.service.server';
 import { fileBytes, IMAGE_REQUIRED, megabytes, readUploadForm } from '~/features/images/upload.server';
 import { type AppDeps, type AppVariables, serviceContext } from '../context.server';
+import { CONTENT_RATE_LIMITS, rateLimit } from '../middleware/rate-limit.server';
 
 /** BRIEF §2 "Image hosting": multipart field `image` → `{ success, data: { url } }` like the spec's host. */
 export function imagesApi(deps: AppDeps) {
   const api = new Hono<{ Variables: AppVariables }>();
   const maxBytes = megabytes(deps.config.MAX_UPLOAD_MB);
 
-  api.post('/images', async (c) => {
+  api.post('/images', rateLimit({ store: deps.rateLimits, log: deps.log, ...CONTENT_RATE_LIMITS.upload }), async (c) => {
     const ctx = serviceContext(deps, c.get('user'));
     assertCanUpload(ctx);
     const bytes = await fileBytes(await readUploadForm(c.req.raw, maxBytes), 'image', maxBytes);

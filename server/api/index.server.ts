@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { MESSAGES } from '~/lib/messages';
 import type { AppDeps, AppVariables } from '../context.server';
-import { AUTH_RATE_LIMITS, rateLimit } from '../middleware/rate-limit.server';
+import { AUTH_RATE_LIMITS, rateLimit, type RateLimitRule } from '../middleware/rate-limit.server';
 import { docsApi } from './docs.api.server';
 import { apiErrorHandler } from './errors.server';
 import { parseJsonBody } from './http.server';
@@ -10,6 +10,9 @@ import { subscribersApi } from './subscribers.api.server';
 import { wishlistApi } from './wishlist.api.server';
 import { blogsApi } from './blogs.api.server';
 import { imagesApi } from './images.api.server';
+
+/** better-auth's two-factor endpoints that check a password or a code: one shared counter. */
+export const TWO_FACTOR_ENDPOINTS = ['enable', 'disable', 'verify-totp', 'verify-backup-code', 'get-totp-uri', 'generate-backup-codes'] as const;
 
 /** Hands a request to better-auth with the client address we resolved (never the client's claim). */
 function withClientIp(request: Request, ip: string): Request {
@@ -25,12 +28,12 @@ export function createApi(deps: AppDeps) {
   api.notFound((c) => c.json({ message: MESSAGES.apiNotFound }, 404));
 
   api.use(parseJsonBody());
-  const limit = (rule: (typeof AUTH_RATE_LIMITS)[keyof typeof AUTH_RATE_LIMITS]) =>
-    rateLimit({ store: deps.rateLimits, log: deps.log, ...rule });
+  const limit = (rule: RateLimitRule) => rateLimit({ store: deps.rateLimits, log: deps.log, ...rule });
   api.post('/auth/sign-in/email', limit(AUTH_RATE_LIMITS.signIn));
   api.post('/auth/sign-up/email', limit(AUTH_RATE_LIMITS.signUp));
   api.post('/auth/request-password-reset', limit(AUTH_RATE_LIMITS.resetRequest));
   api.post('/auth/reset-password', limit(AUTH_RATE_LIMITS.reset));
+  for (const step of TWO_FACTOR_ENDPOINTS) api.post(`/auth/two-factor/${step}`, limit(AUTH_RATE_LIMITS.twoFactor));
   api.on(['GET', 'POST'], '/auth/*', async (c) => {
     const response = await deps.auth.handler(withClientIp(c.req.raw, c.get('clientIp')));
     // The sign-in popup's last page posts to window.opener: a stricter opener policy on it

@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|atom\+xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 const MIN_BYTES = 1024;
 
-function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
+export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
   if (!accept) return null;
   const offered = accept
     .split(',')
@@ -29,15 +29,17 @@ export function compress(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
-    if (!res.body || res.headers.has('content-encoding') || c.req.method === 'HEAD') return;
+    // Headers and status first: reading `body` turns @hono/node-server's lightweight response
+    // into a full one, which costs more than serving a kept page.
+    if (res.headers.has('content-encoding') || c.req.method === 'HEAD') return;
     const type = res.headers.get('content-type') ?? '';
     if (!COMPRESSIBLE.test(type)) return;
     const length = res.headers.get('content-length');
     if (length !== null && Number(length) < MIN_BYTES) return;
     if (res.status === 204 || res.status === 304) return;
     const encoding = pickEncoding(c.req.header('accept-encoding'));
-    res.headers.append('vary', 'Accept-Encoding');
-    if (!encoding) return;
+    if (!/accept-encoding/i.test(res.headers.get('vary') ?? '')) res.headers.append('vary', 'Accept-Encoding');
+    if (!encoding || !res.body) return;
     const stream =
       encoding === 'br'
         ? zlib.createBrotliCompress({

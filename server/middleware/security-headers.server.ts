@@ -9,6 +9,26 @@ export interface SecurityOptions {
 }
 
 /**
+ * The one response that brings a stricter policy of its own: better-auth's oauth-popup "completing
+ * sign-in" page, served by the provider callback (`GET /api/auth/callback/<id>`, or
+ * `/api/auth/oauth2/callback/<id>`) with `default-src 'none'` and its inline script pinned by hash.
+ * Our nonce policy would block that script and the popup would never report back. Any other own
+ * policy is replaced by ours.
+ */
+const POPUP_CALLBACK = /^\/api\/auth\/(oauth2\/)?callback\/[\w-]+$/;
+function keepsOwnPolicy(method: string, path: string, policy: string): boolean {
+  return method === 'GET' && POPUP_CALLBACK.test(path) && /^default-src 'none';/.test(policy);
+}
+
+/** On https every cookie we set is Secure (the flash message's too, not only better-auth's). */
+function secureCookies(h: Headers) {
+  const cookies = h.getSetCookie();
+  if (cookies.every((cookie) => /;\s*secure\b/i.test(cookie))) return;
+  h.delete('Set-Cookie');
+  for (const cookie of cookies) h.append('Set-Cookie', /;\s*secure\b/i.test(cookie) ? cookie : `${cookie}; Secure`);
+}
+
+/**
  * Headers every response carries (issue 2, 7): a nonce CSP (no inline script without the
  * nonce), nosniff, a strict referrer policy and no framing. The nonce is handed to React Router
  * through the load context so its scripts (and our theme script) carry it.
@@ -16,9 +36,10 @@ export interface SecurityOptions {
 export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ Variables: { nonce: string } }> {
   const img = ["'self'", 'data:', 'blob:', ...options.imageOrigins].join(' ');
   return async (c, next) => {
-    const nonce = randomBytes(16).toString('base64');
-    c.set('nonce', nonce);
+    c.set('nonce', randomBytes(16).toString('base64'));
     await next();
+    // Read after the handler: a page served from the page cache names the nonce it was made with.
+    const nonce = c.get('nonce');
     const csp = [
       "default-src 'self'",
       `script-src 'nonce-${nonce}' 'strict-dynamic'${options.dev ? " 'unsafe-eval'" : ''}`,
@@ -34,14 +55,18 @@ export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ V
       ...(options.https ? ['upgrade-insecure-requests'] : []),
     ].join('; ');
     const h = c.res.headers;
-    // A response with its own policy (better-auth's sign-in popup page, pinned by hash) keeps it.
-    if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', csp);
+    const own = h.get('Content-Security-Policy');
+    if (own && keepsOwnPolicy(c.req.method, c.req.path, own)) h.set('Content-Security-Policy', `${own}; frame-ancestors 'none'`);
+    else h.set('Content-Security-Policy', csp);
     h.set('X-Content-Type-Options', 'nosniff');
     h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     h.set('X-Frame-Options', 'DENY');
     if (!h.has('Cross-Origin-Opener-Policy')) h.set('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
     h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()');
-    if (options.https) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (options.https) {
+      h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+      secureCookies(h);
+    }
     h.delete('X-Powered-By');
   };
 }

@@ -61,7 +61,7 @@ describe('reading blogs', () => {
     expect(await page.getByTestId('blog-card').count()).toBe(12);
     await page.getByLabel('Category').selectOption('Technology');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForURL(`${server.url}/allblogs?category=Technology`);
+    await page.waitForURL(`${server.url}/allblogs?q=&category=Technology`);
     expect(await page.getByTestId('blog-card').locator('h2').allTextContents()).toEqual(['Second tech post', 'Dusk on the terminal']);
 
     await page.goto(`${server.url}/allblogs?category=Food+%26+Health`);

@@ -63,8 +63,10 @@ describe('adding to the wishlist from the home page', () => {
     await page.goto(server.url);
     await waitForHydration(page);
     const title = TITLES[NEWEST]!;
-    await homeCard(page, title).getByRole('button', { name: /Add to Wishlist/ }).click();
+    // Taken before the click: click() may return late on a busy machine, which would shorten the
+    // measured wait; from before it, the wait can only look longer, never pass when too short.
     const clickedAt = Date.now();
+    await homeCard(page, title).getByRole('button', { name: /Add to Wishlist/ }).click();
 
     const toast = page.getByTestId('toasts').getByText('Succesfully added to wishlist!', { exact: true });
     await toast.waitFor();

@@ -81,6 +81,10 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     { name: 'comment anonymously', method: 'PATCH', path: () => `/api/blogs/${blogId}`, body: () => ({ commentText: 'hi' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
     { name: 'upload anonymously', method: 'POST', path: () => '/api/images', denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
     { name: "change someone's account via the auth library", method: 'POST', path: () => '/api/auth/update-user', body: () => ({ name: 'Hijacked' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'turn two-factor on anonymously', method: 'POST', path: () => '/api/auth/two-factor/enable', body: () => ({ password: 'Sunset123' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'turn two-factor off anonymously', method: 'POST', path: () => '/api/auth/two-factor/disable', body: () => ({ password: 'Sunset123' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'send a sign-in code with no pending sign-in', method: 'POST', path: () => '/api/auth/two-factor/verify-totp', body: () => ({ code: '123456' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'send a recovery code with no pending sign-in', method: 'POST', path: () => '/api/auth/two-factor/verify-backup-code', body: () => ({ code: 'abcde-fghij' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
     { name: 'change a password anonymously', method: 'POST', path: () => '/api/auth/change-password', body: () => ({ currentPassword: 'x', newPassword: 'Sunset1234' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
   ];
 

@@ -6,7 +6,7 @@ import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#server
 import { openBrowser } from '../e2e/helpers/browser';
 import { freePort, type RunningServer, startServer } from '../e2e/helpers/server';
 
-const PAGE_ACTIONS = ['/logout', '/login', '/register', '/addBlog', '/update-profile', '/forgot-password', '/wishlist/add', '/newsletter', '/'];
+const PAGE_ACTIONS = ['/logout', '/login', '/login?step=code', '/register', '/addBlog', '/update-profile', '/profile', '/forgot-password', '/wishlist/add', '/newsletter', '/'];
 
 describe('cross-site request forgery', () => {
   let t: TestApp;
@@ -36,6 +36,7 @@ describe('cross-site request forgery', () => {
     const targets = [
       ...OPERATIONS.filter((op) => op.method !== 'get').map((op) => ({ method: op.method.toUpperCase(), path: op.path.replace(/\{\w+\}/g, op.path.includes('email') ? encodeURIComponent(victim.user.email) : blogId) })),
       ...PAGE_ACTIONS.map((path) => ({ method: 'POST', path })),
+      ...['update-user', 'change-password', 'two-factor/enable', 'two-factor/disable'].map((name) => ({ method: 'POST', path: `/api/auth/${name}` })),
     ];
     const variants: [string, Record<string, string>, string][] = [
       ['foreign Origin, JSON', { origin: 'http://evil.test', 'content-type': 'application/json' }, JSON.stringify({ title: 'pwned', commentText: 'pwned', name: 'pwned', email: 'x@evil.test', blogId })],

@@ -61,6 +61,8 @@ describe.each(TEST_DIALECTS)('sessions on %s', (dialect) => {
   it('can end every other session when the password changes', async () => {
     const { user, password, cookie: laptop } = await t.createUser();
     const phone = sessionCookie(await signIn(user.email, password))!;
+    // The second instance has seen (and remembers) the phone's session before it is ended.
+    expect(await whoAmI(second.app, { cookie: phone })).toBe(user.email);
     const res = await t.request('/api/auth/change-password', {
       method: 'POST',
       headers: { cookie: laptop },

@@ -61,7 +61,8 @@ describe('stored XSS', () => {
         category: 'Personal',
         type: 'written content',
         short_description: payload,
-        long_description: `# ${payload}\n\n${payload}\n\n[link](javascript:alert(99)) ${payload}`,
+        // 'xsscorpus' makes every blog a search hit, so its excerpt (with the payload) is shown.
+        long_description: `# ${payload}\n\n${payload} xsscorpus\n\n[link](javascript:alert(99)) ${payload}`,
         details: payload,
         availability: 'Public',
         photo: '/uploads/x-1600.webp',
@@ -94,6 +95,10 @@ describe('stored XSS', () => {
         '/allblogs',
         '/allblogs?page=2',
         '/allblogs?page=3',
+        '/allblogs?q=xsscorpus',
+        '/allblogs?q=xsscorpus&page=2',
+        '/allblogs?q=xsscorpus&page=3',
+        `/allblogs?q=${encodeURIComponent(PAYLOADS[0]!)}`,
         '/featuredBlogs',
         '/wishList',
         '/wishList?page=2',
@@ -110,6 +115,11 @@ describe('stored XSS', () => {
         await page.keyboard.press('Tab');
         violations.push(...((await page.evaluate(() => (window as unknown as { __violations?: string[] }).__violations ?? [])) as string[]).map((v) => `${view}: ${v}`));
       }
+      // The excerpts were really there: each card's, with our own highlight only.
+      await page.goto(`${server.url}/allblogs?q=xsscorpus`);
+      expect(await page.getByTestId('search-snippet').count()).toBe(12);
+      expect(new Set(await page.getByTestId('search-snippet').locator('mark').allTextContents())).toEqual(new Set(['xsscorpus']));
+      expect(await page.getByTestId('search-snippet').locator('*:not(mark)').count()).toBe(0);
       // The same pages reached by client-side navigation (rendered by React in the browser).
       await page.goto(`${server.url}/allblogs`);
       await waitForHydration(page);
@@ -122,7 +132,7 @@ describe('stored XSS', () => {
       }
       const title = await page.title();
       expect(title).not.toContain('<script>');
-      console.log(`xss: ${executed.length} executed, ${violations.length} CSP violations / ${PAYLOADS.length} payloads × 7 fields (title, short, long markdown, details, comment, author name, wishlist text) × ${views.length + 12} views`);
+      console.log(`xss: ${executed.length} executed, ${violations.length} CSP violations / ${PAYLOADS.length} payloads × 8 fields (title, short, long markdown, search excerpt, details, comment, author name, wishlist text) × ${views.length + 12} views`);
     } finally {
       await browser.close();
     }

@@ -1,5 +1,5 @@
 import { type ImageStoreConfig, imageStoreFor } from '~/features/images/image-store.server';
-import { uploadImage } from '~/features/images/image.service.server';
+import { discardImage, uploadImage } from '~/features/images/image.service.server';
 import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
 import { isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
@@ -11,7 +11,7 @@ import type { BlogFormActionData, BlogFormValues } from './components/blog-form'
 const TEXT_FIELDS_BYTES = 1024 * 1024;
 
 export type BlogFormResult =
-  | { ok: true; input: Omit<CreateBlogInput, 'photo'> & { photo?: string } }
+  | { ok: true; input: Omit<CreateBlogInput, 'photo'> & { photo?: string }; /** The photo was stored by this request. */ uploaded: boolean }
   | { ok: false; status: number; data: BlogFormActionData };
 
 /**
@@ -34,6 +34,7 @@ export async function readBlogForm(ctx: ServiceContext, config: ImageStoreConfig
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
 
   let photo: string | undefined;
+  let uploaded = false;
   const sent = form.get('photo');
   if (typeof sent === 'string' && sent) {
     const url = PhotoUrlSchema.safeParse(sent);
@@ -42,13 +43,35 @@ export async function readBlogForm(ctx: ServiceContext, config: ImageStoreConfig
   } else if (Object.keys(errors).length === 0) {
     try {
       const bytes = await fileBytes(form, 'image', maxBytes);
-      if (bytes) photo = (await uploadImage(ctx, imageStoreFor(config), bytes)).url;
-      else if (mode === 'add') errors.image = 'This field is required';
+      if (bytes) {
+        photo = (await uploadImage(ctx, imageStoreFor(config), bytes)).url;
+        uploaded = true;
+      } else if (mode === 'add') errors.image = 'This field is required';
     } catch (error) {
       if (!isAppError(error)) throw error;
+      // The image store failing is not the writer's fault: say so, with its 503/507.
+      if (error.status >= 500) return { ok: false, status: error.status, data: { errors: { image: error.message }, formError: error.message, values } };
       errors.image = MESSAGES.imageUploadFailed;
     }
   }
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, status: 400, data: { errors, values } };
-  return { ok: true, input: { ...parsed.data, ...(photo ? { photo } : {}) } };
+  return { ok: true, input: { ...parsed.data, ...(photo ? { photo } : {}) }, uploaded };
+}
+
+/**
+ * Saves a read form with `save` (create or update). When the save fails, an image this request
+ * stored is removed again, so a failed write leaves no orphan behind.
+ */
+export async function saveBlogForm<T>(
+  ctx: ServiceContext,
+  config: ImageStoreConfig,
+  form: Extract<BlogFormResult, { ok: true }>,
+  save: (input: Extract<BlogFormResult, { ok: true }>['input']) => Promise<T>,
+): Promise<T> {
+  try {
+    return await save(form.input);
+  } catch (error) {
+    if (form.uploaded && form.input.photo) await discardImage(ctx, imageStoreFor(config), form.input.photo);
+    throw error;
+  }
 }

@@ -104,7 +104,30 @@ export const BlogIdSchema = z
 
 const pageNumber = z.coerce.number({ message: 'Must be a whole number' }).int('Must be a whole number').min(1, 'Must be at least 1');
 
+/** Longest search text taken (a query, not a document); at most SEARCH_MAX_TERMS words of it count. */
+export const SEARCH_MAX_LENGTH = 200;
+export const SEARCH_MAX_TERMS = 12;
+
+/**
+ * The words of a search, without any query syntax: letters and digits only, so quotes, `*`,
+ * `-`, `:`, NEAR or parentheses typed by a visitor are plain separators and can never form an
+ * FTS5 or tsquery expression (docs/decisions/012-full-text-search.md). Empty: no search.
+ */
+export function searchTerms(q: string | undefined): string[] {
+  if (!q) return [];
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].slice(0, SEARCH_MAX_TERMS);
+}
+
+const searchText = z
+  .string()
+  .max(SEARCH_MAX_LENGTH, `Must be at most ${SEARCH_MAX_LENGTH} characters`)
+  .optional()
+  .transform((v) => v?.trim() || undefined)
+  .describe('Full-text search over title, short and long description; results ranked, each with a `snippet`');
+
 export const ListBlogsQuerySchema = z.object({
+  q: searchText,
   search: z
     .union([choice(BLOG_CATEGORIES), z.literal('')])
     .optional()

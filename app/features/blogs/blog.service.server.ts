@@ -11,6 +11,7 @@ import {
   type ListBlogsQuery,
   type PageQuery,
   RECENT_BLOGS_LIMIT,
+  searchTerms,
   type UpdateBlogInput,
 } from './blog.schema';
 
@@ -31,7 +32,7 @@ async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
   return row;
 }
 
-async function present(ctx: ServiceContext, rows: BlogRow[]): Promise<BlogJson[]> {
+async function present(ctx: ServiceContext, rows: (BlogRow & { snippet?: string })[]): Promise<BlogJson[]> {
   const liked = ctx.user ? await repo.likedAmong(ctx.db, ctx.user.id, rows.map((r) => r.id)) : new Set<string>();
   const email = ctx.user?.email ?? null;
   return rows.map((row) => presentBlog(row, { likedByViewer: liked.has(row.id), email }));
@@ -97,14 +98,32 @@ export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson
   return presentBlog(row, { likedByViewer: liked.has(id), email: ctx.user?.email ?? null }, comments);
 }
 
-/** All blogs the viewer may see (Public, plus the viewer's own Hidden ones), newest first. */
-export async function listBlogs(ctx: ServiceContext, query: ListBlogsQuery): Promise<{ blogs: BlogJson[]; total: number }> {
+/**
+ * All blogs the viewer may see (Public, plus the viewer's own Hidden ones), newest first; with
+ * `q`, only those matching its words, best match first, each with a highlighted `snippet`.
+ */
+export async function listBlogs(ctx: ServiceContext, query: PageQuery & Partial<Pick<ListBlogsQuery, 'q' | 'search'>>): Promise<{ blogs: BlogJson[]; total: number }> {
   const filter = { viewerId: ctx.user?.id ?? null, category: query.search };
-  const [rows, total] = await Promise.all([
-    repo.listBlogs(ctx.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit }),
-    repo.countBlogs(ctx.db, filter),
-  ]);
+  const page = { limit: query.limit, offset: (query.page - 1) * query.limit };
+  const terms = searchTerms(query.q);
+  if (terms.length > 0) {
+    const { rows, total } = await repo.searchBlogs(ctx.db, ctx.dialect, filter, terms, page);
+    return { blogs: await present(ctx, rows), total };
+  }
+  const [rows, total] = await Promise.all([repo.listBlogs(ctx.db, filter, page), repo.countBlogs(ctx.db, filter)]);
   return { blogs: await present(ctx, rows), total };
+}
+
+/**
+ * Every Public blog's address and last edit, for the sitemap: public by nature, so never a
+ * Hidden blog, whoever asks. Oldest first, `offset`/`limit` over `total`.
+ */
+export async function listPublicBlogRefs(ctx: ServiceContext, page: { offset: number; limit: number }): Promise<{ refs: { id: string; updatedAt: string }[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    page.limit > 0 ? repo.listPublicBlogRefs(ctx.db, page) : Promise.resolve([]),
+    repo.countBlogs(ctx.db, { viewerId: null }),
+  ]);
+  return { refs: rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })), total };
 }
 
 /**

@@ -195,6 +195,34 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
     expect(link).toContain('search=Food+%26+Health');
   });
 
+  it('searches with ?q=: ranked, combined with the category, paged with headers that keep q, never another user’s Hidden blog', async () => {
+    await create(other, { title: 'Quayside', category: 'Personal', long_description: 'The old zeppelin hangar at dawn.' });
+    await create(other, { title: 'Zeppelin days', category: 'Technology' });
+    await create(other, { title: 'Airships', category: 'Technology', long_description: 'A zeppelin, then another zeppelin.' });
+    await create(owner, { title: 'Zeppelin draft', availability: 'Hidden' });
+    const res = await get('/api/blogs?q=Zeppelin&search=Technology&limit=1');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as BlogJson[]).map((b) => b.title)).toEqual(['Zeppelin days']);
+    expect(res.headers.get('X-Total-Count')).toBe('2');
+    expect(res.headers.get('Link')).toMatch(/<\/api\/blogs\?q=Zeppelin&search=Technology[^>]*page=2[^>]*>; rel="next"/);
+    const all = (await (await get('/api/blogs?q=zeppelin&limit=100', other)).json()) as BlogJson[];
+    expect(all.map((b) => b.title).sort()).toEqual(['Airships', 'Quayside', 'Zeppelin days']);
+    expect(all.find((b) => b.title === 'Quayside')!.snippet).toContain('<mark>zeppelin</mark> hangar at dawn');
+    const mine = (await (await get('/api/blogs?q=zeppelin&limit=100', owner)).json()) as BlogJson[];
+    expect(mine.map((b) => b.title)).toContain('Zeppelin draft');
+    const none = await get('/api/blogs?q=');
+    expect(((await none.json()) as BlogJson[]).every((b) => b.snippet === undefined)).toBe(true);
+  });
+
+  it('answers any search text with 200, and too long a text with a clear 400', async () => {
+    for (const q of ['"', 'a*', 'NEAR(a b)', '-', ':', 'title:x', '((', '))', 'a OR', 'AND', '\'', '%', '<script>', '\u0000']) {
+      expect((await get(`/api/blogs?q=${encodeURIComponent(q)}`)).status, q).toBe(200);
+    }
+    const long = await get(`/api/blogs?q=${'a'.repeat(201)}`);
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { message: string }).message).toMatch(/q.*200 characters/);
+  });
+
   it('answers the 6 newest public blogs as recent, and the top 10 by likes, views, then newest as featured', async () => {
     const fresh = await createTestApp(dialect);
     try {

@@ -37,7 +37,7 @@ export async function buildFeed(
     id: `${site.baseUrl}${suffix || '/'}`,
     title: options.category ? `${site.siteName}: ${options.category}` : site.siteName,
     description: 'Read and share blogs of every kind: travel tales, tech tips and more.',
-    link: `${site.baseUrl}/allblogs${options.category ? `?search=${encodeURIComponent(options.category)}` : ''}`,
+    link: `${site.baseUrl}/allblogs${options.category ? `?category=${encodeURIComponent(options.category)}` : ''}`,
     language: 'en',
     favicon: `${site.baseUrl}/favicon.svg`,
     copyright: `© ${new Date().getFullYear()} ${site.siteName}`,

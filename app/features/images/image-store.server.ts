@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { lazy } from '~/lib/lazy';
@@ -9,6 +9,15 @@ const s3Sdk = lazy(() => import('@aws-sdk/client-s3'));
 export interface ImageStore {
   /** Stores `body` under `name` and answers its public URL. */
   put(name: string, body: Buffer, contentType: string): Promise<string>;
+  /** Removes `name`; removing what is already gone is not an error (several instances may sweep). */
+  delete(name: string): Promise<void>;
+  /** Every stored object with its last change, for the orphan sweep (features/images/sweep). */
+  list(): AsyncIterable<StoredObject>;
+}
+
+export interface StoredObject {
+  name: string;
+  modified: Date;
 }
 
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
@@ -35,9 +44,36 @@ export class LocalImageStore implements ImageStore {
     await mkdir(this.dir, { recursive: true });
     // Written aside and renamed, so a reader never sees half a file.
     const tmp = path.join(this.dir, `.${name}.tmp`);
-    await writeFile(tmp, body);
-    await rename(tmp, path.join(this.dir, name));
+    try {
+      await writeFile(tmp, body);
+      await rename(tmp, path.join(this.dir, name));
+    } catch (error) {
+      // A full disk leaves a truncated temporary file behind: it goes, whatever was written.
+      await unlink(tmp).catch(() => {});
+      throw error;
+    }
     return `/uploads/${name}`;
+  }
+
+  async delete(name: string): Promise<void> {
+    await unlink(path.join(this.dir, name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
+  /** Our images and the temporary files a crash may have left (`.{name}.tmp`). */
+  async *list(): AsyncIterable<StoredObject> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return; // nothing uploaded yet
+    }
+    for (const name of names) {
+      if (!STORED_NAME.test(name.replace(/^\.(.*)\.tmp$/, '$1'))) continue;
+      const info = await stat(path.join(this.dir, name)).catch(() => null);
+      if (info) yield { name, modified: info.mtime };
+    }
   }
 
   /** The stored bytes, or null for a name we never generated or no longer have. */
@@ -81,6 +117,24 @@ export class S3ImageStore implements ImageStore {
       }),
     );
     return `${this.publicBase}/${name}`;
+  }
+
+  async delete(name: string): Promise<void> {
+    const { DeleteObjectCommand } = await s3Sdk();
+    await (await this.client()).send(new DeleteObjectCommand({ Bucket: this.config.S3_BUCKET, Key: name }));
+  }
+
+  async *list(): AsyncIterable<StoredObject> {
+    const { ListObjectsV2Command } = await s3Sdk();
+    const client = await this.client();
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: this.config.S3_BUCKET, ContinuationToken }));
+      for (const object of page.Contents ?? []) {
+        if (object.Key && STORED_NAME.test(object.Key)) yield { name: object.Key, modified: object.LastModified ?? new Date(0) };
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
   }
 }
 

@@ -70,12 +70,49 @@ export function assertCanUpload(ctx: ServiceContext): void {
   if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
 }
 
-/** `POST /api/images` and the forms' no-JavaScript path. Answers the largest width's URL. */
+const variantNames = (id: string) => IMAGE_WIDTHS.map((width) => `${id}-${width}.webp`);
+
+/** The store failed (disk full, S3 away): 507 or 503 with words a person can act on, never a stack. */
+function storeFailure(error: unknown): AppError {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ENOSPC' || code === 'EDQUOT'
+    ? new AppError('insufficient_storage', MESSAGES.imageStoreFull, 'image')
+    : new AppError('unavailable', MESSAGES.imageStoreUnavailable, 'image');
+}
+
+/**
+ * `POST /api/images` and the forms' no-JavaScript path. Answers the largest width's URL. All
+ * widths are stored or none: when one write fails, the ones already written are removed again
+ * (what cannot be removed while the store is away is left to the orphan sweep).
+ */
 export async function uploadImage(ctx: ServiceContext, store: ImageStore, bytes: Buffer): Promise<{ url: string }> {
   assertCanUpload(ctx);
   const variants = await processImage(bytes);
   const id = newId();
-  const urls = await Promise.all(variants.map((v) => store.put(`${id}-${v.width}.webp`, v.body, 'image/webp')));
+  const results = await Promise.allSettled(variants.map((v) => store.put(`${id}-${v.width}.webp`, v.body, 'image/webp')));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
+    await removeVariants(ctx, store, id);
+    ctx.log.warn({ err: failed.reason, image: id }, 'image store failed; image not stored');
+    throw storeFailure(failed.reason);
+  }
   ctx.log.info({ image: id, bytes: bytes.length }, 'image stored');
-  return { url: urls.at(-1)! };
+  return { url: (results.at(-1) as PromiseFulfilledResult<string>).value };
+}
+
+/** The image id in a URL our pipeline answered, or null for any other URL. */
+export function storedImageId(url: string): string | null {
+  return url.match(/([0-9a-f-]{36})-\d{2,4}\.webp$/)?.[1] ?? null;
+}
+
+async function removeVariants(ctx: ServiceContext, store: ImageStore, id: string): Promise<void> {
+  const removed = await Promise.allSettled(variantNames(id).map((name) => store.delete(name)));
+  const failed = removed.find((r) => r.status === 'rejected');
+  if (failed) ctx.log.warn({ err: failed.reason, image: id }, 'image not removed; the orphan sweep will');
+}
+
+/** Removes every width of an image this request stored but could not use (its blog was not saved). */
+export async function discardImage(ctx: ServiceContext, store: ImageStore, url: string): Promise<void> {
+  const id = storedImageId(url);
+  if (id) await removeVariants(ctx, store, id);
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Browser as PlaywrightBrowser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.resolve('tests/e2e/screenshots');
@@ -11,11 +11,32 @@ export const VIEWPORTS = {
   desktop: { width: 1280, height: 900 },
 } as const;
 
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * One Chromium process for tests that need several contexts at once (signed out and signed in
+ * side by side) without paying a browser start for each.
+ */
+export function launchBrowser(): Promise<PlaywrightBrowser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
 export interface BrowserOptions {
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
   reducedMotion?: 'reduce' | 'no-preference';
   javaScriptEnabled?: boolean;
+  /** The browser's language and formatting locale (navigator.language, Intl defaults). */
+  locale?: string;
 }
 
 export interface Browser {
@@ -32,20 +53,12 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<Browser
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
     viewport: options.viewport ?? VIEWPORTS.desktop,
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: options.reducedMotion ?? 'no-preference',
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];

@@ -3,6 +3,7 @@ import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishl
 import type { BlogCardJson } from '../blog.presenter';
 import { BlogPhoto } from './blog-photo';
 import { LikeButton } from './like-button';
+import { SearchSnippet } from './search-snippet';
 
 export interface BlogCardProps {
   blog: BlogCardJson;
@@ -29,6 +30,7 @@ export function BlogCard({ blog, viewerEmail, inWishlist }: BlogCardProps) {
           {blog.title}
         </h2>
         <p className="line-clamp-3 text-sm opacity-85">{blog.short_description}</p>
+        {blog.snippet ? <SearchSnippet html={blog.snippet} /> : null}
         <div className="card-actions mt-auto flex-wrap items-center justify-between gap-2 pt-2">
           <LikeButton blogId={blog._id} likes={blog.likes} liked={!!viewerEmail && blog.likedBy.includes(viewerEmail)} signedIn={signedIn} />
           <AddToWishlistButton blog={blog} variant="allblogs" signedIn={signedIn} inWishlist={inWishlist} />

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Form, useNavigation, useSubmit } from 'react-router';
 import { useFeedback } from '~/components/feedback';
+import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
 import { MESSAGES } from '~/lib/messages';
@@ -22,8 +23,6 @@ export interface BlogFormProps {
   actionData?: BlogFormActionData;
   maxUploadMb: number;
 }
-
-const FIELD_ORDER = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'image', 'availability'] as const;
 
 function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? (
@@ -52,15 +51,11 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
   const busy = progress !== null || navigation.state === 'submitting';
 
   useEffect(() => setHydrated(true), []);
+  useFocusFirstInvalid(formRef, errors);
   useEffect(() => setErrors(actionData?.errors ?? {}), [actionData]);
   useEffect(() => {
     if (actionData?.formError) void dialog({ title: failureTitle, text: actionData.formError, kind: 'error' });
   }, [actionData, dialog, failureTitle]);
-
-  function focusFirstError(found: Record<string, string>) {
-    const first = FIELD_ORDER.find((name) => found[name]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -73,7 +68,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
     if (mode === 'add' && !hasFile) found.image = 'This field is required';
     if (hasFile && file.size > maxUploadMb * 1024 * 1024) found.image = `Must be at most ${maxUploadMb} MB`;
     setErrors(found);
-    if (Object.keys(found).length > 0) return focusFirstError(found);
+    if (Object.keys(found).length > 0) return;
 
     data.delete('image');
     if (hasFile) {

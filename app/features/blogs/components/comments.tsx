@@ -1,11 +1,12 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { useFeedback } from '~/components/feedback';
+import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { MESSAGES } from '~/lib/messages';
 import type { CommentJson } from '../blog.presenter';
 import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blog.schema';
-import { LocalTime } from './local-time';
+import { LocalTime } from '~/components/local-format';
 
 export interface CommentsActionData {
   intent: 'comment';
@@ -24,10 +25,14 @@ export interface CommentsProps {
 export function Comments({ comments, isOwner, actionData }: CommentsProps) {
   const { dialog } = useFeedback();
   const navigation = useNavigation();
-  const [fieldError, setFieldError] = useState(actionData?.fieldError);
+  // A new object per failed attempt, so each one moves focus back to the field.
+  const [invalid, setInvalid] = useState(actionData?.fieldError ? { commentText: actionData.fieldError } : null);
+  const fieldError = invalid?.commentText;
   const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'comment';
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, invalid);
 
-  useEffect(() => setFieldError(actionData?.fieldError), [actionData]);
+  useEffect(() => setInvalid(actionData?.fieldError ? { commentText: actionData.fieldError } : null), [actionData]);
   useEffect(() => {
     if (actionData?.error) void dialog({ title: actionData.error, kind: 'error' });
   }, [actionData, dialog]);
@@ -36,10 +41,10 @@ export function Comments({ comments, isOwner, actionData }: CommentsProps) {
     const parsed = CommentSchema.safeParse({ commentText: new FormData(event.currentTarget).get('commentText') });
     if (!parsed.success) {
       event.preventDefault();
-      setFieldError(fieldErrors(parsed.error).commentText);
+      setInvalid({ commentText: fieldErrors(parsed.error).commentText ?? '' });
       return;
     }
-    setFieldError(undefined);
+    setInvalid(null);
     // The server refuses too; asking it first would only cost a round trip.
     if (isOwner) {
       event.preventDefault();
@@ -50,7 +55,7 @@ export function Comments({ comments, isOwner, actionData }: CommentsProps) {
   return (
     <section id="comments" className="mt-12" aria-labelledby="comments-heading">
       <h2 id="comments-heading" className="text-2xl font-bold">{MESSAGES.leaveComment}</h2>
-      <Form method="post" preventScrollReset onSubmit={onSubmit} className="mt-4 flex flex-col gap-3" noValidate>
+      <Form ref={formRef} method="post" preventScrollReset onSubmit={onSubmit} className="mt-4 flex flex-col gap-3" noValidate>
         <input type="hidden" name="intent" value="comment" />
         <label htmlFor="commentText" className="block font-semibold">Comment</label>
         <textarea

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useFeedback } from '~/components/feedback';
+import { LocalNumber } from '~/components/local-format';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { MESSAGES } from '~/lib/messages';
 
@@ -71,7 +72,7 @@ export function LikeButton({ blogId, likes, liked, signedIn }: LikeButtonProps) 
         data-testid="like-button"
       >
         <HeartIcon filled={state.liked} />
-        <span data-testid="like-count">{state.likes}</span>
+        <span data-testid="like-count"><LocalNumber value={state.likes} /></span>
       </button>
     </form>
   );

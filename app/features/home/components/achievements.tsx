@@ -29,11 +29,12 @@ function Figure({ end, suffix, near }: { end: number; suffix: string; near: bool
 }
 
 /** Home's achievements (spec §2): four counters that count up over 2 s once scrolled into view. */
-export function Achievements() {
+export function Achievements({ standalone = false }: { standalone?: boolean }) {
+  const Heading = standalone ? 'h1' : 'h2';
   const [ref, near] = useNearViewport<HTMLElement>();
   return (
     <section ref={ref} className="mx-auto w-full max-w-6xl px-4 pb-2 pt-14" aria-labelledby="achievements-heading">
-      <h2 id="achievements-heading" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">Our Achievements</h2>
+      <Heading id="achievements-heading" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">Our Achievements</Heading>
       <dl className="mt-8 grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="achievements">
         {ACHIEVEMENTS.map((a) => (
           <div key={a.label} className="flex flex-col-reverse items-center justify-center rounded-box bg-base-200 px-3 py-6 text-center shadow-sm ring-1 ring-base-300">

@@ -44,14 +44,15 @@ export function StillRow() {
 }
 
 /** Home's gallery, 'studio frame' (spec §2): an auto-scrolling row, speed 50, no gradient, pausing on hover. */
-export function Gallery() {
+export function Gallery({ standalone = false }: { standalone?: boolean }) {
+  const Heading = standalone ? 'h1' : 'h2';
   const motion = useMotionAllowed();
   const [ref, near] = useNearViewport<HTMLElement>();
   const moving = motion && near;
   return (
     <section ref={ref} className="w-full py-14" aria-labelledby="gallery-heading">
       <div className="mx-auto max-w-6xl px-4 text-center">
-        <h2 id="gallery-heading" className="text-3xl font-bold tracking-tight sm:text-4xl">studio frame</h2>
+        <Heading id="gallery-heading" className="text-3xl font-bold tracking-tight sm:text-4xl">studio frame</Heading>
         <p className="mx-auto mt-2 max-w-xl opacity-80">Every picture tells a story — here are a few of ours, caught between golden hour and dusk.</p>
       </div>
       <div className="mt-8 min-h-52 sm:min-h-64">{moving ? (

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
 import { MESSAGES } from '~/lib/messages';
-import { LocalDate } from './local-date';
+import { LocalTime } from '~/components/local-format';
 
 export interface RecentBlogCard {
   _id: string;
@@ -17,14 +17,18 @@ export interface RecentBlogsProps {
   blogs: RecentBlogCard[];
   signedIn: boolean;
   wishlistIds: string[];
+  /** The section is the whole page (/recent): its heading is the page's h1, card titles h2. */
+  standalone?: boolean;
 }
 
 /** Home's Recent Blogs (spec §2): the newest public blogs in 1/2/3 columns. */
-export function RecentBlogs({ blogs, signedIn, wishlistIds }: RecentBlogsProps) {
+export function RecentBlogs({ blogs, signedIn, wishlistIds, standalone = false }: RecentBlogsProps) {
   const inWishlist = new Set(wishlistIds);
+  const Heading = standalone ? 'h1' : 'h2';
+  const CardTitle = standalone ? 'h2' : 'h3';
   return (
     <section className="mx-auto w-full max-w-6xl px-4 py-14" aria-labelledby="recent-heading">
-      <h2 id="recent-heading" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">Recent Blogs</h2>
+      <Heading id="recent-heading" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">Recent Blogs</Heading>
       <p className="mx-auto mt-2 max-w-xl text-center opacity-80">Fresh from our writers, newest first.</p>
       {blogs.length === 0 ? (
         <p className="mt-8 text-center opacity-90">No blogs yet. Be the first to write one!</p>
@@ -39,9 +43,9 @@ export function RecentBlogs({ blogs, signedIn, wishlistIds }: RecentBlogsProps) 
               ) : null}
               <div className="card-body gap-3">
                 <span className="badge badge-secondary badge-outline">{blog.category}</span>
-                <h3 className="card-title text-xl leading-snug">{blog.title}</h3>
+                <CardTitle className="card-title text-xl leading-snug">{blog.title}</CardTitle>
                 <p className="text-sm opacity-80">
-                  {MESSAGES.postedOn} <LocalDate iso={blog.createdAt} />
+                  {MESSAGES.postedOn} <LocalTime iso={blog.createdAt} />
                 </p>
                 <div className="card-actions mt-auto items-center justify-between pt-2">
                   <Link to={`/blogs/${blog._id}`} className="link link-primary font-semibold">

@@ -4,16 +4,17 @@ import { type NewsletterOutcome, NewsletterForm } from './newsletter-form';
 export const NEWSLETTER_BACKGROUND = '/images/newsletter-bg.svg';
 
 /** Home's newsletter band (spec §2): the heading, an email field and 'Subscribe' over a picture. */
-export function NewsletterSection({ action, outcome }: { action: string; outcome?: NewsletterOutcome }) {
+export function NewsletterSection({ action, outcome, standalone = false }: { action: string; outcome?: NewsletterOutcome; standalone?: boolean }) {
+  const Heading = standalone ? 'h1' : 'h2';
   return (
     <section
-      className="relative isolate overflow-hidden bg-neutral bg-cover bg-center px-4 py-20 text-center"
+      className="relative isolate overflow-hidden bg-neutral bg-cover bg-center px-4 py-20 text-center [--focus-ring:#fff]"
       style={{ backgroundImage: `url(${NEWSLETTER_BACKGROUND})` }}
       aria-labelledby="newsletter-heading"
       id="newsletter"
       data-testid="newsletter"
     >
-      <h2 id="newsletter-heading" className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{MESSAGES.newsletterHeading}</h2>
+      <Heading id="newsletter-heading" className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{MESSAGES.newsletterHeading}</Heading>
       <p className="mx-auto mt-3 max-w-lg text-white/90">New stories, straight to your inbox. No spam, unsubscribe any time.</p>
       <div className="mt-8">
         <NewsletterForm action={action} outcome={outcome} />

@@ -1,0 +1,46 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '~/db/testing.server';
+import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { jpegImage } from '../../../tests/fixtures/images';
+import { uploadsDir } from '../images/image-store.server';
+import { readBlogForm, saveBlogForm } from './blog-form.server';
+import { createBlog } from './blog.service.server';
+
+/** The Add blog form as posted without JavaScript: text fields and the file in one request. */
+async function addBlogRequest(): Promise<Request> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ title: 'Unsaved', category: 'Personal', type: 'written content', short_description: 's', long_description: 'l', availability: 'Public' })) form.append(k, v);
+  form.append('image', new Blob([new Uint8Array(await jpegImage(900, 600))], { type: 'image/jpeg' }), 'a.jpg');
+  return new Request('http://afterglow.test/addBlog', { method: 'POST', body: form });
+}
+
+describe.each(TEST_DIALECTS)('the Add blog form when the database refuses the row (%s)', (dialect) => {
+  let t: TestApp;
+  let writer: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    writer = await t.createUser();
+    // A real refusal from the database itself, the way a full disk or a lost connection refuses.
+    if (dialect === 'sqlite') {
+      await sql`create trigger refuse_blogs before insert on blogs begin select raise(abort, 'refused by the test'); end`.execute(t.deps.database.db);
+    } else {
+      await sql`create function refuse_blogs() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`.execute(t.deps.database.db);
+      await sql`create trigger refuse_blogs before insert on blogs for each row execute function refuse_blogs()`.execute(t.deps.database.db);
+    }
+  });
+  afterAll(async () => t?.close());
+
+  it('stores the image, then removes it again when the blog is not saved: no row, no orphan', async () => {
+    const ctx = t.context(writer.user);
+    const form = await readBlogForm(ctx, t.deps.config, await addBlogRequest(), 'add');
+    expect(form.ok).toBe(true);
+    if (!form.ok) return;
+    expect(form.uploaded).toBe(true);
+    expect(readdirSync(uploadsDir(t.deps.config))).toHaveLength(3);
+    await expect(saveBlogForm(ctx, t.deps.config, form, (input) => createBlog(ctx, { ...input, photo: input.photo! }))).rejects.toThrow(/refused by the test/);
+    expect(existsSync(uploadsDir(t.deps.config)) ? readdirSync(uploadsDir(t.deps.config)) : []).toEqual([]);
+    expect(await t.deps.database.db.selectFrom('blogs').select('id').execute()).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { MetaDescriptor } from 'react-router';
+
+/** What the root loader tells every page's meta about the site (see root.tsx). */
+export interface SiteInfo {
+  siteName: string;
+  /** Absolute base URL without a trailing slash: PUBLIC_URL, or the origin the request came to. */
+  siteUrl: string;
+}
+
+/** The root loader's site info, from a meta function's `matches`. */
+export function siteOf(matches: readonly ({ id: string; data?: unknown } | undefined)[]): SiteInfo {
+  const root = matches.find((m) => m?.id === 'root')?.data as Partial<SiteInfo> | undefined;
+  return { siteName: root?.siteName ?? 'Afterglow', siteUrl: root?.siteUrl ?? '' };
+}
+
+/** A site path (or an absolute URL, left alone) as an absolute URL. */
+export const absoluteUrl = (site: SiteInfo, pathOrUrl: string) => (/^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${site.siteUrl}${pathOrUrl}`);
+
+/**
+ * A public page's title, description and canonical URL. `path` is the page's canonical form
+ * (only the query parameters that change the content); `index: false` keeps crawlers from
+ * indexing it (search results, private drafts) while its links are still followed.
+ */
+export function pageMeta(site: SiteInfo, page: { title: string; description: string; path: string; index?: boolean }): MetaDescriptor[] {
+  return [
+    { title: page.title },
+    { name: 'description', content: page.description },
+    { tagName: 'link', rel: 'canonical', href: absoluteUrl(site, page.path) },
+    ...(page.index === false ? [{ name: 'robots', content: 'noindex, follow' }] : []),
+  ];
+}

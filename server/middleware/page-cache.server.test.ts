@@ -1,0 +1,115 @@
+import { brotliDecompressSync } from 'node:zlib';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '~/db/testing.server';
+import { loadConfig } from '../config.server';
+import { createDeps } from '../context.server';
+import { createHttpApp, type HttpApp } from '../http.server';
+import { createLogger } from '../logger.server';
+import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '../testing/test-app.server';
+
+/**
+ * The anonymous response cache (issue 6): served again until what it shows changes — on this
+ * instance or another one on the same database — and never for a signed-in visitor.
+ */
+describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
+  let t: TestApp;
+  let second: { app: HttpApp; close(): Promise<void> };
+  let owner: TestUser;
+  let reader: TestUser;
+  let blogId = '';
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const deps = await createDeps(loadConfig({ ...t.scratch.env, SESSION_SECRET: t.deps.config.SESSION_SECRET }), createLogger('silent'));
+    second = { app: createHttpApp(deps), close: () => deps.database.close() };
+    owner = await t.createUser({ name: 'Olive Owner' });
+    reader = await t.createUser({ name: 'Rita Reader' });
+    const res = await t.request('/api/blogs', {
+      method: 'POST',
+      headers: { cookie: owner.cookie },
+      json: {
+        title: 'Cached evening',
+        category: 'Personal',
+        type: 'Mini blog',
+        short_description: 'Short.',
+        long_description: 'A long evening walk along the bay. '.repeat(60),
+        availability: 'Public',
+        photo: '/uploads/00000000-0000-4000-8000-000000000000-1600.webp',
+      },
+    });
+    blogId = ((await res.json()) as { insertedId: string }).insertedId;
+  });
+  afterAll(async () => {
+    await second?.close();
+    await t?.close();
+  });
+
+  const onSecond = (path: string, headers: Record<string, string> = {}) =>
+    second.app.fetch(new Request(new URL(path, TEST_ORIGIN), { headers }), { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+  const likesOf = async (res: Response) => ((await res.json()) as { likes: number }).likes;
+
+  it('serves an anonymous read again, with an ETag that answers 304', async () => {
+    const first = await t.request(`/api/blogs/${blogId}`);
+    const again = await t.request(`/api/blogs/${blogId}`);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(await again.text()).toBe(await first.text());
+    expect(again.headers.get('cache-control')).toBe('public, no-cache');
+    expect(again.headers.get('vary')).toContain('Cookie');
+    const etag = again.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const revalidated = await t.request(`/api/blogs/${blogId}`, { headers: { 'if-none-match': etag } });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe('');
+  });
+
+  it('keeps the compressed form too, and it holds the same bytes', async () => {
+    const plain = await (await t.request(`/api/blogs/${blogId}`)).text();
+    expect(plain.length).toBeGreaterThan(1024);
+    const br = await t.request(`/api/blogs/${blogId}`, { headers: { 'accept-encoding': 'br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(plain);
+  });
+
+  it('shows a like, a comment and an edit on the next read, on this instance and another', async () => {
+    for (const read of [(p: string) => t.request(p), (p: string) => onSecond(p)]) await read(`/api/blogs/${blogId}`);
+    const before = await likesOf(await onSecond(`/api/blogs/${blogId}`));
+    const like = await t.request(`/api/blogs/liked/${blogId}`, { method: 'PATCH', headers: { cookie: reader.cookie }, json: {} });
+    expect(like.status).toBe(200);
+    for (const res of [await t.request(`/api/blogs/${blogId}`), await onSecond(`/api/blogs/${blogId}`)]) {
+      expect(res.headers.get('x-cache')).toBe('MISS');
+      expect(await likesOf(res)).toBe(before + 1);
+    }
+    await t.request(`/api/blogs/${blogId}`, { method: 'PATCH', headers: { cookie: reader.cookie }, json: { commentText: 'Fresh comment' } });
+    expect(await (await onSecond(`/api/blogs/${blogId}`)).text()).toContain('Fresh comment');
+    await t.request(`/api/blogs/${blogId}`, { method: 'PUT', headers: { cookie: owner.cookie }, json: { title: 'Renamed evening' } });
+    expect(await (await onSecond('/api/recent-blog')).text()).toContain('Renamed evening');
+  });
+
+  it('is invalidated by any writer of the database, not only the app', async () => {
+    await t.request('/api/featuredblogs');
+    expect((await t.request('/api/featuredblogs')).headers.get('x-cache')).toBe('HIT');
+    await sql`update blogs set title = 'Changed by hand' where id = ${blogId}`.execute(t.deps.database.db);
+    const res = await t.request('/api/featuredblogs');
+    expect(res.headers.get('x-cache')).toBe('MISS');
+    expect(await res.text()).toContain('Changed by hand');
+  });
+
+  it('shows a new view on the next read that shows views', async () => {
+    const views = async () => ((await (await t.request(`/api/blogs/${blogId}`)).json()) as { views: number }).views;
+    const before = await views();
+    expect((await t.request(`/api/blogs/${blogId}`)).headers.get('x-cache')).toBe('HIT');
+    await t.request(`/api/blogs/${blogId}/view`, { method: 'PATCH', json: {} });
+    expect(await views()).toBe(before + 1);
+  });
+
+  it('never serves or keeps a signed-in read', async () => {
+    const credentials: Record<string, string>[] = [{ cookie: reader.cookie }, { authorization: `Bearer ${reader.token}` }];
+    for (const headers of credentials) {
+      const res = await t.request('/api/blogs', { headers });
+      expect(res.headers.get('x-cache')).toBeNull();
+      expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    }
+  });
+});

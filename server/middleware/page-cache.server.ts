@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
+import { type ContentVersions, readContentVersions } from '~/db/content-version.server';
+import type { AppDeps, AppVariables } from '../context.server';
+import { pickEncoding } from './compress.server';
+
+/**
+ * What anonymous visitors read is the same for all of them: the rendered page (or API answer) is
+ * kept, with its compressed forms, and sent again until the content it shows changes (issue 6;
+ * docs/decisions/019-page-cache.md explains the choices, the kept CSP nonce included). Only
+ * these public reads are kept; everything else renders every time.
+ */
+const CACHEABLE: RegExp[] = [
+  // Pages, and React Router's data requests for them (/allblogs.data, /_root.data for /).
+  /^\/(?:_root\.data)?$/,
+  /^\/(?:allblogs|featuredBlogs|recent|memoryframe|counter|newsletter)(?:\.data)?$/i,
+  /^\/blogs\/[^/]+(?:\.data)?$/i,
+  /^\/(?:feed|rss)\.xml$/,
+  /^\/categories\/[^/]+\/(?:feed|rss)\.xml$/,
+  /^\/(?:robots\.txt|sitemap[\w-]*\.xml)$/,
+  // The public JSON reads.
+  /^\/api\/(?:blogs|recent-blog|featuredblogs)$/,
+  /^\/api\/blogs\/(?!liked\/)[^/]+$/,
+];
+
+/**
+ * The reads that show view counts (a blog page, the featured order, every JSON blog): a view
+ * refreshes them. Every first visit counts a view, so the pages that show none (home, all blogs,
+ * feeds) are not thrown away for it.
+ */
+const SHOWS_VIEWS: RegExp[] = [/^\/blogs\//i, /^\/featuredBlogs/i, /^\/api\//];
+/** Bytes kept per instance, compressed forms included. */
+const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+const STORED_TYPES = /^(?:text\/|application\/(?:json|xml|atom\+xml|rss\+xml))/;
+const SESSION_OR_FLASH_COOKIE = /(?:^|;\s*)(?:[\w.-]*session_token|afterglow\.flash)=/;
+const PUBLIC_CACHE_CONTROL = 'public, no-cache';
+const PRIVATE_CACHE_CONTROL = 'private, no-cache';
+const VARY = 'Cookie, Accept-Language, Accept-Encoding';
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+interface Entry {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+  /** The nonce the page's scripts carry; the CSP of every copy sent names it. */
+  nonce: string;
+  etag: string;
+  versions: ContentVersions;
+  showsViews: boolean;
+  /** Made once, on the first request that asks for them. */
+  encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
+}
+
+export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVariables }> {
+  const cache = new LRUCache<string, Entry>({
+    maxSize: MAX_CACHE_BYTES,
+    sizeCalculation: (entry) => entry.body.length * 2 + 512,
+  });
+
+  return async (c, next) => {
+    const method = c.req.method;
+    const anonymous = !c.get('user') && !SESSION_OR_FLASH_COOKIE.test(c.req.header('cookie') ?? '');
+    if ((method !== 'GET' && method !== 'HEAD') || !anonymous || !CACHEABLE.some((r) => r.test(c.req.path))) {
+      await next();
+      if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', PRIVATE_CACHE_CONTROL);
+      return;
+    }
+
+    // The whole URL: without PUBLIC_URL, canonical links and feeds name the host they were asked at.
+    const key = `${c.req.url}\n${c.req.header('accept-language') ?? ''}`;
+    // Read before rendering: a write during the render leaves the entry already stale, never
+    // a stale page filed under the new version.
+    const versions = await readContentVersions(deps.database.db);
+    const cached = cache.get(key);
+    if (cached && isFresh(cached, versions)) {
+      c.set('nonce', cached.nonce);
+      return respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, cached, 'HIT');
+    }
+
+    await next();
+    const res = c.res;
+    const type = res.headers.get('content-type') ?? '';
+    if (res.status !== 200 || method !== 'GET' || res.headers.has('set-cookie') || !STORED_TYPES.test(type) || res.headers.has('content-encoding')) {
+      if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', PRIVATE_CACHE_CONTROL);
+      return;
+    }
+    const body = Buffer.from(await res.arrayBuffer());
+    const entry: Entry = {
+      status: res.status,
+      headers: [...res.headers].filter(([name]) => name !== 'content-length' && name !== 'cache-control'),
+      body,
+      nonce: c.get('nonce'),
+      etag: `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
+      versions,
+      showsViews: SHOWS_VIEWS.some((r) => r.test(c.req.path)),
+      encoded: {},
+    };
+    cache.set(key, entry);
+    c.res = undefined;
+    c.res = await respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, entry, 'MISS');
+  };
+}
+
+function isFresh(entry: Entry, versions: ContentVersions): boolean {
+  return entry.versions.content === versions.content && (!entry.showsViews || entry.versions.views === versions.views);
+}
+
+async function respond(ifNoneMatch: string | undefined, acceptEncoding: string | undefined, method: string, entry: Entry, state: 'HIT' | 'MISS'): Promise<Response> {
+  const headers = new Headers(entry.headers);
+  headers.set('ETag', entry.etag);
+  headers.set('Cache-Control', PUBLIC_CACHE_CONTROL);
+  headers.set('Vary', VARY);
+  headers.set('X-Cache', state);
+  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === entry.etag || tag.trim() === '*')) {
+    headers.delete('content-type');
+    return new Response(null, { status: 304, headers });
+  }
+  const encoding = entry.body.length >= 1024 ? pickEncoding(acceptEncoding) : null;
+  let body = entry.body;
+  if (encoding) {
+    // Kept bytes are compressed once, so harder than a streamed page could afford.
+    entry.encoded[encoding] ??=
+      encoding === 'br'
+        ? brotli(entry.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } })
+        : gzip(entry.body, { level: 9 });
+    body = await entry.encoded[encoding];
+    headers.set('Content-Encoding', encoding);
+  }
+  headers.set('Content-Length', String(body.length));
+  return new Response(method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: entry.status, headers });
+}

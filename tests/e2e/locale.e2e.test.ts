@@ -1,0 +1,53 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from './helpers/auth';
+import { uploadPhoto, seedBlog } from './helpers/blogs';
+import { openBrowser, waitForHydration } from './helpers/browser';
+import { type RunningServer, startServer } from './helpers/server';
+
+/** Issue 9 §5: dates and numbers in the viewer's locale, on a document that says its language. */
+describe('dates and numbers in the viewer’s locale', () => {
+  let server: RunningServer;
+  let blogId = '';
+  beforeAll(async () => {
+    server = await startServer();
+    const writer = await openBrowser();
+    try {
+      await signUp(writer.context, server.url);
+      blogId = await seedBlog(writer.context, server.url, { photo: await uploadPhoto(writer.context, server.url) });
+    } finally {
+      await writer.close();
+    }
+  });
+  /** Counts large enough to need a thousands separator (each visit before counted one view). */
+  const setCounts = () => {
+    const db = new Database(path.join(server.dataDir, 'afterglow.db'));
+    db.prepare('update blogs set views = 12344, likes = 1234, created_at = ? where id = ?').run('2026-03-04T10:00:00.000Z', blogId);
+    db.close();
+  };
+  afterAll(async () => server?.stop());
+
+  it.each([
+    ['de-DE', '12.345 views', '1.234', '4.3.2026'],
+    ['en-US', '12,345 views', '1,234', '3/4/2026'],
+  ])('formats for %s', async (locale, views, likes, date) => {
+    setCounts();
+    const { page, errors, close } = await openBrowser({ locale });
+    try {
+      await page.goto(`${server.url}/blogs/${blogId}`);
+      await waitForHydration(page);
+      // This browser's first visit counts one view: 12,344 becomes 12,345.
+      await page.reload();
+      await waitForHydration(page);
+      await page.getByText(views, { exact: true }).waitFor();
+      expect(await page.getByTestId('like-count').textContent()).toBe(likes);
+      expect(await page.locator('time').first().textContent()).toBe(date);
+      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '~/lib/messages';
+import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
+import { AUTH_RATE_LIMITS, CONTENT_RATE_LIMITS, type RateLimitRule } from '#server/middleware/rate-limit.server';
+import { apiSession } from '../e2e/helpers/auth';
+import { type RunningServer, startServer } from '../e2e/helpers/server';
+import { TEXT_FILE } from '../fixtures/images';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const WRONG = { email: 'nobody@example.com', password: 'Wrong1234' };
+/** HTML-escaped as React renders it, so the page form's message can be found in the document. */
+const html = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#x27;').replace(/"/g, '&quot;');
+
+interface Call {
+  path: string;
+  method?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  body?: FormData;
+  headers?: Record<string, string>;
+}
+
+const call = (server: RunningServer, { path, method = 'POST', json, form, body, headers = {} }: Call) =>
+  fetch(`${server.url}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: {
+      origin: server.url,
+      ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...headers,
+    },
+    body: json !== undefined ? JSON.stringify(json) : form ? new URLSearchParams(form) : body,
+  });
+
+/** A refused API call: 429, a JSON message and a Retry-After within the rule's window. */
+async function expectApiLimited(res: Response, rule: RateLimitRule) {
+  expect(res.status).toBe(429);
+  expect(((await res.json()) as { message: string }).message).toBe(MESSAGES.tooManyRequests);
+  const retry = Number(res.headers.get('retry-after'));
+  expect(retry).toBeGreaterThan(0);
+  expect(retry).toBeLessThanOrEqual(rule.windowMs / 1000);
+}
+
+/** Calls `limit` times (none refused), then once more: that one must be refused. */
+async function exhaust(rule: RateLimitRule, send: (i: number) => Promise<Response>): Promise<Response> {
+  for (let i = 0; i < rule.limit; i++) {
+    const res = await send(i);
+    expect(res.status, `${rule.name} call ${i + 1} of ${rule.limit}`).not.toBe(429);
+    await res.arrayBuffer();
+  }
+  return send(rule.limit);
+}
+
+describe('rate limits, straight to the server (no trusted proxy)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ RATE_LIMITS: 'on' });
+  });
+  afterAll(async () => server?.stop());
+
+  it('refuses sign-in after the documented count, API and page form alike, whatever X-Forwarded-For says', async () => {
+    const rule = AUTH_RATE_LIMITS.signIn;
+    // The API and the page form share one counter: alternate them, each with a new forwarded address.
+    const blocked = await exhaust(rule, (i) =>
+      i % 2 === 1 && i < rule.limit
+        ? call(server, { path: '/login', form: WRONG, headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } })
+        : call(server, { path: '/api/auth/sign-in/email', json: WRONG, headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } }),
+    );
+    await expectApiLimited(blocked, rule);
+    let resets = 0;
+    for (let i = 0; i < 5; i++) {
+      const res = await call(server, { path: '/api/auth/sign-in/email', json: WRONG, headers: { 'x-forwarded-for': `203.0.113.${i + 10}, 192.0.2.${i}` } });
+      if (res.status !== 429) resets++;
+    }
+    expect(resets).toBe(0);
+    const page = await call(server, { path: '/login', form: WRONG, headers: { 'x-forwarded-for': '203.0.113.99' } });
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain(html(MESSAGES.tooManyRequests));
+    console.log(
+      `rate-limits: sign-in 429 after ${rule.limit} per ${rule.windowMs / 60_000} min (API and page form share the count); X-Forwarded-For without TRUST_PROXY: ${resets} resets / 5 rotations`,
+    );
+  });
+});
+
+describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ RATE_LIMITS: 'on', TRUST_PROXY: '127.0.0.1' });
+  });
+  afterAll(async () => server?.stop());
+  let client = 0;
+  /** Each check counts for its own forwarded client, as a proxy would report it. */
+  const nextClient = () => ({ 'x-forwarded-for': `198.51.100.${++client}` });
+
+  it('counts per forwarded client, and a client cannot reset its count by adding hops', async () => {
+    const rule = AUTH_RATE_LIMITS.signIn;
+    const me = nextClient();
+    await expectApiLimited(await exhaust(rule, () => call(server, { path: '/api/auth/sign-in/email', json: WRONG, headers: me })), rule);
+    // A client prepending made-up hops: the proxy appends the real one, which is what counts.
+    const spoofed = await call(server, { path: '/api/auth/sign-in/email', json: WRONG, headers: { 'x-forwarded-for': `10.9.8.7, ${me['x-forwarded-for']}` } });
+    expect(spoofed.status).toBe(429);
+    const neighbour = await call(server, { path: '/api/auth/sign-in/email', json: WRONG, headers: nextClient() });
+    expect(neighbour.status).toBe(401);
+    console.log('rate-limits: TRUST_PROXY honoured: the forwarded client is counted; extra left-hand hops reset nothing; another client is unaffected');
+  });
+
+  it('limits sign-up, password-reset mails, subscribing, comments and uploads, API and forms', async () => {
+    const owner = await apiSession(server.url, { email: `owner-${randomUUID()}@example.com` });
+    const reader = await apiSession(server.url, { email: `reader-${randomUUID()}@example.com` });
+    const created = await call(server, {
+      path: '/api/blogs',
+      headers: { cookie: owner.cookie },
+      json: {
+        title: 'Limits',
+        category: 'Travelling & Photography',
+        type: 'written content',
+        short_description: 'A blog to comment on.',
+        long_description: 'Comments are limited.',
+        availability: 'Public',
+        photo: 'https://example.com/x.jpg',
+      },
+    });
+    expect(created.status).toBe(201);
+    const blogId = ((await created.json()) as { insertedId: string }).insertedId;
+
+    const checks: [string, RateLimitRule, (i: number, who: Record<string, string>) => Call, Call | null][] = [
+      ['sign-up', AUTH_RATE_LIMITS.signUp, (i) => ({ path: '/api/auth/sign-up/email', json: { email: `su${i}-${randomUUID()}@example.com`, name: 'S', password: 'Sunset123' } }),
+        { path: '/register', form: { name: 'S', email: 'late@example.com', password: 'Sunset123', terms: 'on' } }],
+      ['password-reset mail', AUTH_RATE_LIMITS.resetRequest, () => ({ path: '/api/auth/request-password-reset', json: { email: 'a@example.com', redirectTo: '/reset-password' } }),
+        { path: '/forgot-password', form: { email: 'a@example.com' } }],
+      ['subscribe', SUBSCRIBE_RATE_LIMIT, (i) => ({ path: '/api/subscribers', json: { email: `sub${i}-${randomUUID()}@example.com` } }),
+        { path: '/newsletter', form: { email: 'late@example.com' } }],
+      ['comment', CONTENT_RATE_LIMITS.comment, (i) => ({ path: `/api/blogs/${blogId}`, method: 'PATCH', headers: { cookie: reader.cookie }, json: { commentText: `Comment ${i}` } }),
+        { path: `/blogs/${blogId}`, headers: { cookie: reader.cookie }, form: { intent: 'comment', commentText: 'One more' } }],
+      ['two-factor code', AUTH_RATE_LIMITS.twoFactor, () => ({ path: '/api/auth/two-factor/verify-totp', json: { code: '123456' } }),
+        { path: '/login?step=code', form: { intent: 'code', code: '123456' } }],
+      ['upload', CONTENT_RATE_LIMITS.upload, () => {
+        const body = new FormData();
+        body.set('image', new Blob([TEXT_FILE], { type: 'image/jpeg' }), 'not-a-photo.jpg');
+        return { path: '/api/images', headers: { cookie: reader.cookie }, body };
+      }, null],
+    ];
+    const lines: string[] = [];
+    for (const [name, rule, request, form] of checks) {
+      const who = nextClient();
+      const at = (c: Call) => ({ ...c, headers: { ...c.headers, ...who } });
+      await expectApiLimited(await exhaust(rule, (i) => call(server, at(request(i, who)))), rule);
+      if (form) {
+        const page = await call(server, at(form));
+        expect(page.status, `${name} form`).toBe(429);
+        expect(await page.text()).toContain(html(MESSAGES.tooManyRequests));
+      }
+      lines.push(`${name} ${rule.limit}/${rule.windowMs / 60_000} min`);
+    }
+    console.log(`rate-limits: 429 with a JSON message and Retry-After (and the form's message) after ${lines.join(', ')}`);
+  });
+});
+
+describe('rate limits shared by two instances through Redis', () => {
+  const prefix = `afterglow-test:${randomUUID()}:`;
+  let redis: Redis | null = null;
+  const servers: RunningServer[] = [];
+  beforeAll(async () => {
+    const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1_000, retryStrategy: () => null });
+    probe.on('error', () => {});
+    try {
+      await probe.connect();
+      await probe.ping();
+      redis = probe;
+    } catch {
+      probe.disconnect();
+      return;
+    }
+    const env = { RATE_LIMITS: 'on', REDIS_URL, REDIS_PREFIX: prefix };
+    servers.push(await startServer(env), await startServer(env));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    if (!redis) return;
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('holds the sign-in count across both', async (ctx) => {
+    if (!redis) {
+      console.log(`rate-limits: SKIPPED two instances sharing Redis (no Redis at ${REDIS_URL})`);
+      ctx.skip();
+      return;
+    }
+    const rule = AUTH_RATE_LIMITS.signIn;
+    const blocked = await exhaust(rule, (i) => call(servers[i % 2]!, { path: '/api/auth/sign-in/email', json: WRONG }));
+    await expectApiLimited(blocked, rule);
+    await expectApiLimited(await call(servers[1]!, { path: '/api/auth/sign-in/email', json: WRONG }), rule);
+    expect((await redis.keys(`${prefix}*`)).length).toBeGreaterThan(0);
+    console.log(`rate-limits: 2 instances sharing Redis: sign-in 429 after ${rule.limit} across both`);
+  });
+});
