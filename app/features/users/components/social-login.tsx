@@ -13,6 +13,9 @@ const POPUP = { width: 500, height: 600 };
 // better-auth's oauth-popup plugin posts this message type from the popup's last page.
 const POPUP_MESSAGE_TYPE = 'better-auth:oauth-popup';
 const CLOSED_POLL_MS = 400;
+// The popup's last page posts its message and closes itself at once: the opener can see it
+// closed before the message is delivered, so a closed popup counts only after this grace.
+const CLOSED_GRACE_MS = 800;
 
 export function socialLabel(provider: SocialProvider, mode: 'login' | 'register'): string {
   if (provider.id === 'google') return mode === 'login' ? MESSAGES.logInWithGoogle : MESSAGES.signUpWithGoogle;
@@ -49,7 +52,10 @@ function signInWithPopup(provider: string, redirectTo: string): Promise<Outcome>
   const popup = window.open(start, 'afterglow-sign-in', popupFeatures());
   if (!popup) return null;
   return new Promise((resolve) => {
+    let settled = false;
     const finish = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
       window.removeEventListener('message', onMessage);
       clearInterval(poll);
       if (!popup.closed) popup.close();
@@ -60,8 +66,11 @@ function signInWithPopup(provider: string, redirectTo: string): Promise<Outcome>
       if (event.origin !== window.location.origin || data?.type !== POPUP_MESSAGE_TYPE || data.nonce !== nonce) return;
       finish(data.token ? { ok: true } : { ok: false, code: data.error?.code ?? 'internal-error' });
     };
+    let closedSeen = false;
     const poll = setInterval(() => {
-      if (popup.closed) finish({ ok: false, code: 'popup-closed-by-user' });
+      if (!popup.closed || closedSeen) return;
+      closedSeen = true;
+      setTimeout(() => finish({ ok: false, code: 'popup-closed-by-user' }), CLOSED_GRACE_MS);
     }, CLOSED_POLL_MS);
     window.addEventListener('message', onMessage);
   });
