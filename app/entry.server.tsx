@@ -35,24 +35,39 @@ export default function handleRequest(
   const nonce = loadContext.nonce;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let finished = false;
+    const stopTimer = () => {
+      finished = true;
+      clearTimeout(timer);
+    };
     const userAgent = request.headers.get('user-agent');
     // Crawlers and no-JS clients get the complete document; browsers get the shell early.
-    const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
+    const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+    const send = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      const stream = createReadableStreamFromReadable(body);
+      responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [readyOption]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        onShellReady() {
+          if (!waitForAll) send();
+        },
+        onAllReady() {
+          // The render is complete: the timer must not keep it (and its whole tree) alive.
+          stopTimer();
+          if (waitForAll) send();
         },
         onShellError(error: unknown) {
+          stopTimer();
           reject(error);
         },
         onError(error: unknown) {
@@ -61,6 +76,6 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    if (!finished) timer = setTimeout(abort, streamTimeout + 1000);
   });
 }
