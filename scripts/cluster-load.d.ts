@@ -21,6 +21,8 @@ export interface RouteResult {
   answered: number;
   unexpected: number;
   errors: number;
+  /** Transport errors by kind (ECONNRESET, a timeout…). */
+  errorKinds: Record<string, number>;
   result: { latency: { p50: number; p99: number } };
 }
 

@@ -101,6 +101,7 @@ export async function runRoutes(url, routes, { connections = 100, duration = 30,
   const totalWeight = routes.reduce((s, r) => s + r.weight, 0);
   const runs = routes.map((route) => {
     const statuses = new Map();
+    const errorKinds = new Map();
     const instance = autocannon({
       url,
       connections: Math.max(1, Math.round((connections * route.weight) / totalWeight)),
@@ -117,12 +118,17 @@ export async function runRoutes(url, routes, { connections = 100, duration = 30,
         },
       ],
     });
+    // What a transport error was (a reset, a timeout, a refused connection), for the table.
+    instance.on('reqError', (error) => {
+      const kind = error?.code ?? error?.message ?? String(error);
+      errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+    });
     return new Promise((resolve, reject) =>
       instance.on('done', (result) => {
         const expected = route.expect ?? [200, 201];
         const answered = [...statuses.values()].reduce((a, b) => a + b, 0);
         const unexpected = [...statuses].filter(([s]) => !expected.includes(s)).reduce((a, [, n]) => a + n, 0);
-        resolve({ route: route.name, kind: route.kind, result, statuses: Object.fromEntries(statuses), answered, unexpected, errors: result.errors + result.timeouts });
+        resolve({ route: route.name, kind: route.kind, result, statuses: Object.fromEntries(statuses), answered, unexpected, errors: result.errors + result.timeouts, errorKinds: Object.fromEntries(errorKinds) });
       }).on('error', reject),
     );
   });
@@ -136,7 +142,8 @@ export function formatTable(rows, seconds) {
   out.push(line(['---', '---:', '---:', '---:', '---:', '---', '---:']));
   for (const r of rows) {
     const non2xx = Object.entries(r.statuses).filter(([s]) => s < 200 || s >= 300).map(([s, n]) => `${s}: ${n}`).join(', ') || '0';
-    out.push(line([r.route, (r.answered / seconds).toFixed(0), r.result.latency.p50, r.result.latency.p99, r.errors, non2xx, r.unexpected]));
+    const kinds = Object.entries(r.errorKinds ?? {}).map(([k, n]) => `${k}: ${n}`).join(', ');
+    out.push(line([r.route, (r.answered / seconds).toFixed(0), r.result.latency.p50, r.result.latency.p99, kinds ? `${r.errors} (${kinds})` : r.errors, non2xx, r.unexpected]));
   }
   const total = rows.reduce((a, r) => ({ answered: a.answered + r.answered, errors: a.errors + r.errors, unexpected: a.unexpected + r.unexpected }), { answered: 0, errors: 0, unexpected: 0 });
   out.push(line(['**all**', (total.answered / seconds).toFixed(0), '', '', total.errors, '', total.unexpected]));

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import S3rver from 's3rver';
+import { ensureBuild } from './ensure-build.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const BUCKET = 'afterglow';
@@ -138,10 +139,7 @@ export async function startCluster({
     await s3?.close();
   };
   try {
-    if (!existsSync(path.join(root, 'build/server/index.js'))) {
-      const r = spawnSync(process.execPath, ['scripts/build.js'], { cwd: root, stdio: 'inherit' });
-      if (r.status !== 0) throw new Error('the build failed');
-    }
+    ensureBuild(say);
     ensureNginx(say);
     await ensureDatabase(databaseUrl);
     s3 = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: path.join(dir, 's3'), configureBuckets: [{ name: BUCKET }] });

@@ -1,14 +1,15 @@
 // `npm run lighthouse`: Lighthouse 12 (mobile) on /, /allblogs, /blogs/{id} and /featuredBlogs of the
 // production build with a small seeded data set; prints the four category scores and the
 // JavaScript each page transfers (gzipped bytes). Uses Debian's Chromium (CHROME_PATH).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { seed } from './bench/seed.js';
+import { ensureBuild } from './ensure-build.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -21,10 +22,7 @@ const freePort = () =>
     });
   });
 
-if (!existsSync(path.join(root, 'build/server/index.js'))) {
-  const r = spawnSync(process.execPath, ['scripts/build.js'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(1);
-}
+ensureBuild();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'afterglow-lighthouse-'));
 const { publicBlogIds } = await seed({ blogs: 60, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, log: false });
 const port = await freePort();

@@ -11,6 +11,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensureBuild } from './ensure-build.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'Sunset123';
@@ -72,10 +73,6 @@ function ensureTools() {
   }
 }
 
-function buildIfNeeded() {
-  if (existsSync(path.join(root, 'build/server/index.js'))) return;
-  if (spawnSync(process.execPath, ['scripts/build.js'], { cwd: root, stdio: 'inherit' }).status !== 0) process.exit(1);
-}
 
 /** A scratch PostgreSQL database beside TEST_DATABASE_URL's, dropped afterwards. */
 async function throwawayPostgres(adminUrl) {
@@ -390,7 +387,7 @@ async function scanWapiti(server, seed) {
 }
 
 ensureTools();
-buildIfNeeded();
+ensureBuild();
 let failures = 0;
 const targets = [{ label: 'sqlite', dbms: 'SQLite', env: {} }];
 if (process.env.TEST_DATABASE_URL) targets.push({ label: 'postgres', dbms: 'PostgreSQL', env: null });

@@ -2,13 +2,14 @@
 // req/s, p50, p99, errors and non-2xx per scenario, each also as a ratio to a bare node:http
 // "ceiling" serving the home page's bytes in the same run. Writes bench/results/latest.{md,json}.
 // Options: --blogs 1000|100000, --duration s, --connections n, --quick (CI-sized), DATABASE_URL env.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { BENCH_PASSWORD, benchUserEmail, SEED_FORMAT, seed, WRITERS, writePairs } from './seed.js';
+import { ensureBuild } from '../ensure-build.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -28,11 +29,6 @@ const connections = Number(args.connections);
 const databaseUrl = process.env.DATABASE_URL;
 const dialect = databaseUrl ? 'postgres' : 'sqlite';
 
-function ensureBuild() {
-  if (existsSync(path.join(root, 'build/server/index.js'))) return;
-  const r = spawnSync(process.execPath, ['scripts/build.js'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(1);
-}
 
 async function freePort() {
   return new Promise((resolve) => {
