@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { readContentVersions } from '~/db/content-version.server';
+import { readCurrentVersions } from '~/db/content-version.server';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
 import { withStoredProfile } from '~/features/users/users.service.server';
@@ -76,7 +76,7 @@ export async function resolveUser(deps: AppDeps, headers: Headers): Promise<Sess
   let cache = sessionCaches.get(deps);
   if (!cache) sessionCaches.set(deps, (cache = new LRUCache({ max: 10_000, ttl: SESSION_CACHE_MS })));
   const key = `${cookie}\n${authorization}`;
-  const { sessions: version } = await readContentVersions(deps.database.db);
+  const { sessions: version } = await readCurrentVersions(deps.database);
   const cached = cache.get(key);
   if (cached && cached.version === version) return cached.user;
 

@@ -1,4 +1,6 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import type { DatabaseHandle } from './kysely.server';
 import type { Database } from './schema';
 
 /**
@@ -14,8 +16,31 @@ export interface ContentVersions {
   sessions: number;
 }
 
+/** Inside a transaction (`db` may be one), through the query builder. */
 export async function readContentVersions(db: Kysely<Database>): Promise<ContentVersions> {
-  const rows = await db.selectFrom('content_versions').select(['scope', 'version']).execute();
+  return toVersions(await db.selectFrom('content_versions').select(['scope', 'version']).execute());
+}
+
+const statements = new WeakMap<SQLite.Database, SQLite.Statement>();
+
+/**
+ * The same read for the hot path, once per request (page cache, session cache). On SQLite it
+ * runs one prepared statement on the handle itself, about 6 µs instead of 40 through the query
+ * builder. Only while no transaction is open on that handle: one in the middle of a write may
+ * hold counters it has not committed; then the builder's path waits its turn.
+ */
+export function readCurrentVersions(database: DatabaseHandle): ContentVersions | Promise<ContentVersions> {
+  const sqlite = database.sqlite;
+  if (!sqlite || sqlite.inTransaction) return readContentVersions(database.db);
+  let statement = statements.get(sqlite);
+  if (!statement) {
+    statement = sqlite.prepare('select scope, version from content_versions');
+    statements.set(sqlite, statement);
+  }
+  return toVersions(statement.all() as { scope: keyof ContentVersions; version: number | bigint }[]);
+}
+
+function toVersions(rows: { scope: keyof ContentVersions; version: number | bigint | string }[]): ContentVersions {
   const versions: ContentVersions = { content: 0, views: 0, sessions: 0 };
   for (const row of rows) versions[row.scope] = Number(row.version);
   return versions;

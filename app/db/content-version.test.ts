@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addComment, createBlog, likeBlog, recordView, unlikeBlog } from '~/features/blogs/blog.service.server';
 import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
-import { readContentVersions } from './content-version.server';
+import { readContentVersions, readCurrentVersions } from './content-version.server';
 import { TEST_DIALECTS } from './testing.server';
 
 const BLOG = {
@@ -11,6 +11,7 @@ const BLOG = {
   short_description: 'Boats at dusk.',
   long_description: 'The last ferry, the first lamps.',
   availability: 'Public',
+  photo: 'https://example.com/harbour.jpg',
 } as const;
 
 describe.each(TEST_DIALECTS)('content versions on %s', (dialect) => {
@@ -73,5 +74,26 @@ describe.each(TEST_DIALECTS)('content versions on %s', (dialect) => {
     const rows = await t.deps.database.db.selectFrom('blogs').select(['id', 'likes', 'comments_count']).where('id', 'in', ids).execute();
     for (const row of rows) expect([row.likes, row.comments_count]).toEqual([readers.length, readers.length]);
     expect((await versions()).content).toBeGreaterThan(before.content);
+  });
+
+  it('never answers a counter that a transaction still open has moved', async () => {
+    const { insertedId } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Undecided' });
+    const before = await readCurrentVersions(t.deps.database);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const writing = t.deps.database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('blogs').set({ title: 'Decided' }).where('id', '=', insertedId).execute();
+      entered();
+      await gate;
+      throw new Error('changed my mind');
+    });
+    await inside;
+    const during = Promise.resolve(readCurrentVersions(t.deps.database));
+    release();
+    await expect(writing).rejects.toThrow('changed my mind');
+    expect((await during).content).toBe(before.content);
+    expect((await readCurrentVersions(t.deps.database)).content).toBe(before.content);
   });
 });

@@ -47,6 +47,11 @@ export interface DatabaseHandle {
   /** The same connection without our plugin, for better-auth, which normalises on its own. */
   authDb: Kysely<any>;
   dialect: DialectName;
+  /**
+   * SQLite's own handle, for the few synchronous reads that must cost microseconds rather than
+   * a trip through the query builder (content-version.server.ts). Absent on PostgreSQL.
+   */
+  sqlite?: SQLite.Database;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -84,7 +89,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // 32 MB of page cache instead of SQLite's 2 MB: the hot indexes and rows of a 100,000-blog
   // site stay in memory (measured by `npm run bench -- --blogs 100000`).
   sqlite.pragma('cache_size = -32768');
-  return wrap(new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), 'sqlite');
+  return { ...wrap(new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), 'sqlite'), sqlite };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
-import { type ContentVersions, readContentVersions } from '~/db/content-version.server';
+import { type ContentVersions, readCurrentVersions } from '~/db/content-version.server';
 import type { AppDeps, AppVariables } from '../context.server';
 import { pickEncoding } from './compress.server';
 
@@ -74,7 +74,7 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
     const key = `${c.req.url}\n${c.req.header('accept-language') ?? ''}`;
     // Read before rendering: a write during the render leaves the entry already stale, never
     // a stale page filed under the new version.
-    const versions = await readContentVersions(deps.database.db);
+    const versions = await readCurrentVersions(deps.database);
     const cached = cache.get(key);
     if (cached && isFresh(cached, versions)) {
       c.set('nonce', cached.nonce);
