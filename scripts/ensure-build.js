@@ -1,7 +1,7 @@
 // The production build, made when there is none or when the sources are newer than it, so no
 // script (start, bench, cluster, lighthouse, scan) measures or serves yesterday's code.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -28,4 +28,13 @@ export function ensureBuild(say = (line) => console.log(line)) {
   say('afterglow: building (no build yet, or the sources changed)…');
   const result = spawnSync(process.execPath, [path.join(root, 'scripts/build.js')], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/**
+ * The V8 flags `npm start` runs the server with (package.json's start script is their one
+ * home), so the benchmark and the cluster measure the server as it is shipped.
+ */
+export function serverNodeFlags() {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return pkg.scripts.start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { BENCH_PASSWORD, benchUserEmail, SEED_FORMAT, seed, WRITERS, writePairs } from './seed.js';
-import { ensureBuild } from '../ensure-build.js';
+import { ensureBuild, serverNodeFlags } from '../ensure-build.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -42,7 +42,7 @@ async function freePort() {
 async function startApp(env) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['server.js'], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), 'server.js'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
