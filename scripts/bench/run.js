@@ -86,7 +86,7 @@ async function main() {
   const env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const marker = path.join(dataDir, 'seeded.json');
   const seeded = existsSync(marker) ? JSON.parse(readFileSync(marker, 'utf8')) : null;
-  if (seeded?.format !== SEED_FORMAT) {
+  if (seeded && seeded.format !== SEED_FORMAT) {
     if (databaseUrl) throw new Error(`the bench database needs a fresh seed (format ${SEED_FORMAT}): recreate it, then run again`);
     rmSync(dataDir, { recursive: true, force: true });
   }
