@@ -52,6 +52,8 @@ export interface DatabaseHandle {
    * a trip through the query builder (content-version.server.ts). Absent on PostgreSQL.
    */
   sqlite?: SQLite.Database;
+  /** PostgreSQL's pool, for the same few reads as named prepared statements. Absent on SQLite. */
+  pgPool?: pg.Pool;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -76,7 +78,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     // its own, so each gets one. The query in flight fails (503); the broken client is dropped.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    return wrap(new Kysely<any>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+    return { ...wrap(new Kysely<any>({ dialect: new PostgresDialect({ pool }) }), 'postgres'), pgPool: pool };
   }
   const file = options.sqlitePath ?? ':memory:';
   const sqlite = new SQLite(file);

@@ -96,6 +96,15 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     expect(await res.text()).toContain('Changed by hand');
   });
 
+  it('renders a burst of misses for one read once, and answers them all from that copy', async () => {
+    await sql`update blogs set title = 'Changed again' where id = ${blogId}`.execute(t.deps.database.db);
+    const burst = await Promise.all(Array.from({ length: 8 }, () => t.request('/api/featuredblogs')));
+    expect(burst.map((res) => res.headers.get('x-cache')).sort()).toEqual(['HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'MISS']);
+    const bodies = new Set(await Promise.all(burst.map((res) => res.text())));
+    expect(bodies.size).toBe(1);
+    expect([...bodies][0]).toContain('Changed again');
+  });
+
   it('shows a new view on the next read that shows views', async () => {
     const views = async () => ((await (await t.request(`/api/blogs/${blogId}`)).json()) as { views: number }).views;
     const before = await views();

@@ -61,6 +61,10 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
     sizeCalculation: (entry) => entry.body.length * 2 + 512,
   });
 
+  // Renders under way, by key: a burst of misses for one page (right after a change, or a cold
+  // deep page) renders it once; the others wait for that copy instead of each querying anew.
+  const rendering = new Map<string, Promise<Entry | null>>();
+
   return async (c, next) => {
     const method = c.req.method;
     const anonymous = !c.get('user') && !SESSION_OR_FLASH_COOKIE.test(c.req.header('cookie') ?? '');
@@ -75,31 +79,45 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
     // Read before rendering: a write during the render leaves the entry already stale, never
     // a stale page filed under the new version.
     const versions = await readCurrentVersions(deps.database);
-    const cached = cache.get(key);
+    // Looked up without awaiting first: the check and the claim below must happen in one turn.
+    const pending = rendering.get(key);
+    let cached = cache.get(key);
+    if ((!cached || !isFresh(cached, versions)) && pending) cached = (await pending) ?? undefined;
     if (cached && isFresh(cached, versions)) {
       c.set('nonce', cached.nonce);
       return respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, cached, 'HIT');
     }
 
-    await next();
-    const res = c.res;
-    const type = res.headers.get('content-type') ?? '';
-    if (res.status !== 200 || method !== 'GET' || res.headers.has('set-cookie') || !STORED_TYPES.test(type) || res.headers.has('content-encoding')) {
-      if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', PRIVATE_CACHE_CONTROL);
-      return;
+    // The first miss for a key renders; misses that arrive meanwhile wait for its copy above.
+    let settle: ((entry: Entry | null) => void) | undefined;
+    if (method === 'GET' && !rendering.has(key)) rendering.set(key, new Promise((resolve) => (settle = resolve)));
+    let entry: Entry | null = null;
+    try {
+      await next();
+      const res = c.res;
+      const type = res.headers.get('content-type') ?? '';
+      if (res.status !== 200 || method !== 'GET' || res.headers.has('set-cookie') || !STORED_TYPES.test(type) || res.headers.has('content-encoding')) {
+        if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', PRIVATE_CACHE_CONTROL);
+        return;
+      }
+      const body = Buffer.from(await res.arrayBuffer());
+      entry = {
+        status: res.status,
+        headers: [...res.headers].filter(([name]) => name !== 'content-length' && name !== 'cache-control'),
+        body,
+        nonce: c.get('nonce'),
+        etag: `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
+        versions,
+        showsViews: SHOWS_VIEWS.some((r) => r.test(c.req.path)),
+        encoded: {},
+      };
+      cache.set(key, entry);
+    } finally {
+      if (settle) {
+        rendering.delete(key);
+        settle(entry);
+      }
     }
-    const body = Buffer.from(await res.arrayBuffer());
-    const entry: Entry = {
-      status: res.status,
-      headers: [...res.headers].filter(([name]) => name !== 'content-length' && name !== 'cache-control'),
-      body,
-      nonce: c.get('nonce'),
-      etag: `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
-      versions,
-      showsViews: SHOWS_VIEWS.some((r) => r.test(c.req.path)),
-      encoded: {},
-    };
-    cache.set(key, entry);
     c.res = undefined;
     c.res = await respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, entry, 'MISS');
   };
