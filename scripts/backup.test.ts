@@ -1,14 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createDatabase } from '~/db/kysely.server';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '~/db/testing.server';
 import { createTestApp, type TestApp } from '#server/testing/test-app.server';
+import { tempDirs } from '#server/testing/temp-dirs';
 // @ts-expect-error plain JavaScript operator scripts
 import { backup } from './backup.js';
 // @ts-expect-error plain JavaScript operator scripts
 import { restore } from './restore.js';
+
+const dirs = tempDirs();
+afterAll(() => dirs.removeAll());
 
 const TABLES = ['blogs', 'comments', 'likes', 'wishlist', 'subscribers', 'user', 'session'] as const;
 
@@ -55,10 +58,10 @@ describe.each(TEST_DIALECTS)('backup and restore on %s', (dialect) => {
     const before = await counts(db);
 
     // Online: the app's connection is still open, with recent writes possibly only in the WAL.
-    const out = mkdtempSync(path.join(tmpdir(), 'afterglow-backup-'));
+    const out = dirs.make('afterglow-backup-');
     await backup({ dataDir: app.scratch.dataDir, databaseUrl: app.scratch.env.DATABASE_URL, out });
 
-    const freshDir = mkdtempSync(path.join(tmpdir(), 'afterglow-restore-'));
+    const freshDir = dirs.make('afterglow-restore-');
     target = dialect === 'postgres' ? await createScratchDatabase('postgres') : undefined;
     restore({ from: out, dataDir: freshDir, databaseUrl: target?.env.DATABASE_URL });
 
@@ -76,9 +79,9 @@ describe.each(TEST_DIALECTS)('backup and restore on %s', (dialect) => {
 
   it('refuses to overwrite existing data without --force', async () => {
     app = await createTestApp(dialect);
-    const out = mkdtempSync(path.join(tmpdir(), 'afterglow-backup-'));
+    const out = dirs.make('afterglow-backup-');
     await backup({ dataDir: app.scratch.dataDir, databaseUrl: app.scratch.env.DATABASE_URL, out });
     if (dialect === 'sqlite') expect(() => restore({ from: out, dataDir: app!.scratch.dataDir })).toThrow(/exists: pass --force/);
-    expect(() => restore({ from: mkdtempSync(path.join(tmpdir(), 'empty-')), dataDir: app!.scratch.dataDir })).toThrow(/not a backup/);
+    expect(() => restore({ from: dirs.make('afterglow-empty-'), dataDir: app!.scratch.dataDir })).toThrow(/not a backup/);
   });
 });

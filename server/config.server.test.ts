@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseEnv } from './config.server';
+import { tempDirs } from './testing/temp-dirs';
 
-const dataDir = () => mkdtempSync(path.join(tmpdir(), 'afterglow-config-'));
+const dirs = tempDirs();
+const dataDir = () => dirs.make('afterglow-config-');
+afterAll(() => dirs.removeAll());
 
 describe('configuration', () => {
   it('has working defaults for every variable', () => {

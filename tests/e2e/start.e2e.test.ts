@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDirs } from '#server/testing/temp-dirs';
 import { startServer } from './helpers/server';
+
+const dirs = tempDirs();
+afterAll(() => dirs.removeAll());
 
 const run = (env: Record<string, string>) =>
   spawnSync(process.execPath, ['server.js'], {
-    env: { ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'afterglow-start-')), ...env },
+    env: { ...process.env, DATA_DIR: dirs.make('afterglow-start-'), ...env },
     encoding: 'utf8',
     timeout: 20_000,
   });
