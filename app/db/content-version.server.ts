@@ -7,7 +7,8 @@ import type { Database } from './schema';
 /**
  * Where what pages show stands: the database's triggers bump `content` on any blog or comment
  * change, `views` on view counts and `sessions` when a session or a user's shown details change
- * (migration 2026-11-22T18-00-00_content-versions).
+ * (migrations 2026-11-22T18-00-00_content-versions and 2026-11-25T10-00-00_content-version-stripes:
+ * a scope's version is the sum of its stripes).
  * Shared by every instance on the same database, so a cache keyed by them is right on all.
  */
 export interface ContentVersions {
@@ -19,10 +20,15 @@ export interface ContentVersions {
 
 /** Inside a transaction (`db` may be one), through the query builder. */
 export async function readContentVersions(db: Kysely<Database>): Promise<ContentVersions> {
-  return toVersions(await db.selectFrom('content_versions').select(['scope', 'version']).execute());
+  const rows = await db
+    .selectFrom('content_version_stripes')
+    .select((eb) => ['scope', eb.fn.sum<number | string>('version').as('version')])
+    .groupBy('scope')
+    .execute();
+  return toVersions(rows);
 }
 
-const VERSIONS_SQL = 'select scope, version from content_versions';
+const VERSIONS_SQL = 'select scope, sum(version) as version from content_version_stripes group by scope';
 const statements = new WeakMap<SQLite.Database, SQLite.Statement>();
 
 /**

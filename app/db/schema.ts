@@ -88,12 +88,16 @@ export interface Database {
   subscribers: SubscribersTable;
   profiles: ProfilesTable;
   user: AuthUserTable;
-  content_versions: ContentVersionsTable;
+  content_version_stripes: ContentVersionStripesTable;
 }
 
-/** Counters the database's triggers bump when what pages show or who is signed in changes. */
-export interface ContentVersionsTable {
+/**
+ * Counters the database's triggers bump when what pages show or who is signed in changes; a
+ * scope's version is the sum of its stripes (migration 2026-11-25T10-00-00).
+ */
+export interface ContentVersionStripesTable {
   scope: 'content' | 'views' | 'sessions';
+  stripe: number;
   version: number;
 }
 
@@ -113,7 +117,7 @@ export const TABLE_COLUMNS = {
   subscribers: ['id', 'email', 'created_at'],
   profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at'],
   user: ['id', 'name', 'email', 'image'],
-  content_versions: ['scope', 'version'],
+  content_version_stripes: ['scope', 'stripe', 'version'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -134,5 +138,5 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   subscribers: true,
   profiles: true,
   user: true,
-  content_versions: true,
+  content_version_stripes: true,
 };

@@ -14,7 +14,7 @@ export const benchUserEmail = (i) => `writer${i}@bench.afterglow.test`;
 /** Writers 0…WRITERS-1 can sign in: the write scenarios spread their likes, comments and saves. */
 export const WRITERS = 30;
 /** Bumped when the data set's shape changes, so `npm run bench` re-seeds an old one. */
-export const SEED_FORMAT = 2;
+export const SEED_FORMAT = 3;
 const blogIdOf = (i) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
 const isHidden = (i) => i % 20 === 7;
 /** The wishlist rows seeded for user `u`: blog indexes (u·7 + k·13) mod N, k = 0…2. */
@@ -22,14 +22,17 @@ const seededWishlist = (u, blogCount) => [0, 1, 2].map((k) => (u * 7 + k * 13) %
 
 /**
  * Every (writer, blog) pair a write scenario may use once: public blogs the writer does not own
- * and has not saved yet, interleaved across writers so consecutive writes come from different
- * accounts. Yields { writer, blogId } without building the whole list.
+ * and has not saved yet. Consecutive pairs differ in both blog and writer: walking one blog
+ * with all 30 writers in a row made every concurrent like wait for the same blog row (on
+ * PostgreSQL, one commit at a time), which measured a viral post rather than a site. Yields
+ * { writer, blogId } without building the whole list; each pair comes exactly once.
  */
 export function* writePairs({ blogs: blogCount, users: userCount }) {
   const saved = Array.from({ length: WRITERS }, (_, w) => new Set(seededWishlist(w, blogCount)));
-  for (let i = 0; i < blogCount; i++) {
-    if (isHidden(i)) continue;
-    for (let w = 0; w < WRITERS; w++) {
+  for (let round = 0; round < WRITERS; round++) {
+    for (let i = 0; i < blogCount; i++) {
+      if (isHidden(i)) continue;
+      const w = (i + round) % WRITERS;
       if (i % userCount === w || saved[w].has(i)) continue;
       yield { writer: w, blogId: blogIdOf(i) };
     }
