@@ -1,5 +1,5 @@
 /**
- * react-fast-marquee and react-countup ship CommonJS only; depending on how the bundler's
+ * react-fast-marquee ships CommonJS only; depending on how the bundler's
  * interop reads them, their default import is the component or an object holding it.
  */
 export function cjsDefault<T>(imported: T): T {
