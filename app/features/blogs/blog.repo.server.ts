@@ -253,12 +253,21 @@ export async function deleteLike(db: Db, blogId: string, userId: string): Promis
   return Number(result.numDeletedRows);
 }
 
-export async function addToLikes(db: Db, id: string, delta: 1 | -1): Promise<void> {
-  await db
+/** Moves the blog's like count by `delta`; answers the new count. */
+export async function addToLikes(db: Db, id: string, delta: 1 | -1): Promise<number> {
+  const row = await db
     .updateTable('blogs')
     .set((eb) => ({ likes: eb('likes', '+', delta) }))
     .where('id', '=', id)
-    .execute();
+    .returning('likes')
+    .executeTakeFirst();
+  return row?.likes ?? 0;
+}
+
+/** The blog's like count alone (not the whole row, long description and all). */
+export async function likesOf(db: Db, id: string): Promise<number> {
+  const row = await db.selectFrom('blogs').select('likes').where('id', '=', id).executeTakeFirst();
+  return row?.likes ?? 0;
 }
 
 /** Which of `blogIds` the user liked. */

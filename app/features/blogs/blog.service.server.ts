@@ -151,9 +151,8 @@ export async function likeBlog(ctx: ServiceContext, id: string): Promise<{ modif
   await findVisible(ctx, id);
   return ctx.db.transaction().execute(async (trx) => {
     const inserted = await repo.insertLike(trx, { blog_id: id, user_id: user.id, user_email: user.email, created_at: ctx.now().toISOString() });
-    if (inserted) await repo.addToLikes(trx, id, 1);
-    const row = await repo.findBlog(trx, id);
-    return { modifiedCount: inserted, likes: row?.likes ?? 0 };
+    const likes = inserted ? await repo.addToLikes(trx, id, 1) : await repo.likesOf(trx, id);
+    return { modifiedCount: inserted, likes };
   });
 }
 
@@ -162,9 +161,8 @@ export async function unlikeBlog(ctx: ServiceContext, id: string): Promise<{ mod
   await findVisible(ctx, id);
   return ctx.db.transaction().execute(async (trx) => {
     const deleted = await repo.deleteLike(trx, id, user.id);
-    if (deleted) await repo.addToLikes(trx, id, -1);
-    const row = await repo.findBlog(trx, id);
-    return { modifiedCount: deleted, likes: row?.likes ?? 0 };
+    const likes = deleted ? await repo.addToLikes(trx, id, -1) : await repo.likesOf(trx, id);
+    return { modifiedCount: deleted, likes };
   });
 }
 
