@@ -78,6 +78,7 @@ function cannon(opts) {
   });
 }
 
+const WARM_UP_REQUESTS = 1500;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
@@ -192,7 +193,9 @@ async function main() {
   let ceilingRps = 0;
   for (const s of scenarios) {
     const url = s.url ?? `${app.url}${s.path ?? ''}`;
-    await cannon({ url, headers: s.headers, duration: 1, requests: s.requests, body: s.body, ...(s.write ? { overallRate: writeRate } : {}) });
+    // Warm up by count, not time: a signed-in page at ~250 req/s got 250 renders in a second,
+    // too few for V8 to optimise React's paths, and its figure swung by a third between runs.
+    await cannon({ url, headers: s.headers, amount: WARM_UP_REQUESTS, requests: s.requests, body: s.body, ...(s.write ? { overallRate: writeRate } : {}) });
     const cpuBefore = s.url ? 0 : cpuMsOf(app.child.pid);
     const r = await cannon({
       url,
