@@ -35,15 +35,11 @@ export default function handleRequest(
   const nonce = loadContext.nonce;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let finished = false;
-    const stopTimer = () => {
-      finished = true;
-      clearTimeout(timer);
-    };
     const userAgent = request.headers.get('user-agent');
     // Crawlers and no-JS clients get the complete document; browsers get the shell early.
     const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+    // Cleared when the render completes: a pending timer would keep the whole render alive.
+    const timer = setTimeout(() => abort(), streamTimeout + 1000);
     const send = () => {
       shellRendered = true;
       const body = new PassThrough();
@@ -62,12 +58,11 @@ export default function handleRequest(
           if (!waitForAll) send();
         },
         onAllReady() {
-          // The render is complete: the timer must not keep it (and its whole tree) alive.
-          stopTimer();
+          clearTimeout(timer);
           if (waitForAll) send();
         },
         onShellError(error: unknown) {
-          stopTimer();
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -76,6 +71,5 @@ export default function handleRequest(
         },
       },
     );
-    if (!finished) timer = setTimeout(abort, streamTimeout + 1000);
   });
 }
