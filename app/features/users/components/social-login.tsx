@@ -52,12 +52,11 @@ function signInWithPopup(provider: string, redirectTo: string): Promise<Outcome>
   const popup = window.open(start, 'afterglow-sign-in', popupFeatures());
   if (!popup) return null;
   return new Promise((resolve) => {
-    let settled = false;
+    let grace: ReturnType<typeof setTimeout> | undefined;
     const finish = (outcome: Outcome) => {
-      if (settled) return;
-      settled = true;
       window.removeEventListener('message', onMessage);
       clearInterval(poll);
+      clearTimeout(grace);
       if (!popup.closed) popup.close();
       resolve(outcome);
     };
@@ -66,11 +65,10 @@ function signInWithPopup(provider: string, redirectTo: string): Promise<Outcome>
       if (event.origin !== window.location.origin || data?.type !== POPUP_MESSAGE_TYPE || data.nonce !== nonce) return;
       finish(data.token ? { ok: true } : { ok: false, code: data.error?.code ?? 'internal-error' });
     };
-    let closedSeen = false;
     const poll = setInterval(() => {
-      if (!popup.closed || closedSeen) return;
-      closedSeen = true;
-      setTimeout(() => finish({ ok: false, code: 'popup-closed-by-user' }), CLOSED_GRACE_MS);
+      if (!popup.closed) return;
+      clearInterval(poll);
+      grace = setTimeout(() => finish({ ok: false, code: 'popup-closed-by-user' }), CLOSED_GRACE_MS);
     }, CLOSED_POLL_MS);
     window.addEventListener('message', onMessage);
   });
