@@ -28,21 +28,25 @@ export function useMotionAllowed(): boolean {
 }
 
 /**
- * True once the element comes within `margin` of the viewport. Sections below the fold use it
- * to fetch their animation code only when a visitor scrolls toward them, keeping the first load
- * small (BRIEF §6: the home page's JavaScript budget).
+ * True once the element comes within `margin` of the viewport (with at least `threshold` of it
+ * showing). Sections below the fold use it to fetch their animation code only when a visitor
+ * scrolls toward them, keeping the first load small (BRIEF §6: the home page's JavaScript
+ * budget); the counters use it to start counting once they are in view.
  */
-export function useNearViewport<T extends Element>(margin = '300px'): [RefObject<T | null>, boolean] {
+export function useNearViewport<T extends Element>(margin = '300px', threshold = 0): [RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);
   const [near, setNear] = useState(false);
   useEffect(() => {
     const element = ref.current;
     if (!element || near) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setNear(true);
-    }, { rootMargin: margin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: margin, threshold },
+    );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [margin, near]);
+  }, [margin, threshold, near]);
   return [ref, near];
 }
