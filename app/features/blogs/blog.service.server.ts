@@ -147,22 +147,23 @@ export async function recordView(ctx: ServiceContext, id: string): Promise<{ mod
 
 /** One like per user and blog: the second answers modifiedCount 0 (BRIEF §2 "Likes"). */
 export async function likeBlog(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number; likes: number }> {
-  const user = requireSignedIn(ctx);
-  await findVisible(ctx, id);
-  return ctx.db.transaction().execute(async (trx) => {
-    const inserted = await repo.insertLike(trx, { blog_id: id, user_id: user.id, user_email: user.email, created_at: ctx.now().toISOString() });
-    const likes = inserted ? await repo.addToLikes(trx, id, 1) : await repo.likesOf(trx, id);
-    return { modifiedCount: inserted, likes };
-  });
+  return setLiked(ctx, id, true);
 }
 
 export async function unlikeBlog(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number; likes: number }> {
+  return setLiked(ctx, id, false);
+}
+
+/** Adds or removes the caller's like and moves the count with it, in one transaction. */
+async function setLiked(ctx: ServiceContext, id: string, liked: boolean): Promise<{ modifiedCount: number; likes: number }> {
   const user = requireSignedIn(ctx);
   await findVisible(ctx, id);
   return ctx.db.transaction().execute(async (trx) => {
-    const deleted = await repo.deleteLike(trx, id, user.id);
-    const likes = deleted ? await repo.addToLikes(trx, id, -1) : await repo.likesOf(trx, id);
-    return { modifiedCount: deleted, likes };
+    const changed = liked
+      ? await repo.insertLike(trx, { blog_id: id, user_id: user.id, user_email: user.email, created_at: ctx.now().toISOString() })
+      : await repo.deleteLike(trx, id, user.id);
+    const likes = changed ? await repo.addToLikes(trx, id, liked ? 1 : -1) : await repo.likesOf(trx, id);
+    return { modifiedCount: changed, likes };
   });
 }
 
