@@ -47,21 +47,24 @@ const chrome = await chromeLauncher.launch({
   chromePath,
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-const pages = ['/', '/allblogs', `/blogs/${publicBlogIds[3]}`, '/featuredBlogs'];
-const rows = [];
-try {
-  for (const page of pages) {
-    const result = await lighthouse(`${base}${page}`, {
+const audit = async (page) =>
+  (
+    await lighthouse(`${base}${page}`, {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-    });
-    let { lhr } = result;
+    })
+  ).lhr;
+const pages = ['/', '/allblogs', `/blogs/${publicBlogIds[3]}`, '/featuredBlogs'];
+const rows = [];
+try {
+  for (const page of pages) {
+    let lhr = await audit(page);
     // A run that Chrome broke (no first paint, a lost target) scores 0: try that page once more.
     if (lhr.runtimeError) {
       console.error(`lighthouse: ${page}: ${lhr.runtimeError.code}; trying again`);
-      ({ lhr } = await lighthouse(`${base}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] }));
+      lhr = await audit(page);
     }
     const requests = lhr.audits['network-requests']?.details?.items ?? [];
     const scripts = requests.filter((r) => r.resourceType === 'Script');
