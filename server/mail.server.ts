@@ -7,6 +7,20 @@ const loadNodemailer = lazy(async () => (await import('nodemailer')).default);
 import type { Logger } from 'pino';
 import type { Config } from './config.server';
 
+/**
+ * The origin every link in a mail starts with (BRIEF §2 "Links in mails"): PUBLIC_URL, or
+ * http://localhost:PORT when it is unset. Never a request's Host or forwarded headers, which
+ * whoever sends the request chooses (docs/decisions/021-mailed-link-origin.md).
+ */
+export function mailOrigin(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
+  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `http://localhost:${config.PORT}`;
+}
+
+/** An absolute link for a mail: `path` (with its query) on mailOrigin. */
+export function mailLink(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>, pathAndQuery: string): string {
+  return new URL(pathAndQuery, mailOrigin(config)).toString();
+}
+
 export interface Mail {
   to: string;
   subject: string;
