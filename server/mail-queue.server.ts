@@ -79,14 +79,18 @@ export function createMailQueue(deps: AppDeps, options: { mailer?: Mailer; worke
     }).finally(() => (wake = null));
 
   async function runBatch(): Promise<BatchReport> {
-    const batch = await claimMailBatch(ctx, { worker, limit: batchSize, leaseMs: config.MAIL_CLAIM_SECONDS * 1000 });
+    const leaseMs = config.MAIL_CLAIM_SECONDS * 1000;
+    // No mail is started in the last quarter of the lease: once it ends another worker may take
+    // the row, and both would send it. What is left goes back to the queue.
+    const sendBefore = Date.now() + leaseMs * 0.75;
+    const batch = await claimMailBatch(ctx, { worker, limit: batchSize, leaseMs });
     const report: BatchReport = { claimed: batch.mails.length + batch.dropped + batch.bounced, sent: 0, retry: 0, bounced: batch.bounced, failed: 0, dropped: batch.dropped, released: 0 };
     for (const [index, mail] of batch.mails.entries()) {
       const wait = lastSendAt + gapMs - Date.now();
       if (wait > 0 && !stopping) await rest(wait);
-      if (stopping) {
+      if (stopping || Date.now() > sendBefore) {
         const left = batch.mails.slice(index).map((m) => m.id);
-        await releaseMailClaims(ctx, left);
+        await releaseMailClaims(ctx, worker, left);
         report.released = left.length;
         break;
       }

@@ -31,6 +31,12 @@ export interface Mail {
   headers?: Record<string, string>;
 }
 
+/**
+ * nodemailer waits up to 10 minutes on a silent server by default; a queued mail must fail (and
+ * be retried) well inside its claim's lease instead.
+ */
+const QUEUE_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+
 export interface MailerOptions {
   /** Keep SMTP connections open between mails (the send queue sends many in a row). */
   pool?: boolean;
@@ -54,7 +60,7 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DA
   const logEach = options.logEach ?? true;
   if (config.SMTP_URL) {
     const smtpUrl = config.SMTP_URL;
-    const transport = lazy(async () => (await loadNodemailer()).createTransport(options.pool ? { url: smtpUrl, pool: true, maxConnections: 1 } : smtpUrl));
+    const transport = lazy(async () => (await loadNodemailer()).createTransport(options.pool ? { url: smtpUrl, pool: true, maxConnections: 1, ...QUEUE_TIMEOUTS } : smtpUrl));
     let opened = false;
     return {
       async send(mail) {

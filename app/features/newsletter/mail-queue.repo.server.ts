@@ -86,8 +86,23 @@ export async function claimDue(db: Db, dialect: DialectName, q: { now: string; l
   return result.rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
 }
 
-export async function markSent(db: Db, id: string, now: string): Promise<void> {
-  await db.updateTable('mail_queue').set({ status: 'sent', sent_at: now, claimed_until: null, last_error: null }).where('id', '=', id).execute();
+/**
+ * On PostgreSQL the mark is committed without waiting for the disk (synchronous_commit off, for
+ * this transaction only): a flush per mail would cap sending at the disk's flush rate. Our
+ * process dying loses nothing (the commit is in PostgreSQL's hands); PostgreSQL itself crashing
+ * can lose the last fraction of a second of marks, and those mails go again with the same
+ * Message-ID (docs/decisions/023).
+ */
+export async function markSent(db: Db, dialect: DialectName, id: string, now: string): Promise<void> {
+  const mark = (trx: Db) => trx.updateTable('mail_queue').set({ status: 'sent', sent_at: now, claimed_until: null, last_error: null }).where('id', '=', id).execute();
+  if (dialect !== 'postgres') {
+    await mark(db);
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await sql`set local synchronous_commit = off`.execute(trx);
+    await mark(trx);
+  });
 }
 
 export async function markRetry(db: Db, id: string, q: { nextAttemptAt: string; error: string }): Promise<void> {
@@ -113,14 +128,15 @@ export async function markBounced(db: Db, q: { id: string; email: string; reason
   });
 }
 
-/** Hands claimed rows back untouched (a worker stopping): the attempt did not happen. */
-export async function releaseClaims(db: Db, ids: string[]): Promise<void> {
+/** Hands a worker's claimed rows back untouched (it is stopping): the attempt did not happen. */
+export async function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db
     .updateTable('mail_queue')
     .set((eb) => ({ status: 'queued', claimed_until: null, claimed_by: null, attempts: eb('attempts', '-', 1) }))
     .where('id', 'in', ids)
     .where('status', '=', 'sending')
+    .where('claimed_by', '=', worker)
     .execute();
 }
 

@@ -189,7 +189,7 @@ export async function recordMailOutcome(ctx: ServiceContext, mail: Pick<QueuedMa
   const now = ctx.now();
   switch (outcome.type) {
     case 'sent':
-      await repo.markSent(ctx.db, mail.id, now.toISOString());
+      await repo.markSent(ctx.db, ctx.dialect, mail.id, now.toISOString());
       return 'sent';
     case 'bounced':
       await repo.markBounced(ctx.db, { id: mail.id, email: mail.email, reason: outcome.reason, now: now.toISOString() });
@@ -209,9 +209,9 @@ export async function recordMailOutcome(ctx: ServiceContext, mail: Pick<QueuedMa
   }
 }
 
-/** Gives claimed rows back without counting an attempt (a worker asked to stop). */
-export function releaseMailClaims(ctx: ServiceContext, ids: string[]): Promise<void> {
-  return repo.releaseClaims(ctx.db, ids);
+/** Gives a worker's claimed rows back without counting an attempt (it stops, or its lease runs short). */
+export function releaseMailClaims(ctx: ServiceContext, worker: string, ids: string[]): Promise<void> {
+  return repo.releaseClaims(ctx.db, worker, ids);
 }
 
 export interface MessageStatus {

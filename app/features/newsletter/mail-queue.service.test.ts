@@ -11,8 +11,8 @@ import { confirmSubscription, describeMailLink, setNewsletterDelivery, subscribe
 
 const blogInput = (title: string, availability: 'Public' | 'Hidden' = 'Public') => ({
   title,
-  category: 'Personal',
-  type: 'Mini blog',
+  category: 'Personal' as const,
+  type: 'Mini blog' as const,
   short_description: `About ${title}`,
   long_description: 'Long enough.',
   details: '',
@@ -123,6 +123,7 @@ describe.each(TEST_DIALECTS)('newsletter sending on %s', (dialect) => {
     expect(await describeMailLink(ctx, secret, token)).toEqual({ kind: 'newsletter', email: 'leave@example.com', delivery: 'post' });
     expect(await unsubscribeByLink(ctx, secret, token)).toEqual({ kind: 'newsletter', email: 'leave@example.com' });
     expect(await unsubscribeByLink(ctx, secret, token)).toEqual({ kind: 'newsletter', email: undefined });
+    expect(await describeMailLink(ctx, secret, token)).toEqual({ kind: 'gone' });
     const left = await t.deps.database.db.selectFrom('subscribers').select('email').where('id', 'in', ids).execute();
     expect(left).toEqual([{ email: 'keep@example.com' }]);
     await expect(unsubscribeByLink(ctx, secret, `${token}x`)).rejects.toMatchObject({ code: 'not_found', message: MESSAGES.mailLinkInvalid });

@@ -46,13 +46,18 @@ export async function confirmSubscription(ctx: ServiceContext, secret: string, t
 }
 
 /** What an unsubscribe link would end, for its confirmation page. */
-export type MailLinkTarget = { kind: 'newsletter'; email: string; delivery: MailDelivery } | { kind: 'follow'; writerName: string } | { kind: 'follows' };
+export type MailLinkTarget =
+  | { kind: 'newsletter'; email: string; delivery: MailDelivery }
+  | { kind: 'follow'; writerName: string }
+  | { kind: 'follows' }
+  | { kind: 'gone' };
 
 export async function describeMailLink(ctx: ServiceContext, secret: string, token: string): Promise<MailLinkTarget> {
   const subject = subjectOf(secret, token, ['newsletter', 'follow', 'follows']);
   if (subject.kind === 'newsletter') {
     const subscriber = await repo.findSubscriber(ctx.db, { id: subject.subscriberId });
-    if (!subscriber) throw invalidLink();
+    // Ended already (by this link, or another way): a genuine link, nothing left to end.
+    if (!subscriber) return { kind: 'gone' };
     return { kind: 'newsletter', email: subscriber.email, delivery: subscriber.delivery };
   }
   if (subject.kind === 'follow') return { kind: 'follow', writerName: (await writerName(ctx, subject.writerId)) ?? MESSAGES.defaultDisplayName };
