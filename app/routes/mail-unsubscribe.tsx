@@ -12,7 +12,7 @@ const invalid = () => data({ state: 'invalid' as const }, { status: 404 });
 /** GET shows what the link would end and a button; it changes nothing (RFC 8058 §3). */
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    return { state: 'ask' as const, target: await describeMailLink(context.service, context.deps.config.SESSION_SECRET, params.token) };
+    return { state: 'ask' as const, token: params.token, target: await describeMailLink(context.service, context.deps.config.SESSION_SECRET, params.token) };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') return invalid();
     throw error;
@@ -57,7 +57,7 @@ export default function MailUnsubscribe({ loaderData, actionData }: Route.Compon
       </AuthCard>
     );
   }
-  const { target } = shown;
+  const { target, token } = shown;
   if (target.kind === 'gone') {
     return (
       <AuthCard title={MESSAGES.unsubscribedTitle}>
@@ -74,7 +74,10 @@ export default function MailUnsubscribe({ loaderData, actionData }: Route.Compon
       <>Stop following every writer and their mails?</>
     );
   return (
-    <AuthCard title={MESSAGES.unsubscribeTitle} footer={<Link to="/mail/preferences" className="link link-primary">{MESSAGES.preferencesTitle}</Link>}>
+    <AuthCard
+      title={MESSAGES.unsubscribeTitle}
+      footer={<Link to={target.kind === 'newsletter' ? `/mail/preferences?t=${token}` : '/mail/preferences'} className="link link-primary">{MESSAGES.preferencesTitle}</Link>}
+    >
       <p className="text-center">{what}</p>
       <Form method="post">
         <button type="submit" className="btn btn-primary w-full" data-testid="unsubscribe-button">{MESSAGES.unsubscribeButton}</button>

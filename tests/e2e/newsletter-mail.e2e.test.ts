@@ -155,6 +155,19 @@ describe('newsletter mail, in a browser against a real SMTP server', () => {
     expect(mail.subject).toBe('New from Sol Vesper: A second dusk');
     expect(mail.text).toContain(`/blogs/${second}`);
 
+    for (const [size, viewport] of [['desktop', { width: 1366, height: 900 }], ['phone', VIEWPORTS.phone]] as const) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [name, path] of [['following', '/following'], ['preferences', '/mail/preferences']]) {
+          await page.goto(`${base}${path}`);
+          await waitForHydration(page);
+          await screenshot(page, `mail-${name}-${size}-${scheme}`);
+        }
+      }
+    }
+    await page.goto(`${base}/following`);
+    await waitForHydration(page);
     await page.getByRole('button', { name: `${MESSAGES.unfollow} Sol Vesper` }).click();
     await expect.poll(() => page.getByTestId('following-list').textContent()).not.toContain('Sol Vesper');
   });

@@ -15,7 +15,7 @@ export function FollowButton({ writerId, writerName, following, redirectTo }: { 
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
-        className={following ? 'btn btn-outline btn-secondary' : 'btn btn-secondary'}
+        className={following ? 'btn btn-sm btn-outline btn-secondary' : 'btn btn-sm btn-secondary'}
         aria-pressed={following}
         aria-label={`${following ? MESSAGES.unfollow : MESSAGES.follow} ${writerName}`}
         disabled={busy}
