@@ -66,7 +66,7 @@ export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): P
   // Published: the announcement to subscribers and followers commits with the blog or not at all.
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertBlog(trx, row);
-    await announceBlog({ ...ctx, db: trx }, row);
+    await announceBlog({ ...ctx, db: trx }, row, now);
   });
   return { insertedId: id };
 }
@@ -87,11 +87,12 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
   const patch: Record<string, string | null> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   if (patch.details === '') patch.details = null;
   const change = { ...patch, updated_at: ctx.now().toISOString() };
+  const publishedAt = change.updated_at;
   if (!(row.availability === 'Hidden' && patch.availability === 'Public')) return { modifiedCount: await repo.updateBlog(ctx.db, id, change) };
   // A Hidden draft made Public is published now: announced with the change, once per blog.
   return ctx.db.transaction().execute(async (trx) => {
     const modifiedCount = await repo.updateBlog(trx, id, change);
-    await announceBlog({ ...ctx, db: trx }, { id, owner_id: row.owner_id, email: row.email });
+    await announceBlog({ ...ctx, db: trx }, { id, owner_id: row.owner_id, email: row.email }, publishedAt);
     return { modifiedCount };
   });
 }

@@ -15,8 +15,8 @@ const MAX_BACKOFF_MS = 6 * 3600_000;
  * the blog Public, so the announcement commits with it or not at all. A blog is announced once:
  * made Hidden and Public again, it is not sent again.
  */
-export async function announceBlog(ctx: ServiceContext, blog: { id: string; owner_id: string; email: string }): Promise<{ queued: number }> {
-  const now = ctx.now().toISOString();
+export async function announceBlog(ctx: ServiceContext, blog: { id: string; owner_id: string; email: string }, publishedAt: string): Promise<{ queued: number }> {
+  const now = publishedAt;
   const messageId = newId();
   const made = await repo.insertMessage(ctx.db, { id: messageId, kind: 'post', key: `post:${blog.id}`, blog_id: blog.id, created_at: now });
   if (!made) return { queued: 0 };

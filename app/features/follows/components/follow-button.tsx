@@ -16,7 +16,6 @@ export function FollowButton({ writerId, writerName, following, redirectTo }: { 
       <button
         type="submit"
         className={following ? 'btn btn-sm btn-outline btn-secondary' : 'btn btn-sm btn-secondary'}
-        aria-pressed={following}
         aria-label={`${following ? MESSAGES.unfollow : MESSAGES.follow} ${writerName}`}
         disabled={busy}
         data-testid="follow-button"
