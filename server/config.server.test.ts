@@ -17,6 +17,7 @@ describe('configuration', () => {
     expect(env.RATE_LIMITS).toBe('on');
     expect(env.MAX_UPLOAD_MB).toBe(10);
     expect(env.TRUST_PROXY).toEqual([]);
+    expect([env.MAIL_RATE_PER_MINUTE, env.MAIL_RETRY_SECONDS, env.MAIL_CLAIM_SECONDS, env.MAIL_DIGEST_HOUR]).toEqual([60, 60, 300, 7]);
   });
 
   it.each([
@@ -26,6 +27,10 @@ describe('configuration', () => {
     [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must be a URL/],
     [{ RATE_LIMITS: 'maybe' }, /^RATE_LIMITS /],
     [{ MAX_UPLOAD_MB: '-1' }, /^MAX_UPLOAD_MB must be above 0/],
+    [{ MAIL_RATE_PER_MINUTE: 'fast' }, /^MAIL_RATE_PER_MINUTE must be a number of mails/],
+    [{ MAIL_RATE_PER_MINUTE: '0' }, /^MAIL_RATE_PER_MINUTE must be at least 1/],
+    [{ MAIL_DIGEST_HOUR: '24' }, /^MAIL_DIGEST_HOUR must be an hour from 0 to 23/],
+    [{ MAIL_RETRY_SECONDS: '-5' }, /^MAIL_RETRY_SECONDS must be above 0/],
     [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET must be at least 32 characters/],
     [{ GOOGLE_CLIENT_ID: 'id' }, /^GOOGLE_CLIENT_SECRET must be set when GOOGLE_CLIENT_ID is set/],
   ])('refuses %o with one line naming the variable', (env, message) => {

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '~/lib/messages';
@@ -61,6 +62,21 @@ async function photoOf(token: string): Promise<string> {
   return photos.get(token)!;
 }
 
+/** The page at `url` in both sizes and both themes, for looking at (BRIEF: screenshots looked at). */
+async function screenshotAllWays(page: Page, url: string, name: string) {
+  for (const [size, viewport] of [['desktop', { width: 1366, height: 900 }], ['phone', VIEWPORTS.phone]] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(url);
+      await waitForHydration(page);
+      await screenshot(page, `mail-${name}-${size}-${scheme}`);
+    }
+  }
+  await page.setViewportSize(VIEWPORTS.phone);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 async function publish(token: string, title: string) {
   const photo = await photoOf(token);
   const res = await fetch(`${base}/api/blogs`, {
@@ -100,7 +116,7 @@ describe('newsletter mail, in a browser against a real SMTP server', () => {
     const confirmLink = /http:\/\/127\.0\.0\.1:\d+\/mail\/confirm\/\S+/.exec(confirmation.text ?? '')![0];
     await page.goto(confirmLink);
     expect(await page.getByTestId('subscription-confirmed').textContent()).toContain(email);
-    await screenshot(page, 'mail-confirmed-phone-light');
+    await screenshotAllWays(page, confirmLink, 'confirmed');
 
     const blogId = await publish(writer.token, 'Lanterns on the pier');
     const post = await nthMail(email, 2);
@@ -118,10 +134,13 @@ describe('newsletter mail, in a browser against a real SMTP server', () => {
     // The footer link opens the confirmation page; its button POSTs.
     const footerLink = /Unsubscribe: (\S+)/.exec(post.text ?? '')![1]!;
     expect(footerLink).toBe(unsubscribeUrl);
+    await screenshotAllWays(page, footerLink, 'unsubscribe');
+    const manage = /Manage preferences: (\S+)/.exec(post.text ?? '')![1]!;
+    await screenshotAllWays(page, manage, 'preferences-by-link');
+    expect(await page.getByText(email).count()).toBe(1);
     await page.goto(footerLink);
     await waitForHydration(page);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(MESSAGES.unsubscribeTitle);
-    await screenshot(page, 'mail-unsubscribe-phone-light');
     await page.getByTestId('unsubscribe-button').click();
     expect(await page.getByTestId('unsubscribed').textContent()).toContain(email);
     await screenshot(page, 'mail-unsubscribed-phone-light');
@@ -155,18 +174,8 @@ describe('newsletter mail, in a browser against a real SMTP server', () => {
     expect(mail.subject).toBe('New from Sol Vesper: A second dusk');
     expect(mail.text).toContain(`/blogs/${second}`);
 
-    for (const [size, viewport] of [['desktop', { width: 1366, height: 900 }], ['phone', VIEWPORTS.phone]] as const) {
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.setViewportSize(viewport);
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const [name, path] of [['following', '/following'], ['preferences', '/mail/preferences']]) {
-          await page.goto(`${base}${path}`);
-          await waitForHydration(page);
-          await screenshot(page, `mail-${name}-${size}-${scheme}`);
-        }
-      }
-    }
-    await page.goto(`${base}/following`);
+    await screenshotAllWays(page, `${base}/mail/preferences`, 'preferences');
+    await screenshotAllWays(page, `${base}/following`, 'following');
     await waitForHydration(page);
     await page.getByRole('button', { name: `${MESSAGES.unfollow} Sol Vesper` }).click();
     await expect.poll(() => page.getByTestId('following-list').textContent()).not.toContain('Sol Vesper');
