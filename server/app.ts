@@ -16,6 +16,11 @@ declare module 'react-router' {
     nonce: string;
     requestId: string;
     clientIp: string;
+    /**
+     * The request is a form post (not GET/HEAD). A loader rendering after a post whose session
+     * ended shows the form again instead of sending the visitor to /login (issue 13 §11).
+     */
+    formPost: boolean;
     /** Set by entry.server's handleError, read by the HTTP layer after the page is rendered. */
     failure: { databaseUnavailable: boolean };
   }

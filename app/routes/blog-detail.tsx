@@ -15,7 +15,7 @@ import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
-import { requireUser } from '~/lib/session.server';
+import { requireUser, signedOutPost } from '~/lib/session.server';
 import { CONTENT_RATE_LIMITS, consumeRateLimit, rateLimitHeaders } from '#server/middleware/rate-limit.server';
 import type { Route } from './+types/blog-detail';
 
@@ -87,9 +87,13 @@ async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: s
 
 /** Comment and delete, posted by this page's forms (with or without JavaScript). */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireUser(context, request);
   const form = await request.formData();
   const intent = form.get('intent');
+  if (!context.user) {
+    if (intent === 'delete') requireUser(context, request);
+    const commentText = form.get('commentText');
+    return signedOutPost<CommentsActionData>(request, { intent: 'comment', error: MESSAGES.commentError, values: { commentText: typeof commentText === 'string' ? commentText : '' } }, '#comments');
+  }
   try {
     if (intent === 'delete') return await deleteAndLeave(context.service, params.id);
     const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });

@@ -8,6 +8,8 @@ export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
+  /** The server process, for reading its memory from /proc. */
+  pid: number;
   output: () => string;
   /** Sends a signal and resolves with the exit code. */
   signal(signal: NodeJS.Signals): Promise<number | null>;
@@ -54,6 +56,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url,
     port,
     dataDir,
+    pid: child.pid!,
     output: () => log,
     signal(signal) {
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
