@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.server';
 import { type AppDeps, createDeps, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
+import { mailOrigin } from './mail.server';
 import { scheduleUploadSweep } from './upload-sweep.server';
 
 export { ConfigError, StartupError };
@@ -46,6 +47,11 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   const config = loadConfig(options.env ?? process.env);
   const log = createLogger(config.LOG_LEVEL);
   const deps = await createDeps(config, log);
+  if (!config.PUBLIC_URL) {
+    // BRIEF §2 "Links in mails": mails never link to a request's host, so without PUBLIC_URL
+    // they can only point at this machine (docs/decisions/021).
+    log.warn(`PUBLIC_URL is not set: links in mails point to ${mailOrigin(config)}. Set PUBLIC_URL to the site's public address before you share the site.`);
+  }
   const dev = options.dev ?? false;
   const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
   // Given a function, React Router derives its routes and static handler again on every request

@@ -31,11 +31,12 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
     await database.close().catch(() => {});
     throw new StartupError(`DATABASE_URL cannot be reached: ${(error as Error).message}`);
   }
-  const auth = createAuth({ config, authDb: database.authDb, db: database.db, dialect: database.dialect, log });
+  const rateLimits = createRateLimitStore(config);
+  const auth = createAuth({ config, authDb: database.authDb, db: database.db, dialect: database.dialect, log, rateLimits });
   await migrateAuthTables(auth);
   const { applied } = await migrateToLatest(database.db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  return { config, log, database, auth, now: () => new Date(), rateLimits: createRateLimitStore(config), migrationsApplied: applied };
+  return { config, log, database, auth, now: () => new Date(), rateLimits, migrationsApplied: applied };
 }
 
 export class StartupError extends Error {

@@ -1,17 +1,11 @@
 import { type AppLoadContext, data, redirect } from 'react-router';
+import { sameSitePath } from './same-site-path';
 import type { SessionUser } from './service-context';
 
 /** Only a same-site path may be a return target: never another origin, never `//host`. */
 export function safeRedirectPath(target: string | null | undefined, fallback = '/'): string {
-  // Control characters (a CR/LF header-injection attempt) would make the Location header throw.
-  if (!target || !target.startsWith('/') || /[\u0000-\u001f\u007f]/.test(target)) return fallback;
-  // Parsed as the browser will: `//host` and `/\host` leave the site; anything else is
-  // normalised and percent-encoded, so it is always a valid header value.
-  const url = new URL(target, SELF);
-  if (url.origin !== SELF) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  return (target && sameSitePath(target)) || fallback;
 }
-const SELF = 'http://afterglow.invalid';
 
 /**
  * The protected-route guard (spec §2): anonymous visitors go to /login carrying the attempted

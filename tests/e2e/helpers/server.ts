@@ -32,7 +32,8 @@ export async function freePort(): Promise<number> {
  * an operator would, and waits for /healthz.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  // A caller may choose the port, to name the server's own address in PUBLIC_URL.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'afterglow-e2e-'));
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['server.js'], {
