@@ -15,12 +15,21 @@ const text = z.string();
 const id = z.string().describe('A blog, comment or wishlist id (UUID)');
 
 export const MessageResponse = z.object({ message: text, code: text.optional(), field: text.optional(), requestId: text.optional() });
-export const CommentResponse = z.strictObject({ userName: text, userPhoto: text.nullable(), userEmail: text, commentText: text, commentedAt: text });
+const ownEmail = (whose: string) => text.optional().describe(`Only when the caller is ${whose}: nobody else is ever shown an email address (BRIEF §2)`);
+export const CommentResponse = z.strictObject({
+  userName: text.describe("The commenter's current name (read through their id, never a copy)"),
+  userPhoto: text.nullable().describe("The commenter's current photo"),
+  userEmail: ownEmail('the commenter'),
+  isMine: z.boolean().describe('Whether the caller wrote the comment'),
+  commentText: text,
+  commentedAt: text,
+});
 export const BlogResponse = z.strictObject({
   _id: id,
   title: text,
-  email: text,
-  name: text,
+  email: ownEmail("the blog's owner"),
+  isOwner: z.boolean().describe("Whether the caller owns the blog (what a client decides by, instead of comparing emails)"),
+  name: text.describe("The author's current name (read through their id, never a copy)"),
   category: z.enum(BLOG_CATEGORIES),
   type: z.enum(BLOG_TYPES),
   short_description: text,
