@@ -8,6 +8,7 @@ import type { Database, DialectName } from '~/db/schema';
 import { createUserRecord, recordSignIn } from '~/features/users/users.service.server';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '~/features/users/users.schema';
 import type { ServiceContext } from '~/lib/service-context';
+import { checkAuthInput, fitUserToLimits } from './auth-input.server';
 import type { Config } from './config.server';
 import { createMailer, type Mailer } from './mail.server';
 import { expectedOrigin } from './middleware/origin-check.server';
@@ -111,10 +112,12 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
     databaseHooks: {
       user: {
         create: {
+          before: async (user) => fitUserToLimits(user),
           after: async (user) => {
             await createUserRecord(hookContext(), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
           },
         },
+        update: { before: async (user) => fitUserToLimits(user) },
       },
       account: {
         create: {
@@ -143,6 +146,7 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
     hooks: {
       // The spec's password rule (§5) holds for every way of choosing a password, not only the form.
       before: createAuthMiddleware(async (ctx) => {
+        checkAuthInput(ctx.path, ctx.body);
         const field = PASSWORD_FIELDS[ctx.path];
         if (!field) return;
         const result = PasswordSchema.safeParse((ctx.body as Record<string, unknown> | undefined)?.[field]);
