@@ -9,6 +9,7 @@ import { createUserRecord, recordSignIn } from '~/features/users/users.service.s
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '~/features/users/users.schema';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
+import { checkAuthInput, fitUserToLimits } from './auth-input.server';
 import type { Config } from './config.server';
 import { createMailer, mailLink, type Mailer } from './mail.server';
 import { expectedOrigin } from './middleware/origin-check.server';
@@ -154,10 +155,12 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
     databaseHooks: {
       user: {
         create: {
+          before: async (user) => fitUserToLimits(user),
           after: async (user) => {
             await createUserRecord(hookContext(), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
           },
         },
+        update: { before: async (user) => fitUserToLimits(user) },
       },
       account: {
         create: {
@@ -193,6 +196,7 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
     hooks: {
       // The spec's password rule (§5) holds for every way of choosing a password, not only the form.
       before: createAuthMiddleware(async (ctx) => {
+        checkAuthInput(ctx.path, ctx.body);
         const perEmail = EMAIL_LIMITED[ctx.path];
         const email = (ctx.body as Record<string, unknown> | undefined)?.email;
         if (perEmail && typeof email === 'string') {

@@ -1,5 +1,6 @@
 import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
+import { likedByViewer } from '~/features/blogs/blog.presenter';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blog.schema';
 import { addComment, deleteBlog, getBlog } from '~/features/blogs/blog.service.server';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
@@ -66,8 +67,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
     const blog = await getBlog(context.service, params.id);
-    const isOwner = context.user?.id !== undefined && blog.email === context.user.email;
-    return { blog, html: renderMarkdown(blog.long_description), isOwner, viewer: context.user?.email ?? null };
+    return { blog, html: renderMarkdown(blog.long_description), signedIn: context.user !== null };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });
     throw error;
@@ -134,14 +134,15 @@ function useCountView(id: string) {
 }
 
 export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, html, isOwner, viewer } = loaderData;
+  const { blog, html, signedIn } = loaderData;
+  const { isOwner } = blog;
   const { dialog } = useFeedback();
   useCountView(blog._id);
 
   function onUpdate(event: MouseEvent<HTMLAnchorElement>) {
     if (isOwner) return;
     event.preventDefault();
-    if (!viewer) {
+    if (!signedIn) {
       window.location.assign(`/login?redirectTo=${encodeURIComponent(`/updateBlog/${blog._id}`)}`);
       return;
     }
@@ -175,7 +176,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         </section>
       ) : null}
       <div className="mt-8 flex flex-wrap items-center gap-3">
-        <LikeButton blogId={blog._id} likes={blog.likes} liked={!!viewer && blog.likedBy.includes(viewer)} signedIn={!!viewer} />
+        <LikeButton blogId={blog._id} likes={blog.likes} liked={likedByViewer(blog)} signedIn={signedIn} />
         <Link to={`/updateBlog/${blog._id}`} className="btn btn-primary" onClick={onUpdate}>
           {MESSAGES.updateBlog}
         </Link>

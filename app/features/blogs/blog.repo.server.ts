@@ -1,6 +1,7 @@
 import { type AliasedExpression, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, sql, type Updateable } from 'kysely';
 import { readContentVersions } from '~/db/content-version.server';
 import type { Database, DialectName } from '~/db/schema';
+import { shownName, shownPhoto } from '~/features/users/users.repo.server';
 import { type BlogRow, type CommentRow, MARK_CLOSE, MARK_OPEN } from './blog.presenter';
 
 type Db = Kysely<Database>;
@@ -8,8 +9,7 @@ type Db = Kysely<Database>;
 const BLOG_COLUMNS = [
   'blogs.id',
   'blogs.owner_id',
-  'blogs.email',
-  'blogs.name',
+  shownName('blogs.owner_id').as('author_name'),
   'blogs.title',
   'blogs.category',
   'blogs.type',
@@ -316,7 +316,7 @@ export async function insertComment(db: Db, comment: Database['comments']): Prom
 export async function listComments(db: Db, blogId: string, limit: number): Promise<CommentRow[]> {
   const rows = await db
     .selectFrom('comments')
-    .select(['user_name', 'user_photo', 'user_email', 'comment_text', 'commented_at', 'id'])
+    .select(['user_id', shownName('comments.user_id').as('user_name'), shownPhoto('comments.user_id').as('user_photo'), 'comment_text', 'commented_at', 'id'])
     .where('blog_id', '=', blogId)
     .orderBy('commented_at', 'desc')
     .orderBy('id', 'desc')

@@ -34,8 +34,7 @@ async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
 
 async function present(ctx: ServiceContext, rows: (BlogRow & { snippet?: string })[]): Promise<BlogJson[]> {
   const liked = ctx.user ? await repo.likedAmong(ctx.db, ctx.user.id, rows.map((r) => r.id)) : new Set<string>();
-  const email = ctx.user?.email ?? null;
-  return rows.map((row) => presentBlog(row, { likedByViewer: liked.has(row.id), email }));
+  return rows.map((row) => presentBlog(row, ctx.user, liked.has(row.id)));
 }
 
 export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
@@ -45,8 +44,6 @@ export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): P
   await repo.insertBlog(ctx.db, {
     id,
     owner_id: user.id,
-    email: user.email,
-    name: (user.name || MESSAGES.defaultDisplayName).slice(0, 100),
     title: input.title,
     category: input.category,
     type: input.type,
@@ -95,7 +92,7 @@ export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson
     repo.listComments(ctx.db, id, COMMENTS_SHOWN),
     ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
   ]);
-  return presentBlog(row, { likedByViewer: liked.has(id), email: ctx.user?.email ?? null }, comments);
+  return presentBlog(row, ctx.user, liked.has(id), comments);
 }
 
 /**
@@ -194,9 +191,6 @@ export async function addComment(ctx: ServiceContext, id: string, input: Comment
       id: newId(),
       blog_id: id,
       user_id: user.id,
-      user_name: user.name || MESSAGES.defaultDisplayName,
-      user_photo: user.image,
-      user_email: user.email,
       comment_text: input.commentText,
       commented_at: ctx.now().toISOString(),
     }),

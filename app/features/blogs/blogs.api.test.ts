@@ -54,7 +54,7 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
       expect(blog).toEqual({
         _id: id,
         title: 'Evening over the bay',
-        email: owner.user.email,
+        isOwner: false,
         name: 'Olive Owner',
         category: 'Travelling & Photography',
         type: 'written content',
@@ -69,6 +69,9 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
         views: 0,
         comments: [],
       });
+      // The owner is told it is theirs, with their own email; nobody else sees an email (BRIEF §2).
+      expect(await (await get(`/api/blogs/${id}`, owner, how)).json()).toMatchObject({ isOwner: true, email: owner.user.email });
+      expect(await (await get(`/api/blogs/${id}`, other, how)).json()).not.toHaveProperty('email');
     });
 
     it(`lets only the owner update, keeping the photo when absent (${how})`, async () => {
@@ -82,7 +85,8 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
       const ok = await put(owner, { title: 'Evening, revised', name: 'Ignored', email: other.user.email });
       expect(await ok.json()).toEqual({ modifiedCount: 1 });
       const blog = (await (await get(`/api/blogs/${id}`)).json()) as BlogJson;
-      expect(blog).toMatchObject({ title: 'Evening, revised', email: owner.user.email, photo: 'https://images.example.com/bay-1600.webp' });
+      expect(blog).toMatchObject({ title: 'Evening, revised', name: 'Olive Owner', photo: 'https://images.example.com/bay-1600.webp' });
+      expect(await (await get(`/api/blogs/${id}`, owner, how)).json()).toMatchObject({ isOwner: true, email: owner.user.email });
     });
 
     it(`lets only the owner delete, taking comments, likes and wishlist rows along (${how})`, async () => {
@@ -143,9 +147,9 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
       expect(missing.status).toBe(400);
       expect(((await missing.json()) as { message: string }).message).toMatch(/^commentText/);
       const blog = (await (await get(`/api/blogs/${id}`)).json()) as BlogJson;
-      expect(blog.comments).toEqual([
-        { userName: 'Oscar Other', userPhoto: null, userEmail: other.user.email, commentText: 'What a sky!', commentedAt: expect.any(String) },
-      ]);
+      expect(blog.comments).toEqual([{ userName: 'Oscar Other', userPhoto: null, isMine: false, commentText: 'What a sky!', commentedAt: expect.any(String) }]);
+      const seenByAuthor = (await (await get(`/api/blogs/${id}`, other, how)).json()) as BlogJson;
+      expect(seenByAuthor.comments).toEqual([{ userName: 'Oscar Other', userPhoto: null, userEmail: other.user.email, isMine: true, commentText: 'What a sky!', commentedAt: expect.any(String) }]);
       const count = await t.deps.database.db.selectFrom('blogs').select('comments_count').where('id', '=', id).executeTakeFirstOrThrow();
       expect(count.comments_count).toBe(1);
     });

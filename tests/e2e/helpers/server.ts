@@ -74,3 +74,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
   };
 }
+
+/**
+ * The same, on a dialect: a fresh PostgreSQL database for 'postgres' (TEST_DATABASE_URL), which
+ * stop() drops again.
+ */
+export async function startServerOn(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<RunningServer> {
+  if (dialect === 'sqlite') return startServer(env);
+  const { createScratchDatabase } = await import('~/db/testing.server');
+  const scratch = await createScratchDatabase('postgres');
+  const server = await startServer({ ...env, DATABASE_URL: scratch.env.DATABASE_URL! });
+  return {
+    ...server,
+    async stop() {
+      await server.stop();
+      await scratch.drop();
+    },
+  };
+}
