@@ -107,7 +107,8 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
     appName: config.SITE_NAME,
     secret: config.SESSION_SECRET,
     // Unset PUBLIC_URL: the origin is taken from each request, so the site works at
-    // localhost, 127.0.0.1 or a LAN address alike (BRIEF §5).
+    // localhost, 127.0.0.1 or a LAN address alike (BRIEF §5). Never for a mailed link, which
+    // whoever sends the request could then steer: those use mailLink (docs/decisions/021).
     baseURL: config.PUBLIC_URL,
     basePath: '/api/auth',
     database: { db: authDb, type: dialect },

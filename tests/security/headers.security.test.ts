@@ -98,11 +98,17 @@ describe('security headers', () => {
       ['POST /api/auth/two-factor/enable', await post('/api/auth/two-factor/enable', { password: 'Sunset123' })],
       ['GET /api/auth/get-session', await fetch(`${server.url}/api/auth/get-session`, { headers: { cookie } })],
     ];
+    // The profile page's form shows the same secret and codes, with and without JavaScript.
+    for (const path of ['/profile', '/profile.data']) {
+      const body = new URLSearchParams({ intent: 'enable', password: 'Sunset123' });
+      const headers = { cookie, origin: server.url, 'content-type': 'application/x-www-form-urlencoded' };
+      answers.push([`POST ${path} (enable two-factor)`, await fetch(`${server.url}${path}`, { method: 'POST', headers, body })]);
+    }
     const stored = [];
     for (const [name, res] of answers) {
       expect(res.status, name).toBe(200);
       const body = await res.text();
-      expect(body, name).toMatch(/token|totpURI|backupCodes|session/);
+      expect(body, name).toMatch(/token|totpURI|backupCodes|otpauth|session/);
       if (res.headers.get('cache-control') !== 'no-store') stored.push(`${name}: ${res.headers.get('cache-control')}`);
     }
     expect(stored).toEqual([]);
