@@ -42,7 +42,7 @@ export async function createUserRecord(ctx: ServiceContext, account: NewAccount)
   try {
     await insertProfileIfMissing(ctx.db, newProfileRow(ctx, account));
   } catch (error) {
-    // better-auth has committed the account by now. Without its record the address could never
+    // better-auth has already stored the account. Without its record the address could never
     // sign in or register again (issue 13 §4), so the whole account goes and the sign-up fails.
     await deleteAccount(ctx.db, account.id);
     throw error;
