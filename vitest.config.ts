@@ -69,6 +69,19 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: 'mail',
+          sequence: { groupOrder: 2 },
+          maxWorkers: 1,
+          include: ['tests/mail/**/*.mail.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/setup/build.global.ts', 'tests/setup/databases.global.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'e2e',
           sequence: { groupOrder: 3 },
           include: ['tests/e2e/**/*.e2e.test.ts'],

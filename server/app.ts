@@ -4,10 +4,12 @@ import { type AppDeps, createDeps, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from './mail.server';
+import { startMailQueue } from './mail-queue.server';
 import { scheduleUploadSweep } from './upload-sweep.server';
 
 export { ConfigError, StartupError };
 export { sweepUploads } from './upload-sweep.server';
+export { mailStatus } from './mail-status.server';
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -59,11 +61,14 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   // the build itself, so that is done once.
   const pageHandler = createRequestHandler(dev ? loadBuild : await loadBuild(), dev ? 'development' : 'production');
   const stopSweep = scheduleUploadSweep(deps);
+  const stopMail = startMailQueue(deps);
   return {
     app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir }),
     deps,
     async close() {
       stopSweep();
+      // The mail in flight is finished and recorded; the rest of its batch goes back to the queue.
+      await stopMail();
       await deps.rateLimits?.close();
       await deps.database.close();
     },

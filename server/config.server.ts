@@ -42,6 +42,12 @@ const EnvSchema = z.object({
   S3_PUBLIC_URL: optionalUrl(['http:', 'https:'], 'https://cdn.example.org/bucket'),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:pass@mail.example.org:587'),
   MAIL_FROM: z.string().trim().min(3).default('Afterglow <no-reply@localhost>'),
+  // The send queue (docs/decisions/023). 60 a minute stays under what small relays and
+  // consumer SMTP accounts accept; a dedicated mail service takes far more.
+  MAIL_RATE_PER_MINUTE: z.coerce.number({ message: 'must be a number of mails' }).int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').default(60),
+  MAIL_RETRY_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).positive('must be above 0').max(86_400, 'must be at most 86400').default(60),
+  MAIL_CLAIM_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).positive('must be above 0').max(86_400, 'must be at most 86400').default(300),
+  MAIL_DIGEST_HOUR: z.coerce.number({ message: 'must be an hour from 0 to 23' }).int('must be a whole hour').min(0, 'must be an hour from 0 to 23').max(23, 'must be an hour from 0 to 23').default(7),
   REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
   REDIS_PREFIX: z.string().trim().min(1).max(100).default('afterglow:rate:'),
   RATE_LIMITS: onOff.default('on'),

@@ -26,10 +26,28 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** Set for queued mails: the same for every attempt of one message to one recipient. */
+  messageId?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * nodemailer waits up to 10 minutes on a silent server by default; a queued mail must fail (and
+ * be retried) well inside its claim's lease instead.
+ */
+const QUEUE_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+
+export interface MailerOptions {
+  /** Keep SMTP connections open between mails (the send queue sends many in a row). */
+  pool?: boolean;
+  /** Log each mail (the send queue logs a line per batch instead). */
+  logEach?: boolean;
 }
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /** Closes pooled connections, if any. */
+  close?(): void;
 }
 
 /**
@@ -37,14 +55,21 @@ export interface Mailer {
  * DATA_DIR/outbox/ as an .eml file (openable by any mail client) and logged in one line, so a
  * development machine needs no mail server.
  */
-export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR'>, log: Logger): Mailer {
+export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR'>, log: Logger, options: MailerOptions = {}): Mailer {
   const mailLog = log.child({ module: 'mail' });
+  const logEach = options.logEach ?? true;
   if (config.SMTP_URL) {
-    const transport = lazy(async () => (await loadNodemailer()).createTransport(config.SMTP_URL));
+    const smtpUrl = config.SMTP_URL;
+    const transport = lazy(async () => (await loadNodemailer()).createTransport(options.pool ? { url: smtpUrl, pool: true, maxConnections: 1, ...QUEUE_TIMEOUTS } : smtpUrl));
+    let opened = false;
     return {
       async send(mail) {
+        opened = true;
         await (await transport()).sendMail({ from: config.MAIL_FROM, ...mail });
-        mailLog.info({ to: mail.to, subject: mail.subject }, 'mail sent');
+        if (logEach) mailLog.info({ to: mail.to, subject: mail.subject }, 'mail sent');
+      },
+      close() {
+        if (opened) void transport().then((t) => t.close());
       },
     };
   }
@@ -61,7 +86,8 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DA
       const partial = path.join(config.DATA_DIR, `.${name}.partial`);
       await writeFile(partial, info.message as Buffer, { mode: 0o600 });
       await rename(partial, file);
-      mailLog.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (SMTP_URL is not set)');
+      if (logEach) mailLog.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (SMTP_URL is not set)');
     },
+    close() {},
   };
 }

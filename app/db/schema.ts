@@ -53,9 +53,59 @@ export interface WishlistTable {
   created_at: string;
 }
 
+export type MailDelivery = 'post' | 'digest';
+
 export interface SubscribersTable {
   id: string;
   email: string;
+  created_at: string;
+  /** Null until the address confirmed (double opt-in); only confirmed addresses get mail. */
+  confirmed_at: string | null;
+  delivery: Generated<MailDelivery>;
+}
+
+export interface FollowsTable {
+  follower_id: string;
+  writer_id: string;
+  delivery: Generated<MailDelivery>;
+  created_at: string;
+}
+
+export type MailKind = 'post' | 'digest' | 'confirm';
+export type MailStream = 'newsletter' | 'follow' | 'confirm';
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'bounced';
+
+export interface MailMessagesTable {
+  id: string;
+  kind: MailKind;
+  key: string;
+  blog_id: string | null;
+  period_start: string | null;
+  period_end: string | null;
+  created_at: string;
+}
+
+/** The send queue: one row per message and recipient (docs/decisions/023). */
+export interface MailQueueTable {
+  id: string;
+  message_id: string;
+  email: string;
+  stream: MailStream;
+  /** What the recipient's unsubscribe link ends: a subscriber id, or `follower:writer`. */
+  ref: string;
+  status: Generated<MailStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  claimed_by: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
+export interface MailBouncesTable {
+  email: string;
+  reason: string;
   created_at: string;
 }
 
@@ -75,6 +125,8 @@ export interface AuthUserTable {
   name: string;
   email: string;
   image: string | null;
+  /** better-auth's flag: 0/1 on SQLite, a boolean on PostgreSQL. */
+  emailVerified: boolean | number;
 }
 
 export interface Database {
@@ -86,6 +138,10 @@ export interface Database {
   profiles: ProfilesTable;
   user: AuthUserTable;
   content_version_stripes: ContentVersionStripesTable;
+  follows: FollowsTable;
+  mail_messages: MailMessagesTable;
+  mail_queue: MailQueueTable;
+  mail_bounces: MailBouncesTable;
 }
 
 /**
@@ -111,10 +167,14 @@ export const TABLE_COLUMNS = {
   comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
-  subscribers: ['id', 'email', 'created_at'],
+  subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],
   profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at'],
-  user: ['id', 'name', 'email', 'image'],
+  user: ['id', 'name', 'email', 'image', 'emailVerified'],
   content_version_stripes: ['scope', 'stripe', 'version'],
+  follows: ['follower_id', 'writer_id', 'delivery', 'created_at'],
+  mail_messages: ['id', 'kind', 'key', 'blog_id', 'period_start', 'period_end', 'created_at'],
+  mail_queue: ['id', 'message_id', 'email', 'stream', 'ref', 'status', 'attempts', 'next_attempt_at', 'claimed_until', 'claimed_by', 'last_error', 'sent_at', 'created_at'],
+  mail_bounces: ['email', 'reason', 'created_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -136,4 +196,8 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   profiles: true,
   user: true,
   content_version_stripes: true,
+  follows: true,
+  mail_messages: true,
+  mail_queue: true,
+  mail_bounces: true,
 };

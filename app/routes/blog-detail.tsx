@@ -7,6 +7,8 @@ import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
 import { LikeButton } from '~/features/blogs/components/like-button';
+import { FollowButton } from '~/features/follows/components/follow-button';
+import { followStateForBlog } from '~/features/follows/follows.service.server';
 import { LocalNumber, LocalTime } from '~/components/local-format';
 import { MarkdownBody } from '~/features/blogs/components/markdown-body';
 import { renderMarkdown } from '~/features/blogs/markdown.server';
@@ -66,8 +68,8 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const blog = await getBlog(context.service, params.id);
-    return { blog, html: renderMarkdown(blog.long_description), signedIn: context.user !== null };
+    const [blog, follow] = await Promise.all([getBlog(context.service, params.id), followStateForBlog(context.service, params.id)]);
+    return { blog, html: renderMarkdown(blog.long_description), signedIn: context.user !== null, follow };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });
     throw error;
@@ -134,7 +136,7 @@ function useCountView(id: string) {
 }
 
 export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, html, signedIn } = loaderData;
+  const { blog, html, signedIn, follow } = loaderData;
   const { isOwner } = blog;
   const { dialog } = useFeedback();
   useCountView(blog._id);
@@ -158,6 +160,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
         <span className="font-semibold" data-testid="author">{blog.name}</span>
+        {follow ? <FollowButton writerId={follow.writerId} writerName={blog.name} following={follow.following} redirectTo={`/blogs/${blog._id}`} /> : null}
         <span className="badge badge-outline">{blog.type}</span>
         <span className="badge badge-secondary badge-outline">{blog.category}</span>
         {blog.availability === 'Hidden' ? <span className="badge badge-ghost">Hidden</span> : null}

@@ -85,6 +85,10 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
           <p className="text-2xl font-bold" data-testid="profile-name">{name}</p>
           <p className="opacity-90" data-testid="profile-email">{profile.email}</p>
           <Link to="/update-profile" className="btn btn-primary mt-2">{MESSAGES.updateProfileLink}</Link>
+          <div className="flex flex-wrap justify-center gap-2">
+            <Link to="/following" className="btn btn-ghost btn-sm">{MESSAGES.following}</Link>
+            <Link to="/mail/preferences" className="btn btn-ghost btn-sm">{MESSAGES.preferencesTitle}</Link>
+          </div>
         </div>
       </div>
       <TwoFactorSection enabled={twoFactor} actionData={actionData} />

@@ -10,7 +10,8 @@ export function subscribersApi(deps: AppDeps) {
   const api = new Hono<{ Variables: AppVariables }>();
   api.post('/subscribers', rateLimit({ store: deps.rateLimits, log: deps.log, ...SUBSCRIBE_RATE_LIMIT }), async (c) => {
     const input = parseInput(SubscribeSchema, readJson(c));
-    return c.json(await subscribe(serviceContext(deps, c.get('user')), input), 201);
+    const { message } = await subscribe(serviceContext(deps, c.get('user')), input);
+    return c.json({ message }, 201);
   });
   return api;
 }

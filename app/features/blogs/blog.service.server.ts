@@ -1,3 +1,4 @@
+import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -41,7 +42,7 @@ export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): P
   const user = requireSignedIn(ctx);
   const id = newId();
   const now = ctx.now().toISOString();
-  await repo.insertBlog(ctx.db, {
+  const row = {
     id,
     owner_id: user.id,
     title: input.title,
@@ -54,6 +55,15 @@ export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): P
     photo: input.photo,
     created_at: now,
     updated_at: now,
+  };
+  if (row.availability !== 'Public') {
+    await repo.insertBlog(ctx.db, row);
+    return { insertedId: id };
+  }
+  // Published: the announcement to subscribers and followers commits with the blog or not at all.
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertBlog(trx, row);
+    await announceBlog({ ...ctx, db: trx }, row);
   });
   return { insertedId: id };
 }
@@ -73,8 +83,14 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
   const patch: Record<string, string | null> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   if (patch.details === '') patch.details = null;
-  const modifiedCount = await repo.updateBlog(ctx.db, id, { ...patch, updated_at: ctx.now().toISOString() });
-  return { modifiedCount };
+  const change = { ...patch, updated_at: ctx.now().toISOString() };
+  if (!(row.availability === 'Hidden' && patch.availability === 'Public')) return { modifiedCount: await repo.updateBlog(ctx.db, id, change) };
+  // A Hidden draft made Public is published now: announced with the change, once per blog.
+  return ctx.db.transaction().execute(async (trx) => {
+    const modifiedCount = await repo.updateBlog(trx, id, change);
+    await announceBlog({ ...ctx, db: trx }, { id, owner_id: row.owner_id });
+    return { modifiedCount };
+  });
 }
 
 /** Comments, likes and wishlist rows go with the blog (ON DELETE CASCADE). */

@@ -19,3 +19,8 @@ export type SubscribeInput = z.infer<typeof SubscribeSchema>;
  * a household or an office, too few to fill the table with junk.
  */
 export const SUBSCRIBE_RATE_LIMIT = { name: 'subscribe', limit: 20, windowMs: 60 * 60_000 } as const;
+
+/** Per post (the default) or one digest a day: the reader's choice, per subscription and per follow. */
+export const MAIL_DELIVERIES = ['post', 'digest'] as const;
+export const DeliverySchema = z.enum(MAIL_DELIVERIES, 'Choose per post or daily digest.');
+export type Delivery = z.infer<typeof DeliverySchema>;

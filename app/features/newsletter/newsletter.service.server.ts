@@ -1,20 +1,118 @@
+import type { MailDelivery } from '~/db/schema';
+import { endFollowsByLink, writerName } from '~/features/follows/follows.service.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
-import { insertSubscriber } from './newsletter.repo.server';
+import { queueConfirmation } from './mail-queue.service.server';
+import { type MailTokenSubject, readMailToken, signMailToken } from './mail-token.server';
+import * as repo from './newsletter.repo.server';
 import type { SubscribeInput } from './newsletter.schema';
 
 /**
  * Subscribes an email to the newsletter; anyone may (spec §6). Emails are stored lower-cased so
  * 'Ann@x.org' and 'ann@x.org' are one subscriber; a second time is a 409 with its own message.
+ * Double opt-in: the address gets a confirmation mail and nothing else until it is confirmed,
+ * except a signed-in reader subscribing the account email they already proved
+ * (docs/decisions/023). The confirmation is queued in the same transaction as the row.
  */
-export async function subscribe(ctx: ServiceContext, input: SubscribeInput): Promise<{ message: string }> {
-  const inserted = await insertSubscriber(ctx.db, {
-    id: newId(),
-    email: input.email.toLowerCase(),
-    created_at: ctx.now().toISOString(),
+export async function subscribe(ctx: ServiceContext, input: SubscribeInput): Promise<{ message: string; confirmationSent: boolean }> {
+  const email = input.email.toLowerCase();
+  const proven = ctx.user !== null && ctx.user.email.toLowerCase() === email && (await repo.isEmailVerified(ctx.db, ctx.user.id));
+  const now = ctx.now().toISOString();
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = newId();
+    const inserted = await repo.insertSubscriber(trx, { id, email, created_at: now, confirmed_at: proven ? now : null });
+    if (!inserted) throw new AppError('conflict', MESSAGES.alreadySubscribedMessage);
+    if (!proven) await queueConfirmation({ ...ctx, db: trx }, { id, email });
+    return { message: MESSAGES.subscribeSuccessMessage, confirmationSent: !proven };
   });
-  if (!inserted) throw new AppError('conflict', MESSAGES.alreadySubscribedMessage);
-  return { message: MESSAGES.subscribeSuccessMessage };
+}
+
+const invalidLink = () => new AppError('not_found', MESSAGES.mailLinkInvalid);
+
+function subjectOf(secret: string, token: string, kinds: MailTokenSubject['kind'][]): MailTokenSubject {
+  const subject = readMailToken(secret, token);
+  if (!subject || !kinds.includes(subject.kind)) throw invalidLink();
+  return subject;
+}
+
+/** The confirmation link: marks the address confirmed (again is fine). */
+export async function confirmSubscription(ctx: ServiceContext, secret: string, token: string): Promise<{ email: string; manageToken: string }> {
+  const subject = subjectOf(secret, token, ['confirm']);
+  if (subject.kind !== 'confirm' || !(await repo.confirmSubscriber(ctx.db, subject.subscriberId, ctx.now().toISOString()))) throw invalidLink();
+  const subscriber = (await repo.findSubscriber(ctx.db, { id: subject.subscriberId }))!;
+  return { email: subscriber.email, manageToken: signMailToken(secret, { kind: 'newsletter', subscriberId: subscriber.id }) };
+}
+
+/** What an unsubscribe link would end, for its confirmation page. */
+export type MailLinkTarget =
+  | { kind: 'newsletter'; email: string; delivery: MailDelivery }
+  | { kind: 'follow'; writerName: string }
+  | { kind: 'follows' }
+  | { kind: 'gone' };
+
+export async function describeMailLink(ctx: ServiceContext, secret: string, token: string): Promise<MailLinkTarget> {
+  const subject = subjectOf(secret, token, ['newsletter', 'follow', 'follows']);
+  if (subject.kind === 'newsletter') {
+    const subscriber = await repo.findSubscriber(ctx.db, { id: subject.subscriberId });
+    // Ended already (by this link, or another way): a genuine link, nothing left to end.
+    if (!subscriber) return { kind: 'gone' };
+    return { kind: 'newsletter', email: subscriber.email, delivery: subscriber.delivery };
+  }
+  if (subject.kind === 'follow') return { kind: 'follow', writerName: (await writerName(ctx, subject.writerId)) ?? MESSAGES.defaultDisplayName };
+  return { kind: 'follows' };
+}
+
+/**
+ * One-click unsubscribe (RFC 8058), no login: ends what the link was for. Doing it twice is not
+ * an error: a mail client may POST again.
+ */
+export async function unsubscribeByLink(ctx: ServiceContext, secret: string, token: string): Promise<{ kind: MailTokenSubject['kind']; email?: string; writerName?: string | null }> {
+  const subject = subjectOf(secret, token, ['newsletter', 'follow', 'follows']);
+  switch (subject.kind) {
+    case 'confirm':
+      throw invalidLink();
+    case 'newsletter': {
+      const subscriber = await repo.findSubscriber(ctx.db, { id: subject.subscriberId });
+      await repo.deleteSubscriber(ctx.db, subject.subscriberId);
+      ctx.log.info({ subscriber: subject.subscriberId }, 'newsletter: unsubscribed by link');
+      return { kind: 'newsletter', email: subscriber?.email };
+    }
+    case 'follow':
+      return { kind: 'follow', writerName: (await endFollowsByLink(ctx, subject.followerId, subject.writerId)).writerName };
+    case 'follows':
+      await endFollowsByLink(ctx, subject.followerId);
+      return { kind: 'follows' };
+  }
+}
+
+/** The newsletter part of the preferences page, by link or for the signed-in reader's email. */
+export async function newsletterPreferences(ctx: ServiceContext, by: { secret: string; token: string } | 'me'): Promise<{ email: string; delivery: MailDelivery; confirmed: boolean } | null> {
+  const subscriber = await findSubscriberFor(ctx, by);
+  return subscriber ? { email: subscriber.email, delivery: subscriber.delivery, confirmed: subscriber.confirmed_at !== null } : null;
+}
+
+export async function setNewsletterDelivery(ctx: ServiceContext, by: { secret: string; token: string } | 'me', delivery: MailDelivery): Promise<void> {
+  const subscriber = await findSubscriberFor(ctx, by);
+  if (!subscriber) throw new AppError('not_found', MESSAGES.notSubscribed);
+  await repo.setSubscriberDelivery(ctx.db, subscriber.id, delivery);
+}
+
+/** The signed-in reader ends the newsletter for their account email. */
+export async function unsubscribeMe(ctx: ServiceContext): Promise<void> {
+  const subscriber = await findSubscriberFor(ctx, 'me');
+  if (subscriber) await repo.deleteSubscriber(ctx.db, subscriber.id);
+}
+
+async function findSubscriberFor(ctx: ServiceContext, by: { secret: string; token: string } | 'me') {
+  if (by === 'me') {
+    if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+    return repo.findSubscriber(ctx.db, { email: ctx.user.email });
+  }
+  const subject = subjectOf(by.secret, by.token, ['newsletter']);
+  if (subject.kind !== 'newsletter') throw invalidLink();
+  const subscriber = await repo.findSubscriber(ctx.db, { id: subject.subscriberId });
+  if (!subscriber) throw invalidLink();
+  return subscriber;
 }

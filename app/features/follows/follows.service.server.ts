@@ -1,0 +1,73 @@
+import type { MailDelivery } from '~/db/schema';
+import { AppError } from '~/lib/errors';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import * as repo from './follows.repo.server';
+import { FOLLOWING_SHOWN } from './follows.schema';
+
+function requireSignedIn(ctx: ServiceContext): SessionUser {
+  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+  return ctx.user;
+}
+
+const nameOf = (row: { profile_name: string | null; account_name: string }) => row.profile_name || row.account_name || MESSAGES.defaultDisplayName;
+
+/** A signed-in reader follows a writer: their new posts come by mail (per post unless changed). */
+export async function followWriter(ctx: ServiceContext, writerId: string): Promise<{ following: true }> {
+  const user = requireSignedIn(ctx);
+  if (writerId === user.id) throw new AppError('bad_request', MESSAGES.followSelf);
+  if (!(await repo.findWriter(ctx.db, writerId))) throw new AppError('not_found', MESSAGES.writerNotFound);
+  await repo.insertFollow(ctx.db, { follower_id: user.id, writer_id: writerId, created_at: ctx.now().toISOString() });
+  return { following: true };
+}
+
+export async function unfollowWriter(ctx: ServiceContext, writerId: string): Promise<{ following: false }> {
+  const user = requireSignedIn(ctx);
+  await repo.deleteFollows(ctx.db, user.id, writerId);
+  return { following: false };
+}
+
+export async function setFollowDelivery(ctx: ServiceContext, writerId: string, delivery: MailDelivery): Promise<void> {
+  const user = requireSignedIn(ctx);
+  if ((await repo.setFollowDelivery(ctx.db, user.id, writerId, delivery)) === 0) throw new AppError('not_found', MESSAGES.writerNotFound);
+}
+
+export interface FollowedWriter {
+  writerId: string;
+  name: string;
+  photo: string | null;
+  delivery: MailDelivery;
+  since: string;
+}
+
+/** The signed-in reader's Following list, newest first. */
+export async function listFollowing(ctx: ServiceContext): Promise<FollowedWriter[]> {
+  const user = requireSignedIn(ctx);
+  const rows = await repo.listFollowing(ctx.db, user.id, FOLLOWING_SHOWN);
+  return rows.map((r) => ({ writerId: r.writer_id, name: nameOf(r), photo: r.profile_photo ?? r.account_image, delivery: r.delivery, since: r.created_at }));
+}
+
+/**
+ * What the follow button on a blog shows: its writer, and whether the viewer follows them.
+ * Null when the viewer wrote it (nobody follows themselves) or may not see it.
+ */
+export async function followStateForBlog(ctx: ServiceContext, blogId: string): Promise<{ writerId: string; following: boolean } | null> {
+  const writerId = await repo.writerOfBlog(ctx.db, blogId, ctx.user?.id ?? null);
+  if (!writerId || writerId === ctx.user?.id) return null;
+  return { writerId, following: ctx.user ? await repo.isFollowing(ctx.db, ctx.user.id, writerId) : false };
+}
+
+/**
+ * Ends follows for a mailed unsubscribe link, without a login: the caller proved the link is
+ * ours (newsletter/mail-token). Answers the writer's name when one writer was meant.
+ */
+export async function endFollowsByLink(ctx: ServiceContext, followerId: string, writerId?: string): Promise<{ writerName: string | null }> {
+  const writer = writerId ? await repo.findWriter(ctx.db, writerId) : undefined;
+  await repo.deleteFollows(ctx.db, followerId, writerId);
+  return { writerName: writer ? nameOf(writer) : null };
+}
+
+export async function writerName(ctx: ServiceContext, writerId: string): Promise<string | null> {
+  const writer = await repo.findWriter(ctx.db, writerId);
+  return writer ? nameOf(writer) : null;
+}

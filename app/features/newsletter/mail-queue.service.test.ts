@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '~/db/testing.server';
+import { createBlog, updateBlog } from '~/features/blogs/blog.service.server';
+import { followWriter, listFollowing, unfollowWriter, followStateForBlog } from '~/features/follows/follows.service.server';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext } from '~/lib/service-context';
+import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { claimMailBatch, digestPeriod, prepareDailyDigest, recordMailOutcome } from './mail-queue.service.server';
+import { readMailToken, signMailToken } from './mail-token.server';
+import { confirmSubscription, describeMailLink, setNewsletterDelivery, subscribe, unsubscribeByLink } from './newsletter.service.server';
+
+const blogInput = (title: string, availability: 'Public' | 'Hidden' = 'Public') => ({
+  title,
+  category: 'Personal' as const,
+  type: 'Mini blog' as const,
+  short_description: `About ${title}`,
+  long_description: 'Long enough.',
+  details: '',
+  availability,
+  photo: '/uploads/sunset.webp',
+});
+
+describe.each(TEST_DIALECTS)('newsletter sending on %s', (dialect) => {
+  let t: TestApp;
+  let writer: TestUser;
+  let reader: TestUser;
+  let secret: string;
+  const at = (iso: string): ServiceContext => ({ ...t.context(null), now: () => new Date(iso) });
+  const queueFor = async (messageKey: string) =>
+    t.deps.database.db
+      .selectFrom('mail_queue as q')
+      .innerJoin('mail_messages as m', 'm.id', 'q.message_id')
+      .select(['q.email', 'q.stream', 'q.status'])
+      .where('m.key', '=', messageKey)
+      .orderBy('q.email')
+      .execute();
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    secret = t.deps.config.SESSION_SECRET;
+    writer = await t.createUser({ name: 'Writer' });
+    reader = await t.createUser({ name: 'Reader' });
+  });
+  afterAll(async () => t?.close());
+
+  it('double opt-in: a new address gets only a confirmation until it confirms', async () => {
+    const ctx = t.context(null);
+    expect(await subscribe(ctx, { email: 'Dusk@Example.com' })).toEqual({ message: MESSAGES.subscribeSuccessMessage, confirmationSent: true });
+    await expect(subscribe(ctx, { email: 'dusk@example.com' })).rejects.toMatchObject({ code: 'conflict', message: MESSAGES.alreadySubscribedMessage });
+    const subscriber = await t.deps.database.db.selectFrom('subscribers').selectAll().where('email', '=', 'dusk@example.com').executeTakeFirstOrThrow();
+    expect(subscriber.confirmed_at).toBeNull();
+    expect(await queueFor(`confirm:${subscriber.id}`)).toEqual([{ email: 'dusk@example.com', stream: 'confirm', status: 'queued' }]);
+
+    const { id: blogA } = { id: (await createBlog(t.context(writer.user), blogInput('Before confirming'))).insertedId };
+    expect(await queueFor(`post:${blogA}`)).toEqual([]);
+
+    await expect(confirmSubscription(ctx, secret, 'forged.token')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(confirmSubscription(ctx, secret, signMailToken('another-secret-that-is-long-enough!!', { kind: 'confirm', subscriberId: subscriber.id }))).rejects.toMatchObject({ code: 'not_found' });
+    const confirmed = await confirmSubscription(ctx, secret, signMailToken(secret, { kind: 'confirm', subscriberId: subscriber.id }));
+    expect(confirmed.email).toBe('dusk@example.com');
+    expect(readMailToken(secret, confirmed.manageToken)).toEqual({ kind: 'newsletter', subscriberId: subscriber.id });
+
+    const { insertedId: blogB } = await createBlog(t.context(writer.user), blogInput('After confirming'));
+    expect(await queueFor(`post:${blogB}`)).toEqual([{ email: 'dusk@example.com', stream: 'newsletter', status: 'queued' }]);
+  });
+
+  it('announces a blog once: created Public, or Hidden made Public; never on edits', async () => {
+    const ctx = t.context(writer.user);
+    const { insertedId: hidden } = await createBlog(ctx, blogInput('A draft', 'Hidden'));
+    expect(await queueFor(`post:${hidden}`)).toEqual([]);
+    await updateBlog(ctx, hidden, { title: 'Still a draft' });
+    expect(await queueFor(`post:${hidden}`)).toEqual([]);
+    await updateBlog(ctx, hidden, { availability: 'Public' });
+    expect(await queueFor(`post:${hidden}`)).toHaveLength(1);
+    await updateBlog(ctx, hidden, { availability: 'Hidden' });
+    await updateBlog(ctx, hidden, { availability: 'Public' });
+    await updateBlog(ctx, hidden, { title: 'Edited after publishing' });
+    const messages = await t.deps.database.db.selectFrom('mail_messages').select('id').where('key', '=', `post:${hidden}`).execute();
+    expect(messages).toHaveLength(1);
+    expect(await queueFor(`post:${hidden}`)).toHaveLength(1);
+  });
+
+  it('a signed-in reader subscribing their verified account email skips the confirmation', async () => {
+    const verified = await t.createUser();
+    await t.deps.database.db.updateTable('user').set({ emailVerified: dialect === 'postgres' ? true : 1 }).where('id', '=', verified.user.id).execute();
+    expect((await subscribe(t.context(verified.user), { email: verified.user.email })).confirmationSent).toBe(false);
+    const unverified = await t.createUser();
+    expect((await subscribe(t.context(unverified.user), { email: unverified.user.email })).confirmationSent).toBe(true);
+    expect((await subscribe(t.context(unverified.user), { email: 'someone-else@example.com' })).confirmationSent).toBe(true);
+  });
+
+  it('follows: a follower gets the writer’s new posts, a non-follower does not, unfollowing stops it', async () => {
+    const stranger = await t.createUser();
+    await expect(followWriter(t.context(writer.user), writer.user.id)).rejects.toMatchObject({ code: 'bad_request', message: MESSAGES.followSelf });
+    await expect(followWriter(t.context(null), writer.user.id)).rejects.toMatchObject({ code: 'unauthenticated' });
+    await expect(followWriter(t.context(reader.user), 'no-such-writer')).rejects.toMatchObject({ code: 'not_found' });
+    await followWriter(t.context(reader.user), writer.user.id);
+    await followWriter(t.context(reader.user), writer.user.id);
+    expect(await listFollowing(t.context(reader.user))).toMatchObject([{ writerId: writer.user.id, name: 'Writer', delivery: 'post' }]);
+
+    const { insertedId: first } = await createBlog(t.context(writer.user), blogInput('For followers'));
+    expect(await followStateForBlog(t.context(reader.user), first)).toEqual({ writerId: writer.user.id, following: true });
+    expect(await followStateForBlog(t.context(stranger.user), first)).toEqual({ writerId: writer.user.id, following: false });
+    expect(await followStateForBlog(t.context(writer.user), first)).toBeNull();
+    const rows = await queueFor(`post:${first}`);
+    expect(rows.filter((r) => r.stream === 'follow').map((r) => r.email)).toEqual([reader.user.email.toLowerCase()]);
+
+    await unfollowWriter(t.context(reader.user), writer.user.id);
+    const { insertedId: second } = await createBlog(t.context(writer.user), blogInput('After unfollowing'));
+    expect((await queueFor(`post:${second}`)).filter((r) => r.stream === 'follow')).toEqual([]);
+  });
+
+  it('one-click unsubscribe by link ends that subscription only, and twice is fine', async () => {
+    const ctx = t.context(null);
+    const ids: string[] = [];
+    for (const email of ['keep@example.com', 'leave@example.com']) {
+      await subscribe(ctx, { email });
+      const row = await t.deps.database.db.selectFrom('subscribers').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      await confirmSubscription(ctx, secret, signMailToken(secret, { kind: 'confirm', subscriberId: row.id }));
+      ids.push(row.id);
+    }
+    const token = signMailToken(secret, { kind: 'newsletter', subscriberId: ids[1]! });
+    expect(await describeMailLink(ctx, secret, token)).toEqual({ kind: 'newsletter', email: 'leave@example.com', delivery: 'post' });
+    expect(await unsubscribeByLink(ctx, secret, token)).toEqual({ kind: 'newsletter', email: 'leave@example.com' });
+    expect(await unsubscribeByLink(ctx, secret, token)).toEqual({ kind: 'newsletter', email: undefined });
+    expect(await describeMailLink(ctx, secret, token)).toEqual({ kind: 'gone' });
+    const left = await t.deps.database.db.selectFrom('subscribers').select('email').where('id', 'in', ids).execute();
+    expect(left).toEqual([{ email: 'keep@example.com' }]);
+    await expect(unsubscribeByLink(ctx, secret, `${token}x`)).rejects.toMatchObject({ code: 'not_found', message: MESSAGES.mailLinkInvalid });
+  });
+
+  it('digest readers get one mail a day with that day’s posts, not one per post', async () => {
+    const ctx = t.context(null);
+    await subscribe(ctx, { email: 'daily@example.com' });
+    const row = await t.deps.database.db.selectFrom('subscribers').select('id').where('email', '=', 'daily@example.com').executeTakeFirstOrThrow();
+    await confirmSubscription(ctx, secret, signMailToken(secret, { kind: 'confirm', subscriberId: row.id }));
+    await setNewsletterDelivery(ctx, { secret, token: signMailToken(secret, { kind: 'newsletter', subscriberId: row.id }) }, 'digest');
+    const writerAt = (iso: string) => ({ ...at(iso), user: writer.user });
+    const { insertedId: blog } = await createBlog(writerAt('2031-03-04T10:00:00.000Z'), blogInput('A digest day'));
+    expect((await queueFor(`post:${blog}`)).map((r) => r.email)).not.toContain('daily@example.com');
+
+    expect(digestPeriod(new Date('2031-03-05T06:59:00.000Z'), 7).day).toBe('2031-03-04');
+    expect(await prepareDailyDigest(at('2031-03-05T07:30:00.000Z'), 7)).toMatchObject({ day: '2031-03-05', queued: 1 });
+    expect(await prepareDailyDigest(at('2031-03-05T09:00:00.000Z'), 7)).toBeNull();
+    expect(await queueFor('digest:2031-03-05')).toEqual([{ email: 'daily@example.com', stream: 'newsletter', status: 'queued' }]);
+    expect(await prepareDailyDigest(at('2031-03-06T07:30:00.000Z'), 7)).toEqual({ day: '2031-03-06', queued: 0 });
+  });
+
+  it('claims atomically: concurrent workers never get the same row; outcomes are recorded', async () => {
+    const ctx = at('2040-01-01T00:00:00.000Z');
+    const claims = await Promise.all(['w1', 'w2', 'w3'].map((worker) => claimMailBatch(ctx, { worker, limit: 3, leaseMs: 60_000 })));
+    const ids = claims.flatMap((c) => c.mails.map((m) => m.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThan(0);
+    const [first] = claims.flatMap((c) => c.mails);
+    expect(await recordMailOutcome(ctx, first!, { type: 'retry', error: '451' }, 1000)).toBe('retry');
+    expect(await recordMailOutcome(ctx, { ...first!, attempts: 99 }, { type: 'retry', error: '451' }, 1000)).toBe('failed');
+    // A lease that ran out (its worker died) is claimed again by another.
+    const later = at('2040-01-01T00:02:00.000Z');
+    const retaken = await claimMailBatch(later, { worker: 'w4', limit: 100, leaseMs: 60_000 });
+    expect(retaken.mails.map((m) => m.id)).toEqual(expect.arrayContaining(ids.filter((id) => id !== first!.id)));
+  });
+});

@@ -1,0 +1,131 @@
+import { data, Form, Link, redirect } from 'react-router';
+import { listFollowing, setFollowDelivery, unfollowWriter } from '~/features/follows/follows.service.server';
+import { DeliveryForm } from '~/features/newsletter/components/delivery-form';
+import { DeliverySchema } from '~/features/newsletter/newsletter.schema';
+import { newsletterPreferences, setNewsletterDelivery, unsubscribeMe, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
+import { isAppError } from '~/lib/errors';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
+import { requireUser } from '~/lib/session.server';
+import type { Route } from './+types/mail-preferences';
+
+export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.preferencesTitle} · Afterglow` }, { name: 'robots', content: 'noindex' }];
+
+/** By the mailed link (`?t=`, newsletter only, no login) or for the signed-in reader (all). */
+function who(request: Request, context: Route.LoaderArgs['context']) {
+  const token = new URL(request.url).searchParams.get('t');
+  if (token) return { secret: context.deps.config.SESSION_SECRET, token };
+  requireUser(context, request);
+  return 'me' as const;
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const by = who(request, context);
+  try {
+    const newsletter = await newsletterPreferences(context.service, by);
+    const follows = by === 'me' ? await listFollowing(context.service) : null;
+    return { ok: true as const, newsletter, follows };
+  } catch (error) {
+    if (isAppError(error) && error.code === 'not_found') return data({ ok: false as const, newsletter: null, follows: null }, { status: 404 });
+    throw error;
+  }
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const by = who(request, context);
+  const form = await request.formData();
+  const intent = form.get('intent');
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  const saved = () => redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.preferencesSaved }) });
+  const delivery = DeliverySchema.safeParse(form.get('delivery'));
+  try {
+    if (intent === 'newsletter-delivery' && delivery.success) {
+      await setNewsletterDelivery(context.service, by, delivery.data);
+      return saved();
+    }
+    if (intent === 'newsletter-unsubscribe') {
+      if (by === 'me') await unsubscribeMe(context.service);
+      else await unsubscribeByLink(context.service, by.secret, by.token);
+      return by === 'me' ? saved() : redirect('/', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.unsubscribedTitle }) });
+    }
+    const writerId = String(form.get('writerId') ?? '');
+    if (intent === 'follow-delivery' && delivery.success) {
+      await setFollowDelivery(context.service, writerId, delivery.data);
+      return saved();
+    }
+    if (intent === 'unfollow') {
+      await unfollowWriter(context.service, writerId);
+      return saved();
+    }
+    return redirect(back);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: error.message }) });
+  }
+}
+
+/** One page for every mail a reader gets: the newsletter, and each followed writer. */
+export default function MailPreferences({ loaderData }: Route.ComponentProps) {
+  const { ok, newsletter, follows } = loaderData;
+  return (
+    <section className="mx-auto w-full max-w-2xl px-4 py-10">
+      <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.preferencesTitle}</h1>
+      {!ok ? (
+        <p role="alert" className="mt-4" data-testid="mail-link-invalid">{MESSAGES.mailLinkInvalid}</p>
+      ) : (
+        <>
+          <div className="card mt-6 border border-base-300 bg-base-100 shadow-sm">
+            <div className="card-body gap-3">
+              <h2 className="card-title">{MESSAGES.newsletterLabel}</h2>
+              {newsletter ? (
+                <>
+                  <p className="text-sm opacity-90">
+                    <strong>{newsletter.email}</strong>
+                    {newsletter.confirmed ? null : <span className="badge badge-warning badge-outline ml-2">waiting for confirmation</span>}
+                  </p>
+                  <DeliveryForm intent="newsletter-delivery" delivery={newsletter.delivery} label={MESSAGES.newsletterLabel} />
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="newsletter-unsubscribe" />
+                    <button type="submit" className="btn btn-ghost btn-sm text-error">{MESSAGES.unsubscribeButton}</button>
+                  </Form>
+                </>
+              ) : (
+                <p className="text-sm opacity-90">
+                  {MESSAGES.notSubscribed} <Link to="/newsletter" className="link link-primary">{MESSAGES.subscribe}</Link>
+                </p>
+              )}
+            </div>
+          </div>
+          {follows ? (
+            <div className="card mt-6 border border-base-300 bg-base-100 shadow-sm">
+              <div className="card-body gap-4">
+                <h2 className="card-title">{MESSAGES.following}</h2>
+                {follows.length === 0 ? <p className="text-sm opacity-90">{MESSAGES.followingEmpty}</p> : null}
+                <ul className="flex flex-col gap-4">
+                  {follows.map((w) => (
+                    <li key={w.writerId} className="flex flex-col gap-2 border-t border-base-300 pt-3 first:border-0 first:pt-0">
+                      <p className="font-semibold">{w.name}</p>
+                      <div className="flex flex-wrap items-center gap-3">
+                        <DeliveryForm intent="follow-delivery" delivery={w.delivery} label={w.name} hidden={{ writerId: w.writerId }} />
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="unfollow" />
+                          <input type="hidden" name="writerId" value={w.writerId} />
+                          <button type="submit" className="btn btn-ghost btn-sm text-error" aria-label={`${MESSAGES.unfollow} ${w.name}`}>{MESSAGES.unfollow}</button>
+                        </Form>
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </div>
+          ) : (
+            <p className="mt-6 text-sm">
+              <Link to="/login?redirectTo=/mail/preferences" className="link link-primary">{MESSAGES.logIn}</Link> to manage the writers you follow.
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

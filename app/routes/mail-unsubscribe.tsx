@@ -1,0 +1,87 @@
+import { data, Form, Link } from 'react-router';
+import { describeMailLink, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
+import { AuthCard } from '~/features/users/components/auth-card';
+import { isAppError } from '~/lib/errors';
+import { MESSAGES } from '~/lib/messages';
+import type { Route } from './+types/mail-unsubscribe';
+
+export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.unsubscribeTitle} · Afterglow` }, { name: 'robots', content: 'noindex' }];
+
+const invalid = () => data({ state: 'invalid' as const }, { status: 404 });
+
+/** GET shows what the link would end and a button; it changes nothing (RFC 8058 §3). */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  try {
+    return { state: 'ask' as const, token: params.token, target: await describeMailLink(context.service, context.deps.config.SESSION_SECRET, params.token) };
+  } catch (error) {
+    if (isAppError(error) && error.code === 'not_found') return invalid();
+    throw error;
+  }
+}
+
+/**
+ * The one-click unsubscribe: a mail client's POST (body `List-Unsubscribe=One-Click`, no
+ * cookie, no login) and this page's button alike. The signed link is the whole proof.
+ */
+export async function action({ context, params }: Route.ActionArgs) {
+  try {
+    return { state: 'done' as const, result: await unsubscribeByLink(context.service, context.deps.config.SESSION_SECRET, params.token) };
+  } catch (error) {
+    if (isAppError(error) && error.code === 'not_found') return invalid();
+    throw error;
+  }
+}
+
+export default function MailUnsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+  const shown = actionData ?? loaderData;
+  if (shown.state === 'invalid') {
+    return (
+      <AuthCard title={MESSAGES.unsubscribeTitle}>
+        <p role="alert" data-testid="mail-link-invalid">{MESSAGES.mailLinkInvalid}</p>
+      </AuthCard>
+    );
+  }
+  if (shown.state === 'done') {
+    const { result } = shown;
+    return (
+      <AuthCard title={MESSAGES.unsubscribedTitle} footer={<Link to="/" className="link link-primary">Back to the home page</Link>}>
+        <p role="status" className="text-center" data-testid="unsubscribed">
+          {result.kind === 'newsletter' ? (
+            <>{MESSAGES.unsubscribedNewsletter} {result.email ? <strong>{result.email}</strong> : 'this address'}.</>
+          ) : result.kind === 'follow' ? (
+            <>{MESSAGES.unsubscribedFollow} <strong>{result.writerName ?? 'this writer'}</strong>.</>
+          ) : (
+            MESSAGES.unsubscribedFollows
+          )}
+        </p>
+      </AuthCard>
+    );
+  }
+  const { target, token } = shown;
+  if (target.kind === 'gone') {
+    return (
+      <AuthCard title={MESSAGES.unsubscribedTitle}>
+        <p role="status" className="text-center" data-testid="unsubscribed">{MESSAGES.notSubscribed}</p>
+      </AuthCard>
+    );
+  }
+  const what =
+    target.kind === 'newsletter' ? (
+      <>Stop the newsletter for <strong>{target.email}</strong>?</>
+    ) : target.kind === 'follow' ? (
+      <>Stop following <strong>{target.writerName}</strong> and their mails?</>
+    ) : (
+      <>Stop following every writer and their mails?</>
+    );
+  return (
+    <AuthCard
+      title={MESSAGES.unsubscribeTitle}
+      footer={<Link to={target.kind === 'newsletter' ? `/mail/preferences?t=${token}` : '/mail/preferences'} className="link link-primary">{MESSAGES.preferencesTitle}</Link>}
+    >
+      <p className="text-center">{what}</p>
+      <Form method="post">
+        <button type="submit" className="btn btn-primary w-full" data-testid="unsubscribe-button">{MESSAGES.unsubscribeButton}</button>
+      </Form>
+    </AuthCard>
+  );
+}

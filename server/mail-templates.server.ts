@@ -1,0 +1,98 @@
+import type { MailBlog, QueuedMail } from '~/features/newsletter/mail-queue.service.server';
+import { signMailToken } from '~/features/newsletter/mail-token.server';
+import type { Config } from './config.server';
+import { type Mail, mailLink, mailOrigin } from './mail.server';
+
+type MailConfig = Pick<Config, 'PUBLIC_URL' | 'PORT' | 'SITE_NAME' | 'SESSION_SECRET' | 'MAIL_FROM'>;
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The domain our Message-IDs and the unsubscribe mailto use: MAIL_FROM's, else the site's. */
+export function mailDomain(config: MailConfig): string {
+  const from = /@([^>\s]+)>?\s*$/.exec(config.MAIL_FROM)?.[1];
+  return from ?? new URL(mailOrigin(config)).hostname;
+}
+
+/** The address part of MAIL_FROM ("Name <a@b>" or "a@b"). */
+const fromAddress = (config: MailConfig) => /<([^>]+)>/.exec(config.MAIL_FROM)?.[1] ?? config.MAIL_FROM.trim();
+
+const photoUrl = (config: MailConfig, photo: string) => (/^https?:\/\//.test(photo) ? photo : mailLink(config, photo));
+
+// Sunset colours that read in light and dark mail clients alike: a warm band on a cream page.
+const C = { page: '#fdf6ee', card: '#ffffff', ink: '#2b1d2e', muted: '#6b5a6e', accent: '#e4572e', band: 'linear-gradient(90deg,#ff7e5f,#feb47b)' };
+
+function layout(config: MailConfig, title: string, body: string, footer: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><title>${esc(title)}</title></head>
+<body style="margin:0;padding:0;background:${C.page};color:${C.ink};font-family:Georgia,'Times New Roman',serif;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${C.page};"><tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:${C.card};border-radius:14px;overflow:hidden;">
+<tr><td style="background:#ff7e5f;background-image:${C.band};padding:18px 28px;color:#fff;font:bold 20px/1.2 Georgia,serif;letter-spacing:.5px;">${esc(config.SITE_NAME)}</td></tr>
+${body}
+<tr><td style="padding:20px 28px 28px;border-top:1px solid #f1e4d8;color:${C.muted};font:13px/1.5 Arial,sans-serif;">${footer}</td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+function blogBlock(config: MailConfig, blog: MailBlog): string {
+  const link = mailLink(config, `/blogs/${encodeURIComponent(blog.id)}`);
+  const photo = blog.photo
+    ? `<tr><td style="padding:0 28px;"><a href="${esc(link)}"><img src="${esc(photoUrl(config, blog.photo))}" alt="${esc(blog.title)}" width="544" style="display:block;width:100%;max-width:544px;height:auto;border-radius:10px;border:0;"></a></td></tr>`
+    : '';
+  return `${photo}
+<tr><td style="padding:18px 28px 6px;"><p style="margin:0 0 6px;color:${C.muted};font:12px/1.4 Arial,sans-serif;text-transform:uppercase;letter-spacing:1px;">${esc(blog.category)} · by ${esc(blog.writerName)}</p>
+<h2 style="margin:0 0 10px;font:bold 24px/1.25 Georgia,serif;color:${C.ink};"><a href="${esc(link)}" style="color:${C.ink};text-decoration:none;">${esc(blog.title)}</a></h2>
+<p style="margin:0 0 16px;font:16px/1.6 Georgia,serif;color:${C.ink};">${esc(blog.shortDescription)}</p>
+<a href="${esc(link)}" style="display:inline-block;background:${C.accent};color:#fff;text-decoration:none;font:bold 15px/1 Arial,sans-serif;padding:12px 20px;border-radius:8px;">Read the story</a></td></tr>`;
+}
+
+const blogText = (config: MailConfig, blog: MailBlog) =>
+  `${blog.title}\n${blog.category} · by ${blog.writerName}\n\n${blog.shortDescription}\n\nRead it: ${mailLink(config, `/blogs/${encodeURIComponent(blog.id)}`)}`;
+
+/**
+ * One queued mail, rendered: plain text and HTML, the RFC 8058 one-click unsubscribe headers
+ * with this recipient's own link, and a Message-ID fixed by the queue row, so a retry after a
+ * crash is recognisably the same mail (docs/decisions/023).
+ */
+export function renderQueuedMail(config: MailConfig, mail: QueuedMail): Mail {
+  const unsubscribeToken = signMailToken(config.SESSION_SECRET, mail.unsubscribe);
+  const unsubscribeUrl = mailLink(config, `/mail/unsubscribe/${unsubscribeToken}`);
+  const manageUrl = mail.stream === 'follow' ? mailLink(config, '/mail/preferences') : mailLink(config, `/mail/preferences?t=${unsubscribeToken}`);
+  const why =
+    mail.stream === 'follow'
+      ? mail.kind === 'digest'
+        ? 'You get this because you follow these writers.'
+        : `You get this because you follow ${mail.blogs[0]?.writerName ?? 'this writer'}.`
+      : `You get this because you subscribed to the ${config.SITE_NAME} newsletter.`;
+  const headers = {
+    'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:${fromAddress(config)}?subject=unsubscribe%20${unsubscribeToken}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    'List-Id': `${config.SITE_NAME} <${mail.stream}.${mailDomain(config)}>`,
+  };
+  const messageId = `<${mail.id}.${mail.messageId}@${mailDomain(config)}>`;
+  const footerHtml = `${esc(why)}<br><a href="${esc(unsubscribeUrl)}" style="color:${C.accent};">Unsubscribe</a> · <a href="${esc(manageUrl)}" style="color:${C.accent};">Manage preferences</a>`;
+  const footerText = `${why}\nUnsubscribe: ${unsubscribeUrl}\nManage preferences: ${manageUrl}`;
+
+  if (mail.kind === 'confirm') {
+    const confirmUrl = mailLink(config, `/mail/confirm/${signMailToken(config.SESSION_SECRET, mail.confirm!)}`);
+    const subject = `Confirm your subscription to ${config.SITE_NAME}`;
+    const body = `<tr><td style="padding:24px 28px;"><h1 style="margin:0 0 12px;font:bold 24px/1.3 Georgia,serif;">One click to confirm</h1>
+<p style="margin:0 0 18px;font:16px/1.6 Georgia,serif;">Someone, hopefully you, asked for the ${esc(config.SITE_NAME)} newsletter at this address. Confirm it and new stories will come to you; ignore this mail and nothing more will.</p>
+<a href="${esc(confirmUrl)}" style="display:inline-block;background:${C.accent};color:#fff;text-decoration:none;font:bold 15px/1 Arial,sans-serif;padding:12px 20px;border-radius:8px;">Confirm my subscription</a></td></tr>`;
+    const text = `Someone, hopefully you, asked for the ${config.SITE_NAME} newsletter at this address.\nConfirm it: ${confirmUrl}\n\nIgnore this mail and nothing more will be sent.\n\n-- \nUnsubscribe: ${unsubscribeUrl}`;
+    return { to: mail.email, subject, text, html: layout(config, subject, body, `<a href="${esc(unsubscribeUrl)}" style="color:${C.accent};">Unsubscribe</a>`), messageId, headers };
+  }
+
+  const subject =
+    mail.kind === 'digest'
+      ? `${mail.blogs.length} new ${mail.blogs.length === 1 ? 'story' : 'stories'} on ${config.SITE_NAME}`
+      : mail.stream === 'follow'
+        ? `New from ${mail.blogs[0]!.writerName}: ${mail.blogs[0]!.title}`
+        : mail.blogs[0]!.title;
+  const intro =
+    mail.kind === 'digest'
+      ? `<tr><td style="padding:24px 28px 4px;"><h1 style="margin:0;font:bold 22px/1.3 Georgia,serif;">Today on ${esc(config.SITE_NAME)}</h1></td></tr>`
+      : '<tr><td style="padding:12px 0 0;"></td></tr>';
+  const body = intro + mail.blogs.map((b) => blogBlock(config, b)).join('<tr><td style="padding:8px 28px;"><hr style="border:0;border-top:1px solid #f1e4d8;"></td></tr>');
+  const text = `${mail.blogs.map((b) => blogText(config, b)).join('\n\n---\n\n')}\n\n-- \n${footerText}`;
+  return { to: mail.email, subject, text, html: layout(config, subject, body, footerHtml), messageId, headers };
+}
