@@ -53,6 +53,8 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
     deps,
     async close() {
       stopSweep();
+      // server.js calls this on SIGTERM once requests are drained: buffered views are written first.
+      await deps.views.close();
       await deps.rateLimits?.close();
       await deps.database.close();
     },

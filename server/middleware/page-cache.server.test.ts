@@ -105,12 +105,23 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     expect([...bodies][0]).toContain('Changed again');
   });
 
-  it('shows a new view on the next read that shows views', async () => {
-    const views = async () => ((await (await t.request(`/api/blogs/${blogId}`)).json()) as { views: number }).views;
-    const before = await views();
-    expect((await t.request(`/api/blogs/${blogId}`)).headers.get('x-cache')).toBe('HIT');
+  it('keeps a page through a view, and shows the view within 30 s (decision 024)', async () => {
+    const read = async () => {
+      const res = await t.request(`/api/blogs/${blogId}`);
+      return { cache: res.headers.get('x-cache'), views: ((await res.json()) as { views: number }).views };
+    };
+    const before = await read();
+    expect((await read()).cache).toBe('HIT');
     await t.request(`/api/blogs/${blogId}/view`, { method: 'PATCH', json: {} });
-    expect(await views()).toBe(before + 1);
+    expect(await t.deps.views.flush()).toBe(1);
+    expect(await read()).toEqual({ cache: 'HIT', views: before.views });
+    const realNow = t.deps.now;
+    t.deps.now = () => new Date(realNow().getTime() + 30_000);
+    try {
+      expect(await read()).toEqual({ cache: 'MISS', views: before.views + 1 });
+    } finally {
+      t.deps.now = realNow;
+    }
   });
 
   it('never serves or keeps a signed-in read', async () => {

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { type ContentVersions, readCurrentVersions } from '~/db/content-version.server';
+import { VIEW_FLUSH_MS } from '~/features/blogs/view-counter.server';
 import type { AppDeps, AppVariables } from '../context.server';
 import { pickEncoding } from './compress.server';
 
@@ -27,11 +28,12 @@ const CACHEABLE: RegExp[] = [
 ];
 
 /**
- * The reads that show view counts (a blog page, the featured order, every JSON blog): a view
- * refreshes them. Every first visit counts a view, so the pages that show none (home, all blogs,
- * feeds) are not thrown away for it.
+ * The reads that show view counts (a blog page, the featured order, every JSON blog). A view
+ * changes no version (decision 024): these are kept at most this long, so a counted view shows
+ * within 30 s (written within VIEW_FLUSH_MS, then shown by the next render).
  */
 const SHOWS_VIEWS: RegExp[] = [/^\/blogs\//i, /^\/featuredBlogs/i, /^\/api\//];
+export const VIEWS_SHOWN_MAX_AGE_MS = 30_000 - VIEW_FLUSH_MS;
 /** Bytes kept per instance, compressed forms included. */
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 const STORED_TYPES = /^(?:text\/|application\/(?:json|xml|atom\+xml|rss\+xml))/;
@@ -50,7 +52,8 @@ interface Entry {
   nonce: string;
   etag: string;
   versions: ContentVersions;
-  showsViews: boolean;
+  /** When it was rendered (deps.now), for the reads that show view counts; else null. */
+  viewsAsOf: number | null;
   /** Made once, on the first request that asks for them. */
   encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
 }
@@ -79,11 +82,12 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
     // Read before rendering: a write during the render leaves the entry already stale, never
     // a stale page filed under the new version.
     const versions = await readCurrentVersions(deps.database);
+    const now = deps.now().getTime();
     // Looked up without awaiting first: the check and the claim below must happen in one turn.
     const pending = rendering.get(key);
     let cached = cache.get(key);
-    if ((!cached || !isFresh(cached, versions)) && pending) cached = (await pending) ?? undefined;
-    if (cached && isFresh(cached, versions)) {
+    if ((!cached || !isFresh(cached, versions, now)) && pending) cached = (await pending) ?? undefined;
+    if (cached && isFresh(cached, versions, now)) {
       c.set('nonce', cached.nonce);
       return respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, cached, 'HIT');
     }
@@ -108,7 +112,7 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
         nonce: c.get('nonce'),
         etag: `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
         versions,
-        showsViews: SHOWS_VIEWS.some((r) => r.test(c.req.path)),
+        viewsAsOf: SHOWS_VIEWS.some((r) => r.test(c.req.path)) ? now : null,
         encoded: {},
       };
       cache.set(key, entry);
@@ -123,8 +127,8 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
   };
 }
 
-function isFresh(entry: Entry, versions: ContentVersions): boolean {
-  return entry.versions.content === versions.content && (!entry.showsViews || entry.versions.views === versions.views);
+function isFresh(entry: Entry, versions: ContentVersions, now: number): boolean {
+  return entry.versions.content === versions.content && (entry.viewsAsOf === null || now - entry.viewsAsOf < VIEWS_SHOWN_MAX_AGE_MS);
 }
 
 async function respond(ifNoneMatch: string | undefined, acceptEncoding: string | undefined, method: string, entry: Entry, state: 'HIT' | 'MISS'): Promise<Response> {
