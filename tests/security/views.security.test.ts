@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readContentVersions } from '~/db/content-version.server';
+import { readCurrentVersions } from '~/db/content-version.server';
 import { createScratchDatabase, TEST_DIALECTS } from '~/db/testing.server';
 import { loadConfig } from '#server/config.server';
 import { createDeps } from '#server/context.server';
@@ -47,7 +47,7 @@ describe.each(TEST_DIALECTS)('view counting on %s', (dialect) => {
     const read = async () => (await t.request(`/api/blogs/${blogId}`)).headers.get('x-cache');
     await read();
     expect(await read()).toBe('HIT');
-    const versionsBefore = await readContentVersions(t.deps.database.db);
+    const versionsBefore = await readCurrentVersions(t.deps.database, blogId);
 
     const CALLS = 50;
     let counted = 0;
@@ -80,7 +80,7 @@ describe.each(TEST_DIALECTS)('view counting on %s', (dialect) => {
     await t.deps.views.flush();
     expect(await storedViews()).toBe(2);
 
-    const versionsAfter = await readContentVersions(t.deps.database.db);
+    const versionsAfter = await readCurrentVersions(t.deps.database, blogId);
     const flushes = Object.keys(versionsBefore).filter((scope) => versionsBefore[scope as keyof typeof versionsBefore] !== versionsAfter[scope as keyof typeof versionsAfter]).length;
     expect(flushes).toBe(0);
     expect(await read()).toBe('HIT');

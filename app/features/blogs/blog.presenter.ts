@@ -3,7 +3,7 @@ import type { BlogsTable } from '~/db/schema';
 import type { BlogAvailability } from './blog.schema';
 
 /** A blog row as the repo reads it (the blogs table's columns but the bookkeeping ones). */
-export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count'>;
+export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision'>;
 
 export interface CommentRow {
   user_name: string;
