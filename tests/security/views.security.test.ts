@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCurrentVersions } from '~/db/content-version.server';
 import { createScratchDatabase, TEST_DIALECTS } from '~/db/testing.server';
 import { loadConfig } from '#server/config.server';
 import { createDeps } from '#server/context.server';
+import { createHttpApp } from '#server/http.server';
 import { createLogger } from '#server/logger.server';
 import { CONTENT_RATE_LIMITS } from '#server/middleware/rate-limit.server';
 import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#server/testing/test-app.server';
@@ -97,6 +100,43 @@ describe.each(TEST_DIALECTS)('view counting on %s', (dialect) => {
       expect(t.deps.views.anonymousVisitor('198.51.100.20', 'Firefox')).not.toBe(visitor);
     } finally {
       t.deps.now = realNow;
+    }
+  });
+});
+
+describe.each(TEST_DIALECTS)('view counting on two instances sharing Redis on %s', (dialect) => {
+  it('counts a visitor once whichever instance they reach', async (context) => {
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1_000 });
+    probe.on('error', () => {});
+    const reachable = await probe.connect().then(
+      () => true,
+      () => false,
+    );
+    probe.disconnect();
+    if (!reachable) return context.skip('no Redis at TEST_REDIS_URL');
+    const env = { REDIS_URL: redisUrl, REDIS_PREFIX: `afterglow:test:${randomUUID()}:` };
+    const t = await createTestApp(dialect, env);
+    const deps = await createDeps(loadConfig({ ...t.scratch.env, ...env, SESSION_SECRET: t.deps.config.SESSION_SECRET }), createLogger('silent'));
+    const second = createHttpApp(deps);
+    try {
+      const owner = await t.createUser();
+      const created = await t.request('/api/blogs', { method: 'POST', headers: { cookie: owner.cookie }, json: BLOG });
+      const blogId = ((await created.json()) as { insertedId: string }).insertedId;
+      const view = (app: typeof second) =>
+        app.fetch(new Request(`${TEST_ORIGIN}/api/blogs/${blogId}/view`, { method: 'PATCH', headers: { origin: TEST_ORIGIN, 'user-agent': 'Firefox' } }), {
+          incoming: { socket: { remoteAddress: '198.51.100.30' } },
+        });
+      let counted = 0;
+      for (const app of [t.app, second, t.app, second]) counted += ((await (await view(app)).json()) as { modifiedCount: number }).modifiedCount;
+      await Promise.all([t.deps.views.flush(), deps.views.flush()]);
+      const row = await t.deps.database.db.selectFrom('blogs').select('views').where('id', '=', blogId).executeTakeFirstOrThrow();
+      expect([counted, row.views]).toEqual([1, 1]);
+      console.log(`views (${dialect}): ${counted} counted / 4 calls from one visitor across 2 instances sharing Redis`);
+    } finally {
+      await deps.views.close();
+      await deps.database.close();
+      await t.close();
     }
   });
 });
