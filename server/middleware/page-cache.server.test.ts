@@ -155,6 +155,10 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     }
   });
 
+  it('answers a blog address that is not a valid escape with the id check\'s 400, not a 500', async () => {
+    expect((await t.request('/api/blogs/%E0%A4%A')).status).toBe(400);
+  });
+
   it('never serves or keeps a signed-in read', async () => {
     const credentials: Record<string, string>[] = [{ cookie: reader.cookie }, { authorization: `Bearer ${reader.token}` }];
     for (const headers of credentials) {

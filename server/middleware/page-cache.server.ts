@@ -138,7 +138,14 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
 function blogOf(path: string): string | null {
   for (const pattern of BLOG_READ) {
     const match = pattern.exec(path);
-    if (match) return decodeURIComponent(match[1]!);
+    if (match) {
+      try {
+        return decodeURIComponent(match[1]!);
+      } catch {
+        // Not a valid escape, so not a blog id: it matches no row and renders the 404.
+        return match[1]!;
+      }
+    }
   }
   return null;
 }
