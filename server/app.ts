@@ -67,7 +67,9 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
     deps,
     async close() {
       stopSweep();
-      // The mail in flight is finished and recorded; the rest of its batch goes back to the queue.
+      // Buffered views are written first, then the mail in flight is finished and recorded; the
+      // rest of its batch goes back to the queue.
+      await deps.views.close();
       await stopMail();
       await deps.rateLimits?.close();
       await deps.database.close();

@@ -5,11 +5,11 @@ import { TEST_DIALECTS } from './testing.server';
 
 const modules = import.meta.glob<Migration>('./migrations/*.ts', { eager: true });
 const migrations = Object.fromEntries(Object.entries(modules).map(([path, module]) => [path.replace(/^.*\//, '').replace(/\.ts$/, ''), module]));
-const IDENTITY = '2026-11-26T09-00-00_privacy-identity-through-user-id';
+const IDENTITY = '2026-11-26T09-30-00_privacy-identity-through-user-id';
 const BEFORE = Object.keys(migrations).sort().filter((name) => name < IDENTITY).at(-1)!;
 
 /**
- * Migration 2026-11-26T09-00-00 on a database that already has data: the copies on blogs and
+ * Migration 2026-11-26T09-30-00 on a database that already has data: the copies on blogs and
  * comments go, what the old endpoints let into the account table is brought within the limits,
  * and the way back restores the copies from the people themselves.
  */

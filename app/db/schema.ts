@@ -19,6 +19,8 @@ export interface BlogsTable {
   photo: string | null;
   likes: Generated<number>;
   views: Generated<number>;
+  /** Moved by triggers whenever what the blog's page shows changes, views aside (decision 024). */
+  revision: Generated<number>;
   comments_count: Generated<number>;
   created_at: string;
   updated_at: string;
@@ -149,7 +151,7 @@ export interface Database {
  * scope's version is the sum of its stripes (migration 2026-11-25T10-00-00).
  */
 export interface ContentVersionStripesTable {
-  scope: 'content' | 'views' | 'sessions';
+  scope: 'lists' | 'sessions';
   stripe: number;
   version: number;
 }
@@ -163,7 +165,7 @@ export type DialectName = 'sqlite' | 'postgres';
  */
 type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
 export const TABLE_COLUMNS = {
-  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'comments_count', 'created_at', 'updated_at'],
+  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at'],
   comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],

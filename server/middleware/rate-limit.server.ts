@@ -76,6 +76,8 @@ export function emailRateLimitKey(email: string): string {
 export const CONTENT_RATE_LIMITS = {
   comment: { name: 'comment', limit: 30, windowMs: HOUR },
   upload: { name: 'upload', limit: 30, windowMs: 30 * MINUTE },
+  /** A browser sends one per blog it opens (spec §4 'viewedBlogs'): a minute's reading is far below it. */
+  view: { name: 'view', limit: 60, windowMs: 10 * MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
 /** Fixed windows in a Map; expired windows are swept as the map grows. */

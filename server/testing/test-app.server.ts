@@ -81,6 +81,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     },
     context: (user) => serviceContext(deps, user),
     async close() {
+      await deps.views.close();
       await deps.database.close();
       await scratch.drop();
     },

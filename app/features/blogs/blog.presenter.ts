@@ -7,7 +7,7 @@ import type { BlogAvailability } from './blog.schema';
  * A blog row as the repo reads it (the blogs table's columns but the bookkeeping ones), with its
  * author's name as shown now, read through owner_id (docs/decisions/022).
  */
-export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count'> & { author_name: string | null };
+export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision'> & { author_name: string | null };
 
 /** A comment with its author's name and photo as shown now, read through user_id. */
 export interface CommentRow {

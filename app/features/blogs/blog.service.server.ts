@@ -5,6 +5,7 @@ import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
 import { type BlogJson, type BlogRow, presentBlog } from './blog.presenter';
 import * as repo from './blog.repo.server';
+import type { ViewCounter } from './view-counter.server';
 import {
   type CommentInput,
   type CreateBlogInput,
@@ -152,10 +153,21 @@ export async function listFeaturedBlogs(ctx: ServiceContext): Promise<BlogJson[]
   return present(ctx, await repo.listPublicBlogs(ctx.db, 'featured', FEATURED_BLOGS_LIMIT));
 }
 
-/** One view, counted by the browser once (spec §4 'viewedBlogs'); anyone may send it. */
-export async function recordView(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number }> {
+/**
+ * One view: the browser sends it once (spec §4 'viewedBlogs'), and the server counts it at most
+ * once per visitor and blog a day (BRIEF §2): a signed-in visitor is their account, anyone else
+ * their address and user agent. Counted views are written in batches (ViewCounter); a repeat
+ * answers modifiedCount 0.
+ */
+export async function recordView(
+  ctx: ServiceContext,
+  id: string,
+  client: { address: string; userAgent: string },
+  views: ViewCounter,
+): Promise<{ modifiedCount: number }> {
   await findVisible(ctx, id);
-  return { modifiedCount: await repo.incrementViews(ctx.db, id) };
+  const visitor = ctx.user ? `u:${ctx.user.id}` : views.anonymousVisitor(client.address, client.userAgent);
+  return { modifiedCount: (await views.count(visitor, id)) ? 1 : 0 };
 }
 
 /** One like per user and blog: the second answers modifiedCount 0 (BRIEF §2 "Likes"). */
