@@ -37,7 +37,7 @@ describe.each(TEST_DIALECTS)('backup and restore on %s', (dialect) => {
       await db
         .insertInto('blogs')
         .values({
-          id: `b${i}`, owner_id: writer.user.id, email: writer.user.email, name: writer.user.name, title: `Blog ${i}`,
+          id: `b${i}`, owner_id: writer.user.id, title: `Blog ${i}`,
           category: 'Personal', type: 'Mini blog', short_description: 's', long_description: 'l', details: null,
           availability: i % 5 === 0 ? 'Hidden' : 'Public', photo, created_at: now, updated_at: now,
         })
@@ -45,7 +45,7 @@ describe.each(TEST_DIALECTS)('backup and restore on %s', (dialect) => {
       await db.insertInto('likes').values({ blog_id: `b${i}`, user_id: reader.user.id, user_email: reader.user.email, created_at: now }).execute();
       await db
         .insertInto('comments')
-        .values({ id: `c${i}`, blog_id: `b${i}`, user_id: reader.user.id, user_name: 'R', user_photo: null, user_email: reader.user.email, comment_text: 'Nice', commented_at: now })
+        .values({ id: `c${i}`, blog_id: `b${i}`, user_id: reader.user.id, comment_text: 'Nice', commented_at: now })
         .execute();
     }
     await db.insertInto('subscribers').values({ id: 's1', email: 'fan@example.com', created_at: now }).execute();

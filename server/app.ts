@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.server';
 import { type AppDeps, createDeps, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
+import { mailOrigin } from './mail.server';
 import { startMailQueue } from './mail-queue.server';
 import { scheduleUploadSweep } from './upload-sweep.server';
 
@@ -18,6 +19,11 @@ declare module 'react-router' {
     nonce: string;
     requestId: string;
     clientIp: string;
+    /**
+     * The request is a form post (not GET/HEAD). A loader rendering after a post whose session
+     * ended shows the form again instead of sending the visitor to /login (issue 13 §11).
+     */
+    formPost: boolean;
     /** Set by entry.server's handleError, read by the HTTP layer after the page is rendered. */
     failure: { databaseUnavailable: boolean };
   }
@@ -43,6 +49,11 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   const config = loadConfig(options.env ?? process.env);
   const log = createLogger(config.LOG_LEVEL);
   const deps = await createDeps(config, log);
+  if (!config.PUBLIC_URL) {
+    // BRIEF §2 "Links in mails": mails never link to a request's host, so without PUBLIC_URL
+    // they can only point at this machine (docs/decisions/021).
+    log.warn(`PUBLIC_URL is not set: links in mails point to ${mailOrigin(config)}. Set PUBLIC_URL to the site's public address before you share the site.`);
+  }
   const dev = options.dev ?? false;
   const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
   // Given a function, React Router derives its routes and static handler again on every request
@@ -56,7 +67,9 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
     deps,
     async close() {
       stopSweep();
-      // The mail in flight is finished and recorded; the rest of its batch goes back to the queue.
+      // Buffered views are written first, then the mail in flight is finished and recorded; the
+      // rest of its batch goes back to the queue.
+      await deps.views.close();
       await stopMail();
       await deps.rateLimits?.close();
       await deps.database.close();

@@ -7,10 +7,13 @@ import type { Logger } from 'pino';
 import type { Database, DialectName } from '~/db/schema';
 import { createUserRecord, recordSignIn } from '~/features/users/users.service.server';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '~/features/users/users.schema';
+import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
+import { checkAuthInput, fitUserToLimits } from './auth-input.server';
 import type { Config } from './config.server';
-import { createMailer, type Mailer } from './mail.server';
+import { createMailer, mailLink, type Mailer } from './mail.server';
 import { expectedOrigin } from './middleware/origin-check.server';
+import { consumeEmailRateLimit, EMAIL_RATE_LIMITS, type RateLimitRule, type RateLimitStore } from './middleware/rate-limit.server';
 
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 export const SESSION_COOKIE_PREFIX = 'afterglow';
@@ -18,6 +21,19 @@ export const SESSION_COOKIE_PREFIX = 'afterglow';
 export const OIDC_PROVIDER_ID = 'oidc';
 /** A reset link works once, for an hour (issue 3 §4). */
 export const RESET_TOKEN_SECONDS = 60 * 60;
+/** better-auth's `verification` identifier of a reset link is this prefix and the token. */
+const RESET_IDENTIFIER_PREFIX = 'reset-password:';
+/** Where a reset link lands: the one page that takes the token (docs/decisions/021). */
+export const RESET_PAGE_PATH = '/reset-password';
+
+/**
+ * The mailed reset link, on mailOrigin and landing on RESET_PAGE_PATH whatever `redirectTo` the
+ * request named: neither the request's Host nor its body can send the token to another origin
+ * (docs/decisions/021).
+ */
+export function resetPasswordLink(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>, token: string): string {
+  return mailLink(config, `/api/auth/reset-password/${encodeURIComponent(token)}?${new URLSearchParams({ callbackURL: RESET_PAGE_PATH })}`);
+}
 
 interface AuthDeps {
   config: Config;
@@ -27,6 +43,8 @@ interface AuthDeps {
   dialect: DialectName;
   log: Logger;
   mailer?: Mailer;
+  /** The rate-limit counters, for the per-account limits (null: RATE_LIMITS=off). */
+  rateLimits?: RateLimitStore | null;
 }
 
 /** The social providers this configuration offers, in button order: id and display name. */
@@ -54,18 +72,43 @@ const PASSWORD_FIELDS: Record<string, string> = {
 };
 
 /**
+ * Endpoints limited per account as well as per address. Counted here, inside better-auth,
+ * because the API and the page forms (callAuth) both pass through it.
+ */
+const EMAIL_LIMITED: Record<string, RateLimitRule> = {
+  '/sign-in/email': EMAIL_RATE_LIMITS.signIn,
+  '/request-password-reset': EMAIL_RATE_LIMITS.resetRequest,
+};
+
+/**
  * better-auth owns accounts, passwords and sessions (BRIEF §2 "Identity provider").
  * Sessions live in the database, so any instance can serve any request.
  */
-export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDeps) {
+export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimits = null }: AuthDeps) {
   const authLog = log.child({ module: 'auth' });
   const mail = mailer ?? createMailer(config, log);
   const hookContext = (): ServiceContext => ({ db, dialect, user: null, log: authLog, now: () => new Date() });
-  return betterAuth({
+  /**
+   * Only the newest reset link of a user works (audit item 5): a new request, or a completed
+   * reset, ends every other one still in better-auth's `verification` table.
+   */
+  const revokeResetLinks = async (userId: string, keepId?: string): Promise<void> => {
+    const { adapter } = await auth.$context;
+    await adapter.deleteMany({
+      model: 'verification',
+      where: [
+        { field: 'value', value: userId },
+        { field: 'identifier', operator: 'starts_with', value: RESET_IDENTIFIER_PREFIX },
+        ...(keepId ? [{ field: 'id', operator: 'ne' as const, value: keepId }] : []),
+      ],
+    });
+  };
+  const auth = betterAuth({
     appName: config.SITE_NAME,
     secret: config.SESSION_SECRET,
     // Unset PUBLIC_URL: the origin is taken from each request, so the site works at
-    // localhost, 127.0.0.1 or a LAN address alike (BRIEF §5).
+    // localhost, 127.0.0.1 or a LAN address alike (BRIEF §5). Never for a mailed link, which
+    // whoever sends the request could then steer: those use mailLink (docs/decisions/021).
     baseURL: config.PUBLIC_URL,
     basePath: '/api/auth',
     database: { db: authDb, type: dialect },
@@ -77,7 +120,8 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
       // Not awaited: the answer (and its timing) must not tell whether the email is registered.
-      sendResetPassword: async ({ user, url }) => {
+      sendResetPassword: async ({ user, token }) => {
+        const url = resetPasswordLink(config, token);
         void mail
           .send({
             to: user.email,
@@ -94,6 +138,7 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
           })
           .catch((error: unknown) => authLog.error({ err: error }, 'password reset mail failed'));
       },
+      onPasswordReset: async ({ user }) => revokeResetLinks(user.id),
     },
     socialProviders: config.GOOGLE_CLIENT_ID
       ? { google: { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET!, prompt: 'select_account' } }
@@ -111,10 +156,12 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
     databaseHooks: {
       user: {
         create: {
+          before: async (user) => fitUserToLimits(user),
           after: async (user) => {
             await createUserRecord(hookContext(), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
           },
         },
+        update: { before: async (user) => fitUserToLimits(user) },
       },
       account: {
         create: {
@@ -123,6 +170,13 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
           before: async (account, ctx) => {
             if (account.providerId === 'credential' || !ctx || !account.userId) return;
             await ctx.context.internalAdapter.deleteUserSessions(account.userId);
+          },
+        },
+      },
+      verification: {
+        create: {
+          after: async (verification) => {
+            if (verification.identifier.startsWith(RESET_IDENTIFIER_PREFIX)) await revokeResetLinks(verification.value, verification.id);
           },
         },
       },
@@ -143,6 +197,15 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
     hooks: {
       // The spec's password rule (§5) holds for every way of choosing a password, not only the form.
       before: createAuthMiddleware(async (ctx) => {
+        checkAuthInput(ctx.path, ctx.body);
+        const perEmail = EMAIL_LIMITED[ctx.path];
+        const email = (ctx.body as Record<string, unknown> | undefined)?.email;
+        if (perEmail && typeof email === 'string') {
+          const limit = await consumeEmailRateLimit(rateLimits, perEmail, email, authLog);
+          if (!limit.allowed) {
+            throw new APIError('TOO_MANY_REQUESTS', { message: MESSAGES.tooManyRequests, code: 'rate_limited' }, { 'Retry-After': String(limit.retryAfter) });
+          }
+        }
         const field = PASSWORD_FIELDS[ctx.path];
         if (!field) return;
         const result = PasswordSchema.safeParse((ctx.body as Record<string, unknown> | undefined)?.[field]);
@@ -201,6 +264,7 @@ export function createAuth({ config, authDb, db, dialect, log, mailer }: AuthDep
         : []),
     ],
   });
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

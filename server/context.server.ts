@@ -4,11 +4,12 @@ import type { Logger } from 'pino';
 import { readCurrentVersions } from '~/db/content-version.server';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
+import { memoryViewMarks, ViewCounter } from '~/features/blogs/view-counter.server';
 import { withStoredProfile } from '~/features/users/users.service.server';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
 import { type Auth, createAuth, migrateAuthTables } from './auth.server';
 import type { Config } from './config.server';
-import { createRateLimitStore, type RateLimitStore } from './middleware/rate-limit.server';
+import { createRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './middleware/rate-limit.server';
 
 /** Everything one process holds: created once at start, closed once at shutdown. */
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   now: () => Date;
   /** Rate-limit counters (server/middleware/rate-limit.server.ts); null when RATE_LIMITS=off. */
   rateLimits: RateLimitStore | null;
+  /** Views, de-duplicated per visitor and day and written in batches (decision 024). */
+  views: ViewCounter;
   /** Migrations this start applied (empty when the schema was current). */
   migrationsApplied: string[];
 }
@@ -31,11 +34,17 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
     await database.close().catch(() => {});
     throw new StartupError(`DATABASE_URL cannot be reached: ${(error as Error).message}`);
   }
-  const auth = createAuth({ config, authDb: database.authDb, db: database.db, dialect: database.dialect, log });
+  const rateLimits = createRateLimitStore(config);
+  const auth = createAuth({ config, authDb: database.authDb, db: database.db, dialect: database.dialect, log, rateLimits });
   await migrateAuthTables(auth);
   const { applied } = await migrateToLatest(database.db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  return { config, log, database, auth, now: () => new Date(), rateLimits: createRateLimitStore(config), migrationsApplied: applied };
+  // Marks live where the rate limits do when several instances share Redis, whether or not limits are on.
+  const marks = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, config.REDIS_PREFIX) : memoryViewMarks();
+  const deps: AppDeps = { config, log, database, auth, now: () => new Date(), rateLimits, views: undefined!, migrationsApplied: applied };
+  // The counter asks deps for the time, so a test that sets the clock moves the day too.
+  deps.views = new ViewCounter({ db: database.db, log, marks, secret: config.SESSION_SECRET, now: () => deps.now() });
+  return deps;
 }
 
 export class StartupError extends Error {

@@ -12,6 +12,7 @@ import { providerPhotoOrigins } from './auth.server';
 import { type AppDeps, type AppVariables, resolveUser, serviceContext } from './context.server';
 import { compress } from './middleware/compress.server';
 import { originCheck } from './middleware/origin-check.server';
+import { pageBodyLimit } from './middleware/page-body-limit.server';
 import { pageCache } from './middleware/page-cache.server';
 import { requestContext } from './middleware/request-context.server';
 import { securityHeaders } from './middleware/security-headers.server';
@@ -100,6 +101,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   app.all('/api/*', (c) => c.json({ message: MESSAGES.apiNotFound }, 404));
 
   const pageHandler = options.pageHandler;
+  app.use('*', pageBodyLimit(config.MAX_UPLOAD_MB));
   app.all('*', async (c) => {
     if (!pageHandler) return c.json({ message: MESSAGES.apiNotFound }, 404);
     const user = c.get('user');
@@ -112,6 +114,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       nonce: c.get('nonce'),
       requestId: c.get('requestId'),
       clientIp: c.get('clientIp'),
+      formPost: c.req.method !== 'GET' && c.req.method !== 'HEAD',
       failure,
     });
     // A page that failed because the database is away is a 503 (retry), not a 500 (bug).

@@ -5,17 +5,23 @@ import type { DatabaseHandle } from './kysely.server';
 import type { Database } from './schema';
 
 /**
- * Where what pages show stands: the database's triggers bump `content` on any blog or comment
- * change, `views` on view counts and `sessions` when a session or a user's shown details change
- * (migrations 2026-11-22T18-00-00_content-versions and 2026-11-25T10-00-00_content-version-stripes:
- * a scope's version is the sum of its stripes).
+ * Where what pages show stands (decision 024, superseding the `content` and `views` scopes of
+ * 019): the database's triggers bump `lists` when something a list shows changes (a blog added,
+ * removed, or its listed fields) and `sessions` when a session or a user's shown details change
+ * (migrations 2026-11-22T18-00-00_content-versions, 2026-11-25T10-00-00_content-version-stripes:
+ * a scope's version is the sum of its stripes; 2026-11-26T10-00-00_perf-freshness-per-thing).
+ * Each blog's own `revision` moves with what its page shows.
  * Shared by every instance on the same database, so a cache keyed by them is right on all.
  */
 export interface ContentVersions {
-  content: number;
-  views: number;
+  lists: number;
   /** Sessions ended or changed, or a user's name, email or photo changed. */
   sessions: number;
+}
+
+/** The versions and, when a blog was named, that blog's revision (null: no such blog). */
+export interface PageVersions extends ContentVersions {
+  blog: number | null;
 }
 
 /** Inside a transaction (`db` may be one), through the query builder. */
@@ -28,36 +34,56 @@ export async function readContentVersions(db: Kysely<Database>): Promise<Content
   return toVersions(rows);
 }
 
+async function readPageVersions(db: Kysely<Database>, blogId: string | null): Promise<PageVersions> {
+  const [versions, row] = await Promise.all([
+    readContentVersions(db),
+    blogId === null ? undefined : db.selectFrom('blogs').select('revision').where('id', '=', blogId).executeTakeFirst(),
+  ]);
+  return { ...versions, blog: row ? Number(row.revision) : null };
+}
+
 const VERSIONS_SQL = 'select scope, sum(version) as version from content_version_stripes group by scope';
-const statements = new WeakMap<SQLite.Database, SQLite.Statement>();
+const REVISION_SQL = 'select revision from blogs where id = ?';
+/** PostgreSQL: both in one round trip; with a null id the second part is empty. */
+const PAGE_VERSIONS_PG_SQL =
+  "select scope, sum(version)::text as version from content_version_stripes group by scope union all select 'blog', revision::text from blogs where id = $1";
+const statements = new WeakMap<SQLite.Database, { versions: SQLite.Statement; revision: SQLite.Statement }>();
 
 /**
  * The same read for the hot path, once per request (page cache, session cache). On SQLite it
- * runs one prepared statement on the handle itself, about 6 µs instead of 40 through the query
+ * runs prepared statements on the handle itself, about 6 µs each instead of 40 through the query
  * builder. Only while no transaction is open on that handle: one in the middle of a write may
  * hold counters it has not committed; then the builder's path waits its turn. On PostgreSQL it
- * is a named prepared statement on the pool, outside any transaction.
+ * is one named prepared statement on the pool, outside any transaction.
  */
-export function readCurrentVersions(database: DatabaseHandle): ContentVersions | Promise<ContentVersions> {
+export function readCurrentVersions(database: DatabaseHandle, blogId: string | null = null): PageVersions | Promise<PageVersions> {
   const { sqlite, pgPool } = database;
-  if (pgPool) return readFromPool(pgPool);
-  if (!sqlite || sqlite.inTransaction) return readContentVersions(database.db);
-  let statement = statements.get(sqlite);
-  if (!statement) {
-    statement = sqlite.prepare(VERSIONS_SQL);
-    statements.set(sqlite, statement);
+  if (pgPool) return readFromPool(pgPool, blogId);
+  if (!sqlite || sqlite.inTransaction) return readPageVersions(database.db, blogId);
+  let prepared = statements.get(sqlite);
+  if (!prepared) {
+    prepared = { versions: sqlite.prepare(VERSIONS_SQL), revision: sqlite.prepare(REVISION_SQL).pluck() };
+    statements.set(sqlite, prepared);
   }
-  return toVersions(statement.all() as { scope: keyof ContentVersions; version: number | bigint }[]);
+  const versions = toVersions(prepared.versions.all() as { scope: keyof ContentVersions; version: number | bigint }[]);
+  const revision = blogId === null ? undefined : (prepared.revision.get(blogId) as number | bigint | undefined);
+  return { ...versions, blog: revision === undefined ? null : Number(revision) };
 }
 
 /** PostgreSQL: a named statement, parsed and planned once per connection; each read is committed. */
-async function readFromPool(pool: pg.Pool): Promise<ContentVersions> {
-  const result = await pool.query<[keyof ContentVersions, string]>({ name: 'afterglow_content_versions', text: VERSIONS_SQL, rowMode: 'array' });
-  return toVersions(result.rows.map(([scope, version]) => ({ scope, version })));
+async function readFromPool(pool: pg.Pool, blogId: string | null): Promise<PageVersions> {
+  const result = await pool.query<[keyof ContentVersions | 'blog', string]>({ name: 'afterglow_page_versions', text: PAGE_VERSIONS_PG_SQL, values: [blogId], rowMode: 'array' });
+  let blog: number | null = null;
+  const rows: { scope: keyof ContentVersions; version: string }[] = [];
+  for (const [scope, version] of result.rows) {
+    if (scope === 'blog') blog = Number(version);
+    else rows.push({ scope, version });
+  }
+  return { ...toVersions(rows), blog };
 }
 
 function toVersions(rows: { scope: keyof ContentVersions; version: number | bigint | string }[]): ContentVersions {
-  const versions: ContentVersions = { content: 0, views: 0, sessions: 0 };
-  for (const row of rows) versions[row.scope] = Number(row.version);
+  const versions: ContentVersions = { lists: 0, sessions: 0 };
+  for (const row of rows) if (row.scope in versions) versions[row.scope] = Number(row.version);
   return versions;
 }

@@ -28,38 +28,56 @@ describe.each(TEST_DIALECTS)('content versions on %s', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  it('moves content on a blog, a comment or a like; views on a view alone; sessions on sign-out', async () => {
+  it('moves a blog\'s revision on its comment, like, edit or author rename; lists only on listed changes; nothing on a view; sessions on sign-out', async () => {
+    const page = (id: string) => readCurrentVersions(t.deps.database, id);
     const start = await versions();
     const { insertedId } = await createBlog(t.context(owner.user), { ...BLOG });
-    const afterBlog = await versions();
-    expect(afterBlog.content).toBeGreaterThan(start.content);
-    expect(afterBlog.views).toBe(start.views);
+    const { insertedId: elsewhere } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Elsewhere' });
+    const afterBlog = await page(insertedId);
+    expect(afterBlog.lists).toBeGreaterThan(start.lists);
+    const other = await page(elsewhere);
 
-    await recordView(t.context(readers[0]!.user), insertedId);
-    const afterView = await versions();
-    expect(afterView.views).toBeGreaterThan(afterBlog.views);
-    expect(afterView.content).toBe(afterBlog.content);
+    await recordView(t.context(readers[0]!.user), insertedId, { address: '127.0.0.1', userAgent: '' }, t.deps.views);
+    expect(await t.deps.views.flush()).toBe(1);
+    expect(await page(insertedId)).toEqual(afterBlog);
 
     await addComment(t.context(readers[0]!.user), insertedId, { commentText: 'Lovely.' });
-    const afterComment = await versions();
-    expect(afterComment.content).toBeGreaterThan(afterView.content);
+    const afterComment = await page(insertedId);
+    expect(afterComment.blog).toBeGreaterThan(afterBlog.blog!);
+    expect(afterComment.lists).toBe(afterBlog.lists);
 
     await likeBlog(t.context(readers[1]!.user), insertedId);
-    const afterLike = await versions();
-    expect(afterLike.content).toBeGreaterThan(afterComment.content);
+    const afterLike = await page(insertedId);
+    expect(afterLike.blog).toBeGreaterThan(afterComment.blog!);
+    expect(afterLike.lists).toBe(afterBlog.lists);
     expect(afterLike.sessions).toBe(start.sessions);
+    // Nothing happened to the other blog: its page stays.
+    expect(await page(elsewhere)).toEqual({ ...other, lists: afterLike.lists });
+
+    await t.deps.database.db.updateTable('blogs').set({ title: 'Retitled by hand' }).where('id', '=', insertedId).execute();
+    const afterEdit = await page(insertedId);
+    expect(afterEdit.blog).toBeGreaterThan(afterLike.blog!);
+    expect(afterEdit.lists).toBeGreaterThan(afterLike.lists);
+
+    // A commenter's new name shows on the blogs they commented on, and on lists.
+    await t.deps.database.db.updateTable('user').set({ name: 'Renamed Reader' }).where('id', '=', readers[0]!.user.id).execute();
+    const afterRename = await page(insertedId);
+    expect(afterRename.blog).toBeGreaterThan(afterEdit.blog!);
+    expect(afterRename.lists).toBeGreaterThan(afterEdit.lists);
+    expect((await page(elsewhere)).blog).toBe(other.blog);
 
     const reader = await t.createUser();
     const beforeSignOut = await versions();
     const res = await t.request('/api/auth/sign-out', { method: 'POST', headers: { cookie: reader.cookie }, json: {} });
     expect(res.status).toBe(200);
     expect((await versions()).sessions).toBeGreaterThan(beforeSignOut.sessions);
+    expect((await page('no-such-blog')).blog).toBeNull();
   });
 
   it('takes many likes, unlikes and comments on the same blogs at once without a failure or a lost count', async () => {
     const blogs = await Promise.all([1, 2, 3].map((n) => createBlog(t.context(owner.user), { ...BLOG, title: `Busy ${n}` })));
     const ids = blogs.map((b) => b.insertedId);
-    const before = await versions();
+    const before = await Promise.all(ids.map((id) => readCurrentVersions(t.deps.database, id)));
     // Each reader comments on, likes and unlikes every blog, all at once: on PostgreSQL these
     // transactions run side by side on the pool's connections and lock the same blog rows.
     const work = readers.flatMap((reader) =>
@@ -73,12 +91,12 @@ describe.each(TEST_DIALECTS)('content versions on %s', (dialect) => {
 
     const rows = await t.deps.database.db.selectFrom('blogs').select(['id', 'likes', 'comments_count']).where('id', 'in', ids).execute();
     for (const row of rows) expect([row.likes, row.comments_count]).toEqual([readers.length, readers.length]);
-    expect((await versions()).content).toBeGreaterThan(before.content);
+    for (const [i, id] of ids.entries()) expect((await readCurrentVersions(t.deps.database, id)).blog).toBeGreaterThan(before[i]!.blog!);
   });
 
   it('never answers a counter that a transaction still open has moved', async () => {
     const { insertedId } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Undecided' });
-    const before = await readCurrentVersions(t.deps.database);
+    const before = await readCurrentVersions(t.deps.database, insertedId);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let entered!: () => void;
@@ -90,10 +108,10 @@ describe.each(TEST_DIALECTS)('content versions on %s', (dialect) => {
       throw new Error('changed my mind');
     });
     await inside;
-    const during = Promise.resolve(readCurrentVersions(t.deps.database));
+    const during = Promise.resolve(readCurrentVersions(t.deps.database, insertedId));
     release();
     await expect(writing).rejects.toThrow('changed my mind');
-    expect((await during).content).toBe(before.content);
-    expect((await readCurrentVersions(t.deps.database)).content).toBe(before.content);
+    expect(await during).toEqual(before);
+    expect(await readCurrentVersions(t.deps.database, insertedId)).toEqual(before);
   });
 });

@@ -31,8 +31,6 @@ describe.each(TEST_DIALECTS)('database on %s', (dialect) => {
       .values({
         id: 'b1',
         owner_id: user.id,
-        email: user.email,
-        name: user.name,
         title: 'A title',
         category: 'Personal',
         type: 'Mini blog',
@@ -58,7 +56,7 @@ describe.each(TEST_DIALECTS)('database on %s', (dialect) => {
     await db
       .insertInto('blogs')
       .values({
-        id: 'b2', owner_id: user.id, email: user.email, name: user.name, title: 'T', category: 'Technology', type: 'Video',
+        id: 'b2', owner_id: user.id, title: 'T', category: 'Technology', type: 'Video',
         short_description: 's', long_description: 'l', details: null, availability: 'Hidden', photo: null,
         created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z',
       })
@@ -74,7 +72,7 @@ describe.each(TEST_DIALECTS)('database on %s', (dialect) => {
   it('refuses values outside the choice lists and length limits', async () => {
     const { user } = await t.createUser();
     const base = {
-      id: 'b3', owner_id: user.id, email: user.email, name: user.name, title: 'T', category: 'Personal', type: 'Video',
+      id: 'b3', owner_id: user.id, title: 'T', category: 'Personal', type: 'Video',
       short_description: 's', long_description: 'l', details: null, availability: 'Public' as const, photo: null,
       created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z',
     };
@@ -83,5 +81,15 @@ describe.each(TEST_DIALECTS)('database on %s', (dialect) => {
     await expect(db.insertInto('blogs').values({ ...base, availability: 'Secret' as 'Hidden' }).execute()).rejects.toThrow();
     await expect(db.insertInto('blogs').values({ ...base, title: 'x'.repeat(201) }).execute()).rejects.toThrow();
     await sql`select 1`.execute(db);
+  });
+
+  it("holds better-auth's user table and the profiles to the forms' limits (name 100, photo URL 2,048)", async () => {
+    const { user } = await t.createUser();
+    const { db } = t.deps.database;
+    await expect(db.updateTable('user').set({ name: 'x'.repeat(101) }).where('id', '=', user.id).execute()).rejects.toThrow(/check|constraint/i);
+    await expect(db.updateTable('user').set({ image: `https://example.com/${'x'.repeat(2048)}` }).where('id', '=', user.id).execute()).rejects.toThrow(/check|constraint/i);
+    await expect(db.updateTable('profiles').set({ name: 'x'.repeat(101) }).where('user_id', '=', user.id).execute()).rejects.toThrow(/check|constraint/i);
+    await expect(db.updateTable('profiles').set({ photo: `/${'x'.repeat(2048)}` }).where('user_id', '=', user.id).execute()).rejects.toThrow(/check|constraint/i);
+    await db.updateTable('user').set({ name: 'x'.repeat(100), image: `/${'x'.repeat(2047)}` }).where('id', '=', user.id).execute();
   });
 });

@@ -7,9 +7,8 @@ import type { Generated } from 'kysely';
  */
 export interface BlogsTable {
   id: string;
+  /** The author, shown through the user's id (their profile's current name), never a copy. */
   owner_id: string;
-  email: string;
-  name: string;
   title: string;
   category: string;
   type: string;
@@ -20,6 +19,8 @@ export interface BlogsTable {
   photo: string | null;
   likes: Generated<number>;
   views: Generated<number>;
+  /** Moved by triggers whenever what the blog's page shows changes, views aside (decision 024). */
+  revision: Generated<number>;
   comments_count: Generated<number>;
   created_at: string;
   updated_at: string;
@@ -28,10 +29,8 @@ export interface BlogsTable {
 export interface CommentsTable {
   id: string;
   blog_id: string;
+  /** The commenter, shown through the user's id (current name and photo), never a copy. */
   user_id: string;
-  user_name: string;
-  user_photo: string | null;
-  user_email: string;
   comment_text: string;
   commented_at: string;
 }
@@ -152,7 +151,7 @@ export interface Database {
  * scope's version is the sum of its stripes (migration 2026-11-25T10-00-00).
  */
 export interface ContentVersionStripesTable {
-  scope: 'content' | 'views' | 'sessions';
+  scope: 'lists' | 'sessions';
   stripe: number;
   version: number;
 }
@@ -166,8 +165,8 @@ export type DialectName = 'sqlite' | 'postgres';
  */
 type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
 export const TABLE_COLUMNS = {
-  blogs: ['id', 'owner_id', 'email', 'name', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'comments_count', 'created_at', 'updated_at'],
-  comments: ['id', 'blog_id', 'user_id', 'user_name', 'user_photo', 'user_email', 'comment_text', 'commented_at'],
+  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at'],
+  comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
   subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],

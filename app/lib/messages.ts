@@ -96,6 +96,12 @@ export const MESSAGES = {
 
   // Ours, where the spec has no text
   serverError: 'Something went wrong on our side. Please try again in a moment.',
+  /** A form sent after the session ended (signed out in another tab, expired): nothing is lost. */
+  formFailed: 'Failed to send the form',
+  formTooLarge: (limit: string) => `The form is too large to send: at most ${limit}.`,
+  sessionEnded: 'You were signed out, so this was not saved. What you typed is kept.',
+  signInAgain: 'Log in again',
+  signInAgainThen: '(opens a new tab), then send it again.',
   apiNotFound: 'Not found',
   malformedJson: 'Malformed JSON body',
   unavailable: 'The site is briefly unavailable. Please try again in a moment.',

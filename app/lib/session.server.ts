@@ -1,17 +1,11 @@
-import { type AppLoadContext, redirect } from 'react-router';
+import { type AppLoadContext, data, redirect } from 'react-router';
+import { sameSitePath } from './same-site-path';
 import type { SessionUser } from './service-context';
 
 /** Only a same-site path may be a return target: never another origin, never `//host`. */
 export function safeRedirectPath(target: string | null | undefined, fallback = '/'): string {
-  // Control characters (a CR/LF header-injection attempt) would make the Location header throw.
-  if (!target || !target.startsWith('/') || /[\u0000-\u001f\u007f]/.test(target)) return fallback;
-  // Parsed as the browser will: `//host` and `/\host` leave the site; anything else is
-  // normalised and percent-encoded, so it is always a valid header value.
-  const url = new URL(target, SELF);
-  if (url.origin !== SELF) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  return (target && sameSitePath(target)) || fallback;
 }
-const SELF = 'http://afterglow.invalid';
 
 /**
  * The protected-route guard (spec §2): anonymous visitors go to /login carrying the attempted
@@ -21,4 +15,34 @@ export function requireUser(context: AppLoadContext, request: Request): SessionU
   if (context.user) return context.user;
   const url = new URL(request.url);
   throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/** The login page, returning to the page of `request` (and `hash` on it) once signed in. */
+export function loginHref(request: Request, hash = ''): string {
+  const url = new URL(request.url);
+  return `/login?redirectTo=${encodeURIComponent(url.pathname + url.search + hash)}`;
+}
+
+/** What a form's action answers when its session ended before the post: the screen's failure with a way back in. */
+export interface SignedOutFailure {
+  signedOut: true;
+  signIn: string;
+}
+
+/**
+ * A form posted after the session ended (signed out in another tab, expired) is answered 401
+ * with the screen's own failure, a sign-in link that returns here, and what was typed, instead
+ * of a redirect to /login that would throw the text away (issue 13 §11).
+ */
+export function signedOutPost<T extends object>(request: Request, failure: T, hash = '') {
+  return data<T & SignedOutFailure>({ ...failure, signedOut: true, signIn: loginHref(request, hash) }, { status: 401 });
+}
+
+/**
+ * For the loaders of pages whose form may be posted after the session ended: the user, or null
+ * while rendering such a post's answer (the page shows the typed values, not /login).
+ */
+export function userOrSignedOutPost(context: AppLoadContext, request: Request): SessionUser | null {
+  if (!context.user && context.formPost) return null;
+  return requireUser(context, request);
 }

@@ -1,24 +1,24 @@
 import { data, redirect } from 'react-router';
 import { Page } from '~/components/page';
-import { readBlogForm, saveBlogForm } from '~/features/blogs/blog-form.server';
+import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs/blog-form.server';
 import { createBlog } from '~/features/blogs/blog.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
 import { isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser } from '~/lib/session.server';
+import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
 import type { Route } from './+types/add-blog';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Add a blog · Afterglow' }];
 
 export function loader({ context, request }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
-  return { author: { email: user.email, name: user.name || MESSAGES.defaultDisplayName }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
+  const user = userOrSignedOutPost(context, request);
+  return { author: { email: user?.email ?? '', name: user?.name || MESSAGES.defaultDisplayName }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
+  if (!context.user) return signedOutPost(request, { formError: MESSAGES.sessionEnded, values: await readBlogFormValues(context.deps.config, request) });
   const form = await readBlogForm(context.service, context.deps.config, request, 'add');
   if (!form.ok) return data(form.data, { status: form.status });
   const { photo, ...fields } = form.input;

@@ -50,7 +50,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     q: q ?? '',
     page,
     pages: Math.max(1, Math.ceil(total / BLOGS_PAGE_SIZE)),
-    viewer: context.user?.email ?? null,
+    signedIn: context.user !== null,
     wishlistIds,
   };
 }
@@ -65,7 +65,7 @@ function pageHref(category: string, q: string, page: number) {
 }
 
 export default function AllBlogs({ loaderData }: Route.ComponentProps) {
-  const { blogs, category, q, page, pages, viewer, wishlistIds } = loaderData;
+  const { blogs, category, q, page, pages, signedIn, wishlistIds } = loaderData;
   const navigation = useNavigation();
   const loading = navigation.state === 'loading' && navigation.location.pathname === '/allblogs';
   const wished = new Set(wishlistIds);
@@ -107,7 +107,7 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
         <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" aria-busy={loading} data-testid="blog-grid">
           {blogs.map((blog) => (
             <li key={blog._id}>
-              <BlogCard blog={blog} viewerEmail={viewer} inWishlist={wished.has(blog._id)} />
+              <BlogCard blog={blog} signedIn={signedIn} inWishlist={wished.has(blog._id)} />
             </li>
           ))}
         </ul>

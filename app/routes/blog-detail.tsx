@@ -1,5 +1,6 @@
 import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
+import { likedByViewer } from '~/features/blogs/blog.presenter';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blog.schema';
 import { addComment, deleteBlog, getBlog } from '~/features/blogs/blog.service.server';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
@@ -17,7 +18,7 @@ import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
-import { requireUser } from '~/lib/session.server';
+import { requireUser, signedOutPost } from '~/lib/session.server';
 import { CONTENT_RATE_LIMITS, consumeRateLimit, rateLimitHeaders } from '#server/middleware/rate-limit.server';
 import type { Route } from './+types/blog-detail';
 
@@ -68,8 +69,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
     const [blog, follow] = await Promise.all([getBlog(context.service, params.id), followStateForBlog(context.service, params.id)]);
-    const isOwner = context.user?.id !== undefined && blog.email === context.user.email;
-    return { blog, html: renderMarkdown(blog.long_description), isOwner, viewer: context.user?.email ?? null, follow };
+    return { blog, html: renderMarkdown(blog.long_description), signedIn: context.user !== null, follow };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });
     throw error;
@@ -89,9 +89,13 @@ async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: s
 
 /** Comment and delete, posted by this page's forms (with or without JavaScript). */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireUser(context, request);
   const form = await request.formData();
   const intent = form.get('intent');
+  if (!context.user) {
+    if (intent === 'delete') requireUser(context, request);
+    const commentText = form.get('commentText');
+    return signedOutPost<CommentsActionData>(request, { intent: 'comment', error: MESSAGES.commentError, values: { commentText: typeof commentText === 'string' ? commentText : '' } }, '#comments');
+  }
   try {
     if (intent === 'delete') return await deleteAndLeave(context.service, params.id);
     const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });
@@ -132,14 +136,15 @@ function useCountView(id: string) {
 }
 
 export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, html, isOwner, viewer, follow } = loaderData;
+  const { blog, html, signedIn, follow } = loaderData;
+  const { isOwner } = blog;
   const { dialog } = useFeedback();
   useCountView(blog._id);
 
   function onUpdate(event: MouseEvent<HTMLAnchorElement>) {
     if (isOwner) return;
     event.preventDefault();
-    if (!viewer) {
+    if (!signedIn) {
       window.location.assign(`/login?redirectTo=${encodeURIComponent(`/updateBlog/${blog._id}`)}`);
       return;
     }
@@ -174,7 +179,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         </section>
       ) : null}
       <div className="mt-8 flex flex-wrap items-center gap-3">
-        <LikeButton blogId={blog._id} likes={blog.likes} liked={!!viewer && blog.likedBy.includes(viewer)} signedIn={!!viewer} />
+        <LikeButton blogId={blog._id} likes={blog.likes} liked={likedByViewer(blog)} signedIn={signedIn} />
         <Link to={`/updateBlog/${blog._id}`} className="btn btn-primary" onClick={onUpdate}>
           {MESSAGES.updateBlog}
         </Link>

@@ -24,6 +24,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     email: parsed.data.email,
     redirectTo: '/reset-password',
   });
+  // The per-account limit (counted inside better-auth, for every door) says the same for any email.
+  if (response.status === 429) return data({ sent: false, email, error: null, formError: MESSAGES.tooManyRequests }, 429);
   if (!response.ok) context.service.log.warn({ status: response.status }, 'password reset request refused');
   return { sent: true, email, error: null, formError: null };
 }

@@ -20,6 +20,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { profile: { name, email, photo }, twoFactor: await twoFactorEnabled(context.deps.auth, request.headers) };
 }
 
+/**
+ * The enable answer shows the TOTP secret and the recovery codes: its `no-store` must reach the
+ * response, which React Router does only through this export (audit item 10).
+ */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const cacheControl = actionHeaders.get('Cache-Control');
+  return new Headers(cacheControl ? { 'Cache-Control': cacheControl } : undefined);
+};
+
 const INTENTS = ['enable', 'confirm', 'disable'] as const;
 type Intent = (typeof INTENTS)[number];
 

@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import { Page } from '~/components/page';
-import { readBlogForm, saveBlogForm } from '~/features/blogs/blog-form.server';
+import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs/blog-form.server';
 import { getBlogForUpdate, updateBlog } from '~/features/blogs/blog.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
@@ -8,7 +8,7 @@ import { type AppError, isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser } from '~/lib/session.server';
+import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
 import type { Route } from './+types/update-blog';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Edit blog · Afterglow' }];
@@ -22,7 +22,9 @@ function refuse(error: AppError, id: string): never {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = userOrSignedOutPost(context, request);
+  // The answer to an edit sent after the session ended: the form shows what was typed.
+  if (!user) return { blog: null, author: { email: '', name: '' }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
   try {
     const blog = await getBlogForUpdate(context.service, params.id);
     return { blog, author: { email: user.email, name: blog.name }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
@@ -33,7 +35,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireUser(context, request);
+  if (!context.user) return signedOutPost(request, { formError: MESSAGES.sessionEnded, values: await readBlogFormValues(context.deps.config, request) });
   try {
     // The owner check runs before the upload is read: nobody else's image gets stored.
     await getBlogForUpdate(context.service, params.id);
@@ -56,10 +58,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function UpdateBlog({ loaderData, actionData }: Route.ComponentProps) {
   const { blog, author, maxUploadMb } = loaderData;
-  const { title, category, type, short_description, long_description, details, availability } = blog;
+  const defaults = blog
+    ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability }
+    : {};
   return (
     <Page title="Edit blog">
-      {blog.photo ? (
+      {blog?.photo ? (
         <div className="mt-6 flex items-center gap-4">
           <BlogPhoto src={blog.photo} sizes="160px" className="h-24 w-40 rounded-box object-cover" />
           <p className="text-sm opacity-80">Current image</p>
@@ -69,7 +73,7 @@ export default function UpdateBlog({ loaderData, actionData }: Route.ComponentPr
         mode="edit"
         author={author}
         maxUploadMb={maxUploadMb}
-        defaults={{ title, category, type, short_description, long_description, details: details ?? '', availability }}
+        defaults={defaults}
         actionData={actionData}
       />
     </Page>

@@ -13,20 +13,33 @@ import { imageFailure, NAME_MAX_LENGTH, UpdateProfileSchema } from '~/features/u
 import { isAppError } from '~/lib/errors';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser } from '~/lib/session.server';
+import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
+import { SignedOutNotice } from '~/components/signed-out-notice';
 import type { Route } from './+types/update-profile';
 
 export const meta: Route.MetaFunction = () => [{ title: 'My Profile · Afterglow' }];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
-  return { profile: await getOwnProfile(context.service, user.email) };
+  const user = userOrSignedOutPost(context, request);
+  // The answer to a save sent after the session ended: the form shows what was typed.
+  return { profile: user ? await getOwnProfile(context.service, user.email) : null };
+}
+
+interface ProfileActionData {
+  failed: true;
+  reason: string | null;
+  /** What was typed, when the session had ended before the save. */
+  values?: { name: string };
+  signIn?: string;
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const user = requireUser(context, request);
-  const { deps, service } = context;
+  const { deps, service, user } = context;
   const maxBytes = megabytes(deps.config.MAX_UPLOAD_MB);
+  if (!user) {
+    const name = await readUploadForm(request, maxBytes).then((form) => form.get('name'), () => null);
+    return signedOutPost<ProfileActionData>(request, { failed: true, reason: null, values: { name: typeof name === 'string' ? name : '' } });
+  }
   try {
     const form = await readUploadForm(request, maxBytes);
     const input = UpdateProfileSchema.parse({ name: typeof form.get('name') === 'string' ? form.get('name') : undefined });
@@ -37,7 +50,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   } catch (error) {
     service.log.warn({ err: error }, 'profile update failed');
     const reason = isAppError(error) ? imageFailure(error.message) : null;
-    return data({ failed: true, reason }, isAppError(error) ? error.status : 400);
+    return data<ProfileActionData>({ failed: true, reason }, isAppError(error) ? error.status : 400);
   }
   return redirect('/update-profile', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.profileSavedTitle, text: MESSAGES.profileSavedText }) });
 }
@@ -47,7 +60,9 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
   const saving = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const { dialog } = useFeedback();
   const [preview, setPreview] = useState<string | null>(null);
-  const lastLogin = useLocalDateTime(profile.lastLoginAt);
+  const lastLogin = useLocalDateTime(profile?.lastLoginAt ?? null);
+  const signIn = actionData?.signIn;
+  const typedName = actionData?.values?.name;
 
   useEffect(() => {
     if (!actionData?.failed) return;
@@ -63,7 +78,7 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
           <h1 className="text-center text-3xl font-bold tracking-tight">{MESSAGES.myProfile}</h1>
           <div className="flex flex-col items-center gap-2">
             <div className="rounded-full ring-4 ring-primary ring-offset-2 ring-offset-base-100">
-              <Avatar src={preview ?? profile.photo} alt={`Photo of ${profile.name || MESSAGES.defaultDisplayName}`} size={112} />
+              <Avatar src={preview ?? profile?.photo ?? null} alt={`Photo of ${profile?.name || MESSAGES.defaultDisplayName}`} size={112} />
             </div>
             <label className="btn btn-outline btn-sm mt-2 focus-within:outline focus-within:outline-2 focus-within:outline-offset-2">
               {MESSAGES.change}
@@ -91,12 +106,16 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
             </label>
             <p id="photo-hint" className="text-sm opacity-80">{MESSAGES.changePhotoHint}</p>
           </div>
-          <FormField label="Full Name" name="name" autoComplete="name" maxLength={NAME_MAX_LENGTH} defaultValue={profile.name ?? ''} />
-          <FormField label="Email" name="email-shown" type="email" value={profile.email} readOnly className="bg-base-200" />
-          <FormField label="Last Login" name="last-login-shown" value={lastLogin} readOnly className="bg-base-200" data-testid="last-login" data-iso={profile.lastLoginAt ?? undefined} />
+          <FormField label="Full Name" name="name" autoComplete="name" maxLength={NAME_MAX_LENGTH} defaultValue={typedName ?? profile?.name ?? ''} />
+          {profile ? (
+            <>
+              <FormField label="Email" name="email-shown" type="email" value={profile.email} readOnly className="bg-base-200" />
+              <FormField label="Last Login" name="last-login-shown" value={lastLogin} readOnly className="bg-base-200" data-testid="last-login" data-iso={profile.lastLoginAt ?? undefined} />
+            </>
+          ) : null}
           {actionData?.failed ? (
             <div role="alert" id="profile-error" className="alert alert-error" data-testid="profile-error">
-              <span><strong>{MESSAGES.profileErrorTitle}</strong> {MESSAGES.profileErrorText}{actionData.reason ? ` (${actionData.reason})` : ''}</span>
+              <span><strong>{MESSAGES.profileErrorTitle}</strong> {MESSAGES.profileErrorText}{actionData.reason ? ` (${actionData.reason})` : ''}{signIn ? <> <SignedOutNotice signIn={signIn} /></> : null}</span>
             </div>
           ) : null}
           <button type="submit" className="btn btn-primary w-full" disabled={saving}>

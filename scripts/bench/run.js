@@ -22,6 +22,12 @@ const { values: args } = parseArgs({
     'write-rate': { type: 'string', default: '1000' },
   },
 });
+// The live scenarios (issue 16): readers spread over LIVE_BLOGS blogs by Zipf popularity while
+// other clients send first-visit views, likes and comments at these fixed rates.
+const LIVE_BLOGS = 500;
+const LIVE_VIEWS_PER_S = 5;
+const LIVE_LIKES_PER_S = 2;
+const LIVE_COMMENT_EVERY_S = 10;
 const writeRate = Number(args['write-rate']);
 const blogCount = Number(args.blogs);
 const duration = Number(args.duration ?? (args.quick ? 3 : 10));
@@ -76,6 +82,51 @@ function cannon(opts) {
   return new Promise((resolve, reject) => {
     autocannon({ connections, duration, ...defined }, (err, result) => (err ? reject(err) : resolve(result)));
   });
+}
+
+/** Picks 0…n-1 with probability ∝ 1/(rank+1): a few blogs are read a lot, most a little. */
+function zipf(n) {
+  const cumulative = [];
+  let total = 0;
+  for (let k = 1; k <= n; k++) cumulative.push((total += 1 / k));
+  return () => {
+    const x = Math.random() * total;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+/**
+ * What happens on a live site besides reading, from other clients: each view a first visit (a new
+ * visitor), likes and comments by the bench writers. Started before a live scenario's warm-up,
+ * stopped after its measurement; answers what it sent and what failed.
+ */
+function startLiveActivity({ url, pick, blogs, like, comment }) {
+  const sent = { views: 0, likes: 0, comments: 0, failed: 0 };
+  let visitor = 0;
+  const send = (kind, request) =>
+    fetch(`${url}${request.path}`, { method: request.method, headers: { origin: url, 'content-type': 'application/json', ...request.headers }, body: request.body })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (res.ok) sent[kind]++;
+        else sent.failed++;
+      })
+      .catch(() => sent.failed++);
+  const timers = [
+    setInterval(() => send('views', { method: 'PATCH', path: `/api/blogs/${blogs[pick()]}/view`, headers: { 'user-agent': `bench-visitor-${process.pid}-${++visitor}` } }), 1000 / LIVE_VIEWS_PER_S),
+    setInterval(() => send('likes', like({ method: 'PATCH', path: '/api/blogs/liked/{id}', body: '{}', headers: {} })), 1000 / LIVE_LIKES_PER_S),
+    setInterval(() => send('comments', comment({ method: 'PATCH', path: '/api/blogs/{id}', body: JSON.stringify({ commentText: 'Read it twice.' }), headers: {} })), LIVE_COMMENT_EVERY_S * 1000),
+  ];
+  return () => {
+    for (const timer of timers) clearInterval(timer);
+    return sent;
+  };
 }
 
 const WARM_UP_REQUESTS = 1500;
@@ -187,12 +238,44 @@ async function main() {
         },
       ],
     },
-  ].filter((s) => !args.only || s.name.includes(args.only));
+  ];
+  const liveBlogs = publicBlogIds.slice(0, LIVE_BLOGS);
+  const pick = zipf(liveBlogs.length);
+  const xCache = (headers) => headers?.['x-cache'] ?? headers?.['X-Cache'];
+  const live = (name, pathOf, { quiet = false, headers } = {}) => {
+    const tally = { hits: 0, answers: 0 };
+    return {
+      name: `live: ${name}${quiet ? ' (readers only)' : ` (${LIVE_VIEWS_PER_S} views/s, ${LIVE_LIKES_PER_S} likes/s, 1 comment/${LIVE_COMMENT_EVERY_S} s)`}`,
+      live: !quiet,
+      tally,
+      headers,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (r) => ({ ...r, path: pathOf(liveBlogs[pick()]) }),
+          onResponse: (_status, _body, _context, responseHeaders) => {
+            tally.answers++;
+            if (xCache(responseHeaders) === 'HIT') tally.hits++;
+          },
+        },
+      ],
+    };
+  };
+  scenarios.push(
+    // Readers only after the live run of the same pages, so neither pays for a cold cache alone.
+    live(`GET /blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/blogs/${id}`),
+    live(`GET /blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/blogs/${id}`, { quiet: true }),
+    live('GET /', () => '/'),
+    live(`API GET /api/blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/api/blogs/${id}`),
+  );
+  // The ceiling always runs: every figure is read as a share of it.
+  const selected = scenarios.filter((s) => s.url || !args.only || s.name.includes(args.only));
 
   const rows = [];
   let ceilingRps = 0;
-  for (const s of scenarios) {
+  for (const s of selected) {
     const url = s.url ?? `${app.url}${s.path ?? ''}`;
+    const stopActivity = s.live ? startLiveActivity({ url: app.url, pick, blogs: liveBlogs, like: likeNext, comment: commentNext }) : null;
     // Warm up by count, not time: a signed-in page at ~250 req/s got 250 renders in a second,
     // too few for V8 to optimise React's paths, and its figure swung by a third between runs.
     await cannon({ url, headers: s.headers, amount: WARM_UP_REQUESTS, requests: s.requests, body: s.body, ...(s.write ? { overallRate: writeRate } : {}) });
@@ -204,6 +287,7 @@ async function main() {
       body: s.body,
       ...(s.write ? { overallRate: writeRate } : {}),
     });
+    const activity = stopActivity?.() ?? null;
     const rps = r.requests.average;
     const cpuUsPerRequest = s.url ? null : Math.round(((cpuMsOf(app.child.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
     if (s.url) ceilingRps = rps;
@@ -216,6 +300,9 @@ async function main() {
       non2xx: r.non2xx,
       ofCeiling: ceilingRps ? rps / ceilingRps : null,
       cpuUsPerRequest,
+      // Warm-up and measurement together: the ratio a live site settles at.
+      hitRatio: s.tally ? s.tally.hits / Math.max(1, s.tally.answers) : null,
+      activity,
     });
     process.stderr.write(`  ${s.name}: ${Math.round(rps)} req/s\n`);
   }
@@ -248,12 +335,15 @@ async function main() {
   const table = [
     `Afterglow benchmark — ${dialect}, ${blogCount} blogs, ${connections} connections, ${duration} s per scenario, Node ${process.version}`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | of ceiling | server CPU µs/req |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | of ceiling | server CPU µs/req | cache hits |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ofCeiling === null ? '' : `${(r.ofCeiling * 100).toFixed(0)}%`} | ${r.cpuUsPerRequest ?? ''} |`,
+        `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ofCeiling === null ? '' : `${(r.ofCeiling * 100).toFixed(0)}%`} | ${r.cpuUsPerRequest ?? ''} | ${r.hitRatio === null ? '' : `${(r.hitRatio * 100).toFixed(0)}%`} |`,
     ),
+    ...rows
+      .filter((r) => r.activity)
+      .map((r) => `${r.scenario}: sent ${r.activity.views} views, ${r.activity.likes} likes, ${r.activity.comments} comments meanwhile (${r.activity.failed} failed)`),
     '',
     `cold start (process start → first 200, median of ${coldStarts.length}): ${summary.coldStartMsMedian} ms`,
     `server peak resident memory: ${summary.peakRssMb} MB (at the end: ${summary.rssAfterMb} MB)`,

@@ -100,8 +100,6 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
       rows.push({
         id,
         owner_id: owner.id,
-        email: owner.email,
-        name: owner.name,
         title: text(rand, 20, 80),
         category: CATEGORIES[i % CATEGORIES.length],
         type: TYPES[i % TYPES.length],
@@ -140,9 +138,6 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
           id: `${blogIds[i]}-c${k}`,
           blog_id: blogIds[i],
           user_id: u.id,
-          user_name: u.name,
-          user_photo: null,
-          user_email: u.email,
           comment_text: text(rand, 20, 300),
           commented_at: iso(k * 60_000),
         });

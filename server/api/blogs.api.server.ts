@@ -42,7 +42,10 @@ export function blogsApi(deps: AppDeps) {
   });
 
   api.get('/blogs/:id', async (c) => c.json(await blogs.getBlog(ctx(c), blogId(c))));
-  api.patch('/blogs/:id/view', async (c) => c.json(await blogs.recordView(ctx(c), blogId(c))));
+  api.patch('/blogs/:id/view', rateLimit({ store: deps.rateLimits, log: deps.log, ...CONTENT_RATE_LIMITS.view }), async (c) => {
+    const client = { address: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? '' };
+    return c.json(await blogs.recordView(ctx(c), blogId(c), client, deps.views));
+  });
   api.patch('/blogs/:id', rateLimit({ store: deps.rateLimits, log: deps.log, ...CONTENT_RATE_LIMITS.comment }), async (c) => {
     requireSignIn(c);
     const id = blogId(c);

@@ -28,6 +28,14 @@ export function createApi(deps: AppDeps) {
   api.notFound((c) => c.json({ message: MESSAGES.apiNotFound }, 404));
 
   api.use(parseJsonBody());
+  // Answers that carry a credential (a session or bearer token, a TOTP secret, recovery codes)
+  // must not be kept by any cache, shared or the browser's own.
+  for (const path of ['/auth/*', '/jwt', '/users/jwt']) {
+    api.use(path, async (c, next) => {
+      await next();
+      c.header('Cache-Control', 'no-store');
+    });
+  }
   const limit = (rule: RateLimitRule) => rateLimit({ store: deps.rateLimits, log: deps.log, ...rule });
   api.post('/auth/sign-in/email', limit(AUTH_RATE_LIMITS.signIn));
   api.post('/auth/sign-up/email', limit(AUTH_RATE_LIMITS.signUp));

@@ -96,6 +96,10 @@ describe.each(TEST_DIALECTS)('the OpenAPI document on %s', (dialect) => {
     await call('patch', '/api/blogs/{id}', `/api/blogs/${id}`, { user: other, json: { commentText: 'Lovely' } });
     await call('patch', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner, json: { commentText: 'Mine' } });
     await call('get', '/api/blogs/{id}', `/api/blogs/${id}`);
+    // The owner's own `email`, and the commenter's own `userEmail` with `isMine`, fit the document too.
+    expect(await call('get', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner })).toMatchObject({ isOwner: true, email: owner.user.email });
+    const seenByCommenter = await call('get', '/api/blogs/{id}', `/api/blogs/${id}`, { user: other });
+    expect(seenByCommenter.comments).toEqual([expect.objectContaining({ isMine: true, userEmail: other.user.email })]);
     await call('get', '/api/blogs/{id}', '/api/blogs/not-an-id');
     await call('get', '/api/blogs/{id}', `/api/blogs/${crypto.randomUUID()}`);
     await call('patch', '/api/blogs/{id}/view', `/api/blogs/${id}/view`);
@@ -125,6 +129,6 @@ describe.each(TEST_DIALECTS)('the OpenAPI document on %s', (dialect) => {
     await call('patch', '/api/update/{email}', `/api/update/${encodeURIComponent(owner.user.email)}`, { user: other, json: { name: 'Hijack' } });
     await call('delete', '/api/blogs/{id}', `/api/blogs/${id}`, { user: other });
     await call('delete', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner });
-    expect(checked.length).toBe(41);
+    expect(checked.length).toBe(43);
   });
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_TYPES, CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blog.schema';
 import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
-import { SaveUserSchema, TokenRequestSchema, UpdateProfileSchema } from '~/features/users/users.schema';
+import { PasswordSchema, SaveUserSchema, TokenRequestSchema, UpdateProfileSchema } from '~/features/users/users.schema';
+import { AUTH_INPUT } from '../auth-input.server';
 import { AddWishlistSchema, WishlistPageSchema } from '~/features/wishlist/wishlist.schema';
 
 /**
@@ -15,12 +16,21 @@ const text = z.string();
 const id = z.string().describe('A blog, comment or wishlist id (UUID)');
 
 export const MessageResponse = z.object({ message: text, code: text.optional(), field: text.optional(), requestId: text.optional() });
-export const CommentResponse = z.strictObject({ userName: text, userPhoto: text.nullable(), userEmail: text, commentText: text, commentedAt: text });
+const ownEmail = (whose: string) => text.optional().describe(`Only when the caller is ${whose}: nobody else is ever shown an email address (BRIEF §2)`);
+export const CommentResponse = z.strictObject({
+  userName: text.describe("The commenter's current name (read through their id, never a copy)"),
+  userPhoto: text.nullable().describe("The commenter's current photo"),
+  userEmail: ownEmail('the commenter'),
+  isMine: z.boolean().describe('Whether the caller wrote the comment'),
+  commentText: text,
+  commentedAt: text,
+});
 export const BlogResponse = z.strictObject({
   _id: id,
   title: text,
-  email: text,
-  name: text,
+  email: ownEmail("the blog's owner"),
+  isOwner: z.boolean().describe("Whether the caller owns the blog (what a client decides by, instead of comparing emails)"),
+  name: text.describe("The author's current name (read through their id, never a copy)"),
   category: z.enum(BLOG_CATEGORIES),
   type: z.enum(BLOG_TYPES),
   short_description: text,
@@ -52,7 +62,8 @@ export const DeletedResponse = z.strictObject({ deletedCount: z.number().int() }
 export const SuccessResponse = z.strictObject({ success: z.boolean() });
 export const SubscribedResponse = z.strictObject({ message: text });
 
-const SignUpBody = z.object({ email: z.email(), password: z.string().min(8).max(128), name: z.string().max(100), image: z.string().optional() });
+const SignUpBody = AUTH_INPUT['/sign-up/email'].extend({ password: PasswordSchema });
+const UpdateUserBody = AUTH_INPUT['/update-user'];
 const SignInBody = z.object({ email: z.email(), password: z.string(), rememberMe: z.boolean().optional() });
 const ResetRequestBody = z.object({ email: z.email(), redirectTo: z.string().optional() });
 const ResetBody = z.object({ newPassword: z.string().min(8).max(128), token: z.string() });
@@ -78,8 +89,9 @@ const bad = { 400: { description: 'Invalid input; `message` names the field', sc
 const missing = { 404: { description: 'No such blog, or a Hidden blog of someone else', schema: MessageResponse } };
 
 export const OPERATIONS: Operation[] = [
-  { method: 'post', path: '/api/auth/sign-up/email', tag: 'Accounts', auth: 'none', summary: 'Sign up with email and password (sets the session cookie; the `set-auth-token` header carries a bearer token)', body: SignUpBody, responses: { 200: { description: 'Signed up and signed in' }, ...bad, 422: { description: 'Email already registered', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
+  { method: 'post', path: '/api/auth/sign-up/email', tag: 'Accounts', auth: 'none', summary: 'Sign up with email and password (sets the session cookie; the `set-auth-token` header carries a bearer token); name and image follow the sign-up and profile forms’ rules', body: SignUpBody, responses: { 200: { description: 'Signed up and signed in' }, ...bad, 422: { description: 'Email already registered', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/sign-in/email', tag: 'Accounts', auth: 'none', summary: 'Sign in with email and password', body: SignInBody, responses: { 200: { description: 'Signed in' }, 401: { description: 'Wrong email or password', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
+  { method: 'post', path: '/api/auth/update-user', tag: 'Accounts', auth: 'required', summary: "Change the caller's account name or photo (the same rules as the profile form)", body: UpdateUserBody, responses: { 200: { description: 'Changed' }, ...bad, 401: { description: 'Not signed in', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/sign-out', tag: 'Accounts', auth: 'required', summary: 'End the session (the cookie and its bearer token stop working)', responses: { 200: { description: 'Signed out' } } },
   { method: 'get', path: '/api/auth/get-session', tag: 'Accounts', auth: 'optional', summary: 'The current session and user, or null', responses: { 200: { description: 'Session or null' } } },
   { method: 'post', path: '/api/auth/request-password-reset', tag: 'Accounts', auth: 'none', summary: 'Mail a single-use reset link (the answer never tells whether the email is registered)', body: ResetRequestBody, responses: { 200: { description: 'Accepted' }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
@@ -103,7 +115,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'put', path: '/api/blogs/{id}', tag: 'Blogs', auth: 'required', summary: 'Update a blog (owner only); the photo is kept when absent', body: UpdateBlogSchema, responses: { 200: { description: 'Updated', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
   { method: 'patch', path: '/api/blogs/{id}', tag: 'Comments', auth: 'required', summary: "Comment on someone else's blog; the author is the caller", body: CommentSchema, responses: { 200: { description: 'Posted', schema: SuccessResponse }, ...denied, ...bad, ...missing } },
   { method: 'delete', path: '/api/blogs/{id}', tag: 'Blogs', auth: 'required', summary: 'Delete a blog (owner only) with its comments, likes and wishlist rows', responses: { 200: { description: 'Deleted', schema: DeletedResponse }, ...denied, ...bad, ...missing } },
-  { method: 'patch', path: '/api/blogs/{id}/view', tag: 'Blogs', auth: 'optional', summary: 'Count one view (the browser sends it once per blog)', responses: { 200: { description: 'Counted', schema: ModifiedResponse }, ...bad, ...missing } },
+  { method: 'patch', path: '/api/blogs/{id}/view', tag: 'Blogs', auth: 'optional', summary: 'Count one view (the browser sends it once per blog; the server counts a visitor once per blog a day: a repeat answers modifiedCount 0; written within seconds, shown within 30 s)', responses: { 200: { description: 'Counted', schema: ModifiedResponse }, ...bad, ...missing, 429: { description: 'Too many views from this client', schema: MessageResponse } } },
   { method: 'patch', path: '/api/blogs/liked/{blogId}', tag: 'Likes', auth: 'required', summary: 'Like a blog: `modifiedCount` 1, or 0 when already liked', responses: { 200: { description: 'Liked', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
   { method: 'delete', path: '/api/blogs/liked/{blogId}', tag: 'Likes', auth: 'required', summary: 'Take a like back', responses: { 200: { description: 'Unliked', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
   { method: 'get', path: '/api/blogs/liked/{email}', tag: 'Likes', auth: 'required', summary: "The caller's own likes", query: PageQuerySchema, responses: { 200: { description: 'Likes', schema: LikedItemResponse, list: true, paged: true }, ...denied, ...bad } },

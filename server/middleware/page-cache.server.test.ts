@@ -87,6 +87,37 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     expect(await (await onSecond('/api/recent-blog')).text()).toContain('Renamed evening');
   });
 
+  it('keeps every other page through a like or comment on one blog; lists show the new count within 30 s (decision 024)', async () => {
+    const created = await t.request('/api/blogs', {
+      method: 'POST',
+      headers: { cookie: owner.cookie },
+      json: { title: 'Quiet neighbour', category: 'Personal', type: 'Mini blog', short_description: 'Short.', long_description: 'Long.', availability: 'Public', photo: '/uploads/00000000-0000-4000-8000-000000000000-1600.webp' },
+    });
+    const neighbour = ((await created.json()) as { insertedId: string }).insertedId;
+    const reads = [`/api/blogs/${neighbour}`, '/api/recent-blog', '/api/blogs'];
+    for (const path of reads) for (const read of [(p: string) => t.request(p), (p: string) => onSecond(p)]) await (await read(path)).arrayBuffer();
+    const likesBefore = await likesOf(await onSecond(`/api/blogs/${blogId}`));
+    await t.request(`/api/blogs/liked/${blogId}`, { method: 'DELETE', headers: { cookie: reader.cookie } });
+    await t.request(`/api/blogs/${blogId}`, { method: 'PATCH', headers: { cookie: reader.cookie }, json: { commentText: 'Another one' } });
+    for (const path of reads) {
+      for (const read of [(p: string) => t.request(p), (p: string) => onSecond(p)]) expect((await read(path)).headers.get('x-cache'), path).toBe('HIT');
+    }
+    const liked = await onSecond(`/api/blogs/${blogId}`);
+    expect(liked.headers.get('x-cache')).toBe('MISS');
+    expect(await likesOf(liked)).toBe(likesBefore - 1);
+    // Its author, signed in, sees it at once too, on either instance (never a kept copy).
+    expect(await likesOf(await onSecond(`/api/blogs/${blogId}`, { cookie: owner.cookie }))).toBe(likesBefore - 1);
+    const realNow = t.deps.now;
+    t.deps.now = () => new Date(realNow().getTime() + 30_000);
+    try {
+      const list = await t.request('/api/blogs');
+      expect(list.headers.get('x-cache')).toBe('MISS');
+      expect(((await list.json()) as { _id: string; likes: number }[]).find((b) => b._id === blogId)?.likes).toBe(likesBefore - 1);
+    } finally {
+      t.deps.now = realNow;
+    }
+  });
+
   it('is invalidated by any writer of the database, not only the app', async () => {
     await t.request('/api/featuredblogs');
     expect((await t.request('/api/featuredblogs')).headers.get('x-cache')).toBe('HIT');
@@ -105,12 +136,27 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     expect([...bodies][0]).toContain('Changed again');
   });
 
-  it('shows a new view on the next read that shows views', async () => {
-    const views = async () => ((await (await t.request(`/api/blogs/${blogId}`)).json()) as { views: number }).views;
-    const before = await views();
-    expect((await t.request(`/api/blogs/${blogId}`)).headers.get('x-cache')).toBe('HIT');
+  it('keeps a page through a view, and shows the view within 30 s (decision 024)', async () => {
+    const read = async () => {
+      const res = await t.request(`/api/blogs/${blogId}`);
+      return { cache: res.headers.get('x-cache'), views: ((await res.json()) as { views: number }).views };
+    };
+    const before = await read();
+    expect((await read()).cache).toBe('HIT');
     await t.request(`/api/blogs/${blogId}/view`, { method: 'PATCH', json: {} });
-    expect(await views()).toBe(before + 1);
+    expect(await t.deps.views.flush()).toBe(1);
+    expect(await read()).toEqual({ cache: 'HIT', views: before.views });
+    const realNow = t.deps.now;
+    t.deps.now = () => new Date(realNow().getTime() + 30_000);
+    try {
+      expect(await read()).toEqual({ cache: 'MISS', views: before.views + 1 });
+    } finally {
+      t.deps.now = realNow;
+    }
+  });
+
+  it('answers a blog address that is not a valid escape with the id check\'s 400, not a 500', async () => {
+    expect((await t.request('/api/blogs/%E0%A4%A')).status).toBe(400);
   });
 
   it('never serves or keeps a signed-in read', async () => {

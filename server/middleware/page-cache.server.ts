@@ -3,15 +3,17 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
-import { type ContentVersions, readCurrentVersions } from '~/db/content-version.server';
+import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
+import { VIEW_FLUSH_MS } from '~/features/blogs/view-counter.server';
 import type { AppDeps, AppVariables } from '../context.server';
 import { pickEncoding } from './compress.server';
 
 /**
  * What anonymous visitors read is the same for all of them: the rendered page (or API answer) is
- * kept, with its compressed forms, and sent again until the content it shows changes (issue 6;
- * docs/decisions/019-page-cache.md explains the choices, the kept CSP nonce included). Only
- * these public reads are kept; everything else renders every time.
+ * kept, with its compressed forms, and sent again until what it shows changes (issue 6;
+ * docs/decisions/019-page-cache.md explains the choices, the kept CSP nonce included; 024 how
+ * freshness is decided per thing shown). Only these public reads are kept; everything else
+ * renders every time.
  */
 const CACHEABLE: RegExp[] = [
   // Pages, and React Router's data requests for them (/allblogs.data, /_root.data for /).
@@ -26,12 +28,16 @@ const CACHEABLE: RegExp[] = [
   /^\/api\/blogs\/(?!liked\/)[^/]+$/,
 ];
 
+/** A blog's own page and JSON: fresh while that blog's revision stands, whatever happens elsewhere. */
+const BLOG_READ = [/^\/blogs\/([^/]+?)(?:\.data)?$/i, /^\/api\/blogs\/(?!liked\/)([^/]+)$/];
+/** The reads that show no like, comment or view count; every other kept read shows some. */
+const SHOWS_NO_COUNTS: RegExp[] = [/^\/(?:feed|rss)\.xml$/, /^\/categories\//, /^\/(?:robots\.txt|sitemap[\w-]*\.xml)$/];
 /**
- * The reads that show view counts (a blog page, the featured order, every JSON blog): a view
- * refreshes them. Every first visit counts a view, so the pages that show none (home, all blogs,
- * feeds) are not thrown away for it.
+ * How long a kept read may show counts that are no longer current: views change no version at
+ * all, and like and comment counts on lists change no list version (decision 024). A counted
+ * view is written within VIEW_FLUSH_MS and then shown by the next render, so within 30 s.
  */
-const SHOWS_VIEWS: RegExp[] = [/^\/blogs\//i, /^\/featuredBlogs/i, /^\/api\//];
+export const COUNTS_MAX_AGE_MS = 30_000 - VIEW_FLUSH_MS;
 /** Bytes kept per instance, compressed forms included. */
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 const STORED_TYPES = /^(?:text\/|application\/(?:json|xml|atom\+xml|rss\+xml))/;
@@ -49,8 +55,11 @@ interface Entry {
   /** The nonce the page's scripts carry; the CSP of every copy sent names it. */
   nonce: string;
   etag: string;
-  versions: ContentVersions;
-  showsViews: boolean;
+  /** A blog's read: the blog's revision it shows; else the lists version it shows. */
+  blogRevision: number | null;
+  lists: number;
+  /** When it was rendered (deps.now), for the reads that show counts; else null. */
+  countsAsOf: number | null;
   /** Made once, on the first request that asks for them. */
   encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
 }
@@ -78,12 +87,14 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
     const key = `${c.req.url}\n${c.req.header('accept-language') ?? ''}`;
     // Read before rendering: a write during the render leaves the entry already stale, never
     // a stale page filed under the new version.
-    const versions = await readCurrentVersions(deps.database);
+    const blogId = blogOf(c.req.path);
+    const versions = await readCurrentVersions(deps.database, blogId);
+    const now = deps.now().getTime();
     // Looked up without awaiting first: the check and the claim below must happen in one turn.
     const pending = rendering.get(key);
     let cached = cache.get(key);
-    if ((!cached || !isFresh(cached, versions)) && pending) cached = (await pending) ?? undefined;
-    if (cached && isFresh(cached, versions)) {
+    if ((!cached || !isFresh(cached, versions, now)) && pending) cached = (await pending) ?? undefined;
+    if (cached && isFresh(cached, versions, now)) {
       c.set('nonce', cached.nonce);
       return respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, cached, 'HIT');
     }
@@ -107,8 +118,9 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
         body,
         nonce: c.get('nonce'),
         etag: `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
-        versions,
-        showsViews: SHOWS_VIEWS.some((r) => r.test(c.req.path)),
+        blogRevision: blogId === null ? null : versions.blog,
+        lists: versions.lists,
+        countsAsOf: SHOWS_NO_COUNTS.some((r) => r.test(c.req.path)) ? null : now,
         encoded: {},
       };
       cache.set(key, entry);
@@ -123,8 +135,25 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
   };
 }
 
-function isFresh(entry: Entry, versions: ContentVersions): boolean {
-  return entry.versions.content === versions.content && (!entry.showsViews || entry.versions.views === versions.views);
+function blogOf(path: string): string | null {
+  for (const pattern of BLOG_READ) {
+    const match = pattern.exec(path);
+    if (match) {
+      try {
+        return decodeURIComponent(match[1]!);
+      } catch {
+        // Not a valid escape, so not a blog id: it matches no row and renders the 404.
+        return match[1]!;
+      }
+    }
+  }
+  return null;
+}
+
+/** A blog's read follows its revision alone (gone: never fresh); every other read the lists version. */
+function isFresh(entry: Entry, versions: PageVersions, now: number): boolean {
+  const same = entry.blogRevision !== null ? versions.blog === entry.blogRevision : entry.lists === versions.lists;
+  return same && (entry.countsAsOf === null || now - entry.countsAsOf < COUNTS_MAX_AGE_MS);
 }
 
 async function respond(ifNoneMatch: string | undefined, acceptEncoding: string | undefined, method: string, entry: Entry, state: 'HIT' | 'MISS'): Promise<Response> {

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { consumeRateLimit, createRateLimitStore, MemoryRateLimitStore, rateLimit, RedisRateLimitStore } from './rate-limit.server';
+import {
+  clientRateLimitKey,
+  consumeRateLimit,
+  createRateLimitStore,
+  emailRateLimitKey,
+  MemoryRateLimitStore,
+  rateLimit,
+  RedisRateLimitStore,
+} from './rate-limit.server';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -94,5 +102,23 @@ describe('Redis rate-limit store (shared by several instances)', () => {
     const result = await consumeRateLimit(store, { name: 'x', limit: 1, windowMs: 1000 }, '1.2.3.4');
     expect(result.allowed).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('rate-limit keys', () => {
+  it('puts an IPv6 client in its /64, however the address is written', () => {
+    const key = '2001:db8:1:2::/64';
+    for (const ip of ['2001:db8:1:2::1', '2001:0DB8:0001:0002:ffff:ffff:ffff:ffff', '2001:db8:1:2:0:0:0:9', '2001:db8:1:2::1.2.3.4', 'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::5')]) {
+      expect(clientRateLimitKey(ip), ip).toBe(key);
+    }
+    expect(clientRateLimitKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientRateLimitKey('::1')).toBe('0:0:0:0::/64');
+    expect(clientRateLimitKey('2001:db8:1:3::1')).not.toBe(key);
+    expect(clientRateLimitKey('198.51.100.7')).toBe('198.51.100.7');
+  });
+
+  it('counts an account once whatever its spelling, without keeping the address', () => {
+    expect(emailRateLimitKey('  Ada@Example.COM ')).toBe(emailRateLimitKey('ada@example.com'));
+    expect(emailRateLimitKey('ada@example.com')).not.toContain('ada');
   });
 });

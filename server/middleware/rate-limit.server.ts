@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import type { Redis } from 'ioredis';
 import { lazy } from '~/lib/lazy';
@@ -39,10 +41,43 @@ export const AUTH_RATE_LIMITS = {
   twoFactor: { name: 'two-factor', limit: 10, windowMs: 15 * MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
+/**
+ * Per account, whatever address asks (audit item 8): someone rotating addresses gets these tries
+ * at one account in all, not 5 per address (docs/decisions/021).
+ */
+export const EMAIL_RATE_LIMITS = {
+  signIn: { name: 'sign-in-email', limit: 5, windowMs: HOUR },
+  resetRequest: { name: 'password-reset-request-email', limit: 5, windowMs: HOUR },
+} as const satisfies Record<string, RateLimitRule>;
+
+/**
+ * The counter a client address falls in. An IPv6 client usually holds a whole /64 (one
+ * customer's prefix, SLAAC privacy addresses), so its 2^64 addresses share one counter.
+ */
+export function clientRateLimitKey(ip: string): string {
+  const address = ip.split('%')[0]!;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const groups = head ? head.split(':') : [];
+  if (tail !== undefined) {
+    // An embedded IPv4 tail (a.b.c.d) stands for two groups.
+    const tailGroups = tail ? tail.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : [];
+    groups.push(...Array<string>(8 - groups.length - tailGroups.length).fill('0'), ...tailGroups);
+  }
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
+
+/** The counter of an account: trimmed, lowercased, hashed so no address sits in Redis. */
+export function emailRateLimitKey(email: string): string {
+  return `email:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)}`;
+}
+
 /** Writing limits (Mastodon-style throttles): generous for a person, pointless for a script. */
 export const CONTENT_RATE_LIMITS = {
   comment: { name: 'comment', limit: 30, windowMs: HOUR },
   upload: { name: 'upload', limit: 30, windowMs: 30 * MINUTE },
+  /** A browser sends one per blog it opens (spec §4 'viewedBlogs'): a minute's reading is far below it. */
+  view: { name: 'view', limit: 60, windowMs: 10 * MINUTE },
 } as const satisfies Record<string, RateLimitRule>;
 
 /** Fixed windows in a Map; expired windows are swept as the map grows. */
@@ -124,19 +159,24 @@ export interface RateLimitResult {
   retryAfter: number;
 }
 
+/** Counts one hit of `rule` for the client address `clientIp` (its /64 for IPv6). */
+export function consumeRateLimit(store: RateLimitStore | null, rule: RateLimitRule, clientIp: string, log?: Logger): Promise<RateLimitResult> {
+  return consume(store, rule, clientRateLimitKey(clientIp), log);
+}
+
+/** Counts one hit of `rule` for the account `email`, from whichever address. */
+export function consumeEmailRateLimit(store: RateLimitStore | null, rule: RateLimitRule, email: string, log?: Logger): Promise<RateLimitResult> {
+  return consume(store, rule, emailRateLimitKey(email), log);
+}
+
 /**
- * Counts one hit of `rule` for `clientIp`. A store that fails (Redis down) lets the request
- * through and logs: limits protect the site, they must not take sign-in down with them.
+ * A store that fails (Redis down) lets the request through and logs: limits protect the site,
+ * they must not take sign-in down with them.
  */
-export async function consumeRateLimit(
-  store: RateLimitStore | null,
-  rule: RateLimitRule,
-  clientIp: string,
-  log?: Logger,
-): Promise<RateLimitResult> {
+async function consume(store: RateLimitStore | null, rule: RateLimitRule, key: string, log?: Logger): Promise<RateLimitResult> {
   if (!store) return { allowed: true, limit: rule.limit, remaining: rule.limit, retryAfter: 0 };
   try {
-    const window = await store.hit(`${rule.name}:${clientIp}`, rule.windowMs);
+    const window = await store.hit(`${rule.name}:${key}`, rule.windowMs);
     return {
       allowed: window.count <= rule.limit,
       limit: rule.limit,

@@ -68,5 +68,9 @@ export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ V
       secureCookies(h);
     }
     h.delete('X-Powered-By');
+    // Hono answers HEAD with `new Response(null, <the GET answer>)`, and @hono/node-server's light
+    // Response then keeps only the headers the handler first gave it: everything set above was
+    // lost (HEAD /api/* had no nosniff). A response of our own carries them all.
+    if (c.req.method === 'HEAD') c.res = new Response(null, { status: c.res.status, headers: h });
   };
 }

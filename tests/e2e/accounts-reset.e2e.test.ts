@@ -6,7 +6,7 @@ import { MESSAGES } from '~/lib/messages';
 import { AUTH_RATE_LIMITS } from '#server/middleware/rate-limit.server';
 import { signUp } from './helpers/auth';
 import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { freePort, type RunningServer, startServer } from './helpers/server';
 import { type LocalSmtpServer, mailText, startSmtpServer } from './helpers/smtp-server';
 
 let smtp: LocalSmtpServer;
@@ -15,7 +15,9 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  server = await startServer({ SMTP_URL: smtp.url, MAIL_FROM: 'Afterglow <no-reply@afterglow.test>' });
+  // As an operator runs it: mailed links start with PUBLIC_URL (docs/decisions/021).
+  const port = await freePort();
+  server = await startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url, MAIL_FROM: 'Afterglow <no-reply@afterglow.test>' });
 });
 afterAll(async () => {
   await server?.stop();
@@ -40,7 +42,7 @@ async function askForReset(page: Page, email: string, base = server.url) {
   await expect.poll(() => page.getByTestId('reset-sent').textContent()).toContain(MESSAGES.resetLinkSentText);
 }
 
-const resetLink = (raw: string) => mailText(raw).match(/http:\/\/127\.0\.0\.1:\d+\/api\/auth\/reset-password\/[^\s"<>]+/)![0];
+const resetLink = (raw: string) => mailText(raw).match(/http:\/\/[\w.]+:\d+\/api\/auth\/reset-password\/[^\s"<>]+/)![0];
 
 describe('forgot password, against a real SMTP server', () => {
   it('mails a single-use link that sets a new password and ends every other session', async () => {
@@ -173,11 +175,15 @@ describe('forgot password without SMTP_URL', () => {
     await expect.poll(() => local.output().split('\n').filter((l) => l.includes('mail written to the outbox')).length).toBe(1);
     expect(local.output()).not.toMatch(/reset-password\/[A-Za-z0-9]/);
 
-    await page.goto(resetLink(raw));
+    // PUBLIC_URL unset: the link names this machine, never the host the request came to.
+    const link = resetLink(raw);
+    const home = `http://localhost:${local.port}`;
+    expect(link.startsWith(`${home}/`)).toBe(true);
+    await page.goto(link);
     await waitForHydration(page);
     await page.getByLabel(MESSAGES.newPassword).fill('Morning789');
     await page.getByRole('button', { name: MESSAGES.saveNewPassword }).click();
-    await page.waitForURL(`${local.url}/login`);
+    await page.waitForURL(`${home}/login`);
     await expect.poll(() => dialog(page).textContent()).toContain(MESSAGES.passwordResetText);
   });
 });

@@ -6,7 +6,7 @@ import { signUp } from './helpers/auth';
 import { axeViolations } from './helpers/axe';
 import { seedBlog, uploadPhoto } from './helpers/blogs';
 import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { type RunningServer, startServer, startServerOn } from './helpers/server';
 
 const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 const NASTY = ['"', '"unbalanced', 'sun*', '*', 'a NEAR b', 'NEAR(a b, 2)', '-sunset', '- -', 'title:x', ':', '((', '))', 'a OR', 'AND', "'", '%', '\\', '<script>alert(1)</script>', '\u0000', '😀 ñ 東京', 'x'.repeat(5000)];
@@ -14,7 +14,6 @@ const xml = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitem
 
 describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialect) => {
   let server: RunningServer;
-  let dropDatabase = async () => {};
   const browsers: Browser[] = [];
   const ids = { harbour: '', circuit: '', hidden: '', script: '', plankton: [] as string[] };
   let writerCookie: { name: string; value: string }[] = [];
@@ -27,14 +26,7 @@ describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialec
   const cardTitles = (page: Browser['page']) => page.getByTestId('blog-card').locator('h2').allTextContents();
 
   beforeAll(async () => {
-    const env: Record<string, string> = {};
-    if (dialect === 'postgres') {
-      const { createScratchDatabase } = await import('~/db/testing.server');
-      const scratch = await createScratchDatabase('postgres');
-      env.DATABASE_URL = scratch.env.DATABASE_URL!;
-      dropDatabase = () => scratch.drop();
-    }
-    server = await startServer(env);
+    server = await startServerOn(dialect);
     const writer = await open();
     await signUp(writer.context, server.url, { name: 'Wren Writer' });
     const photo = await uploadPhoto(writer.context, server.url);
@@ -56,7 +48,6 @@ describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialec
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
-    await dropDatabase();
   });
   afterEach(async () => {
     const errors = browsers.flatMap((b) => b.errors);

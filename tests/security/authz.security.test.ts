@@ -124,12 +124,13 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     expect(res.status).toBe(201);
     const { insertedId } = (await res.json()) as { insertedId: string };
     expect(insertedId).not.toBe(blogId);
-    const created = (await (await send('GET', `/api/blogs/${insertedId}`, 'anonymous')).json()) as Record<string, unknown>;
-    expect(created).toMatchObject({ email: other.user.email, name: 'Other', likes: 0, views: 0, likedBy: [] });
+    const created = (await (await send('GET', `/api/blogs/${insertedId}`, 'other (bearer)')).json()) as Record<string, unknown>;
+    expect(created).toMatchObject({ email: other.user.email, isOwner: true, name: 'Other', likes: 0, views: 0, likedBy: [] });
+    expect(await (await send('GET', `/api/blogs/${insertedId}`, 'owner')).json()).toMatchObject({ isOwner: false, name: 'Other' });
     expect(created.createdAt).not.toBe('1999-01-01T00:00:00.000Z');
     const put = await send('PUT', `/api/blogs/${insertedId}`, 'other (bearer)', { likes: 999, email: owner.user.email, views: 5 });
     expect([200, 400]).toContain(put.status);
-    const after = (await (await send('GET', `/api/blogs/${insertedId}`, 'anonymous')).json()) as Record<string, unknown>;
-    expect(after).toMatchObject({ email: other.user.email, likes: 0, views: 0 });
+    const after = (await (await send('GET', `/api/blogs/${insertedId}`, 'other (bearer)')).json()) as Record<string, unknown>;
+    expect(after).toMatchObject({ email: other.user.email, isOwner: true, likes: 0, views: 0 });
   });
 });

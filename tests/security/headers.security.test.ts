@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiSession } from '../e2e/helpers/auth';
 import { type RunningServer, startServer } from '../e2e/helpers/server';
 
 let server: RunningServer;
@@ -66,6 +67,52 @@ describe('security headers', () => {
     }
     console.log(`headers: ${Object.keys(classes).length} route classes × ${CHECKS.length} checks = ${checked}, ${missing} missing`);
     expect(missing).toBe(0);
+  });
+
+  it('are on HEAD answers too (audit item 10)', async () => {
+    const paths = ['/api/blogs', '/api/no-such-route', '/api/openapi.json', '/api/auth/get-session', '/healthz', '/', '/no/such/page'];
+    let missing = 0;
+    let checked = 0;
+    for (const path of paths) {
+      const res = await fetch(`${server.url}${path}`, { method: 'HEAD', redirect: 'manual' });
+      for (const [check, ok] of CHECKS) {
+        checked++;
+        if (!ok(res.headers, res.status)) {
+          missing++;
+          console.log(`missing on HEAD ${path}: ${check}`);
+        }
+      }
+    }
+    console.log(`headers: HEAD on ${paths.length} paths (${paths.filter((p) => p.startsWith('/api/')).length} under /api) × ${CHECKS.length} checks = ${checked}, ${missing} missing`);
+    expect(missing).toBe(0);
+  });
+
+  it('keep answers that carry a credential out of every cache (audit item 10)', async () => {
+    const email = `no-store-${Date.now()}@example.com`;
+    const { cookie } = await apiSession(server.url, { email });
+    const post = (path: string, json: unknown) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+    const answers: [string, Response][] = [
+      ['POST /api/jwt', await post('/api/jwt', { email })],
+      ['POST /api/users/jwt', await post('/api/users/jwt', { email })],
+      ['POST /api/auth/two-factor/enable', await post('/api/auth/two-factor/enable', { password: 'Sunset123' })],
+      ['GET /api/auth/get-session', await fetch(`${server.url}/api/auth/get-session`, { headers: { cookie } })],
+    ];
+    // The profile page's form shows the same secret and codes, with and without JavaScript.
+    for (const path of ['/profile', '/profile.data']) {
+      const body = new URLSearchParams({ intent: 'enable', password: 'Sunset123' });
+      const headers = { cookie, origin: server.url, 'content-type': 'application/x-www-form-urlencoded' };
+      answers.push([`POST ${path} (enable two-factor)`, await fetch(`${server.url}${path}`, { method: 'POST', headers, body })]);
+    }
+    const stored = [];
+    for (const [name, res] of answers) {
+      expect(res.status, name).toBe(200);
+      const body = await res.text();
+      expect(body, name).toMatch(/token|totpURI|backupCodes|otpauth|session/);
+      if (res.headers.get('cache-control') !== 'no-store') stored.push(`${name}: ${res.headers.get('cache-control')}`);
+    }
+    expect(stored).toEqual([]);
+    console.log(`headers: Cache-Control: no-store on ${answers.length - stored.length} of ${answers.length} answers carrying a token, a TOTP secret or recovery codes`);
   });
 
   it('refuses TRACE and TRACK', async () => {

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '~/lib/messages';
 import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
-import { AUTH_RATE_LIMITS, CONTENT_RATE_LIMITS, type RateLimitRule } from '#server/middleware/rate-limit.server';
+import { AUTH_RATE_LIMITS, CONTENT_RATE_LIMITS, EMAIL_RATE_LIMITS, type RateLimitRule } from '#server/middleware/rate-limit.server';
 import { apiSession } from '../e2e/helpers/auth';
 import { type RunningServer, startServer } from '../e2e/helpers/server';
 import { TEXT_FILE } from '../fixtures/images';
@@ -102,9 +102,59 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
     // A client prepending made-up hops: the proxy appends the real one, which is what counts.
     const spoofed = await call(server, { path: '/api/auth/sign-in/email', json: WRONG, headers: { 'x-forwarded-for': `10.9.8.7, ${me['x-forwarded-for']}` } });
     expect(spoofed.status).toBe(429);
-    const neighbour = await call(server, { path: '/api/auth/sign-in/email', json: WRONG, headers: nextClient() });
+    // Another account too: this one has met its per-account limit (EMAIL_RATE_LIMITS) as well.
+    const neighbour = await call(server, { path: '/api/auth/sign-in/email', json: { ...WRONG, email: 'somebody@example.com' }, headers: nextClient() });
     expect(neighbour.status).toBe(401);
     console.log('rate-limits: TRUST_PROXY honoured: the forwarded client is counted; extra left-hand hops reset nothing; another client is unaffected');
+  });
+
+  it('counts sign-in per account across addresses, API and form sharing the count (audit item 8)', async () => {
+    const rule = EMAIL_RATE_LIMITS.signIn;
+    const victim = `victim-${randomUUID()}@example.com`;
+    await apiSession(server.url, { email: victim });
+    // Spelled differently at each door: the count is per account, not per spelling.
+    const guess = (i: number) => ({ email: i % 2 ? `  ${victim.toUpperCase()} ` : victim.toUpperCase(), password: `Guess${i}abc` });
+    const blocked = await exhaust(rule, (i) =>
+      i % 2 === 1 && i < rule.limit
+        ? call(server, { path: '/login', form: guess(i), headers: nextClient() })
+        : call(server, { path: '/api/auth/sign-in/email', json: guess(i), headers: nextClient() }),
+    );
+    await expectApiLimited(blocked, rule);
+    // Even the right password, from yet another address: the account is resting.
+    expect((await call(server, { path: '/api/auth/sign-in/email', json: { email: victim, password: 'Sunset123' }, headers: nextClient() })).status).toBe(429);
+    const page = await call(server, { path: '/login', form: guess(1), headers: nextClient() });
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain(html(MESSAGES.tooManyRequests));
+    const neighbour = await call(server, { path: '/api/auth/sign-in/email', json: { email: `other-${randomUUID()}@example.com`, password: 'Guess1234' }, headers: nextClient() });
+    expect(neighbour.status).toBe(401);
+    console.log(`rate-limits: per-email sign-in 429 after ${rule.limit} across ${rule.limit} addresses (API and form share the count; email trimmed and lowercased); another account unaffected`);
+  });
+
+  it('counts reset mails per account across addresses, API and form sharing the count', async () => {
+    const rule = EMAIL_RATE_LIMITS.resetRequest;
+    const victim = `reset-victim-${randomUUID()}@example.com`;
+    const blocked = await exhaust(rule, (i) =>
+      i % 2 === 1 && i < rule.limit
+        ? call(server, { path: '/forgot-password', form: { email: ` ${victim.toUpperCase()}` }, headers: nextClient() })
+        : call(server, { path: '/api/auth/request-password-reset', json: { email: victim, redirectTo: '/reset-password' }, headers: nextClient() }),
+    );
+    await expectApiLimited(blocked, rule);
+    const page = await call(server, { path: '/forgot-password', form: { email: victim }, headers: nextClient() });
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain(html(MESSAGES.tooManyRequests));
+    console.log(`rate-limits: per-email reset mail 429 after ${rule.limit} across ${rule.limit} addresses (API and form share the count)`);
+  });
+
+  it('keys IPv6 clients by their /64', async () => {
+    const rule = AUTH_RATE_LIMITS.signIn;
+    // One /64, spelled and filled in as many ways as a client could rotate through.
+    const sameNetwork = ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:DB8:1:2:a:b:c:d', '2001:db8:1:2:0:0:0:9', '2001:db8:1:2::1.2.3.4'];
+    const attempt = (address: string) =>
+      call(server, { path: '/api/auth/sign-in/email', json: { email: `v6-${randomUUID()}@example.com`, password: 'Guess1234' }, headers: { 'x-forwarded-for': address } });
+    await expectApiLimited(await exhaust(rule, (i) => attempt(sameNetwork[i]!)), rule);
+    const nextNetwork = await attempt('2001:db8:1:3::1');
+    expect(nextNetwork.status).toBe(401);
+    console.log(`rate-limits: IPv6 /64 shares one counter (429 after ${rule.limit} across ${sameNetwork.length} addresses of 2001:db8:1:2::/64; 2001:db8:1:3::/64 unaffected)`);
   });
 
   it('limits sign-up, password-reset mails, subscribing, comments and uploads, API and forms', async () => {

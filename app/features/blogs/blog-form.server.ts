@@ -29,7 +29,7 @@ export async function readBlogForm(ctx: ServiceContext, config: ImageStoreConfig
     if (!isAppError(error)) throw error;
     return { ok: false, status: error.status, data: { errors: { image: MESSAGES.imageUploadFailed }, formError: MESSAGES.imageUploadFailed } };
   }
-  const values: BlogFormValues = Object.fromEntries([...form].filter(([key, v]) => typeof v === 'string' && key !== 'photo')) as BlogFormValues;
+  const values = typedValues(form);
   const parsed = BlogFormSchema.safeParse(values);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
 
@@ -56,6 +56,22 @@ export async function readBlogForm(ctx: ServiceContext, config: ImageStoreConfig
   }
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, status: 400, data: { errors, values } };
   return { ok: true, input: { ...parsed.data, ...(photo ? { photo } : {}) }, uploaded };
+}
+
+const typedValues = (form: FormData): BlogFormValues =>
+  Object.fromEntries([...form].filter(([key, v]) => typeof v === 'string' && key !== 'photo')) as BlogFormValues;
+
+/**
+ * The form's typed text only, for showing it again when it cannot be saved (the session ended
+ * before it was sent): no image is processed or stored.
+ */
+export async function readBlogFormValues(config: { MAX_UPLOAD_MB: number }, request: Request): Promise<BlogFormValues> {
+  try {
+    return typedValues(await readUploadForm(request, megabytes(config.MAX_UPLOAD_MB), TEXT_FIELDS_BYTES));
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return {};
+  }
 }
 
 /**

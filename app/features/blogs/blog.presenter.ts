@@ -1,22 +1,36 @@
 import type { Selectable } from 'kysely';
 import type { BlogsTable } from '~/db/schema';
+import { MESSAGES } from '~/lib/messages';
 import type { BlogAvailability } from './blog.schema';
 
-/** A blog row as the repo reads it (the blogs table's columns but the bookkeeping ones). */
-export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count'>;
+/**
+ * A blog row as the repo reads it (the blogs table's columns but the bookkeeping ones), with its
+ * author's name as shown now, read through owner_id (docs/decisions/022).
+ */
+export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision'> & { author_name: string | null };
 
+/** A comment with its author's name and photo as shown now, read through user_id. */
 export interface CommentRow {
-  user_name: string;
+  user_id: string;
+  user_name: string | null;
   user_photo: string | null;
-  user_email: string;
   comment_text: string;
   commented_at: string;
+}
+
+/** Who is looking: their own email is the only one they are ever shown (BRIEF §2). */
+export interface Viewer {
+  id: string;
+  email: string;
 }
 
 export interface CommentJson {
   userName: string;
   userPhoto: string | null;
-  userEmail: string;
+  /** Only to the comment's author (BRIEF §2 "Emails of others"). */
+  userEmail?: string;
+  /** Whether the viewer wrote it. */
+  isMine: boolean;
   commentText: string;
   commentedAt: string;
 }
@@ -25,7 +39,10 @@ export interface CommentJson {
 export interface BlogJson {
   _id: string;
   title: string;
-  email: string;
+  /** Only to the blog's owner (BRIEF §2 "Emails of others"). */
+  email?: string;
+  /** Whether the viewer owns it: what the screens decide by, instead of comparing emails. */
+  isOwner: boolean;
   name: string;
   category: string;
   type: string;
@@ -38,7 +55,7 @@ export interface BlogJson {
   likes: number;
   /**
    * At most the viewer's own email, when the viewer liked the blog: enough for "liked by me",
-   * without publishing every liker's address (docs/decisions/ blogs-likes-and-visibility).
+   * without publishing every liker's address (docs/decisions/006, 022).
    */
   likedBy: string[];
   views: number;
@@ -47,11 +64,15 @@ export interface BlogJson {
   snippet?: string;
 }
 
-export function presentComment(row: CommentRow): CommentJson {
+const shownName = (name: string | null) => name || MESSAGES.defaultDisplayName;
+
+export function presentComment(row: CommentRow, viewer: Viewer | null): CommentJson {
+  const isMine = viewer !== null && row.user_id === viewer.id;
   return {
-    userName: row.user_name,
+    userName: shownName(row.user_name),
     userPhoto: row.user_photo,
-    userEmail: row.user_email,
+    ...(isMine ? { userEmail: viewer.email } : {}),
+    isMine,
     commentText: row.comment_text,
     commentedAt: row.commented_at,
   };
@@ -59,14 +80,17 @@ export function presentComment(row: CommentRow): CommentJson {
 
 export function presentBlog(
   row: BlogRow & { snippet?: string },
-  viewer: { likedByViewer: boolean; email: string | null },
+  viewer: Viewer | null,
+  likedByViewer: boolean,
   comments?: CommentRow[],
 ): BlogJson {
+  const isOwner = viewer !== null && row.owner_id === viewer.id;
   return {
     _id: row.id,
     title: row.title,
-    email: row.email,
-    name: row.name,
+    ...(isOwner ? { email: viewer.email } : {}),
+    isOwner,
+    name: shownName(row.author_name),
     category: row.category,
     type: row.type,
     short_description: row.short_description,
@@ -76,12 +100,15 @@ export function presentBlog(
     photo: row.photo,
     createdAt: row.created_at,
     likes: row.likes,
-    likedBy: viewer.likedByViewer && viewer.email ? [viewer.email] : [],
+    likedBy: likedByViewer && viewer ? [viewer.email] : [],
     views: row.views,
-    ...(comments ? { comments: comments.map(presentComment) } : {}),
+    ...(comments ? { comments: comments.map((comment) => presentComment(comment, viewer)) } : {}),
     ...(row.snippet === undefined ? {} : { snippet: snippetHtml(row.snippet) }),
   };
 }
+
+/** likedBy carries nobody's email but the viewer's: non-empty means the viewer liked it. */
+export const likedByViewer = (blog: Pick<BlogJson, 'likedBy'>): boolean => blog.likedBy.length > 0;
 
 /**
  * The markers the database puts around matched words in a search excerpt (FTS5 snippet(),

@@ -5,6 +5,7 @@ import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
 import { type BlogJson, type BlogRow, presentBlog } from './blog.presenter';
 import * as repo from './blog.repo.server';
+import type { ViewCounter } from './view-counter.server';
 import {
   type CommentInput,
   type CreateBlogInput,
@@ -35,8 +36,7 @@ async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
 
 async function present(ctx: ServiceContext, rows: (BlogRow & { snippet?: string })[]): Promise<BlogJson[]> {
   const liked = ctx.user ? await repo.likedAmong(ctx.db, ctx.user.id, rows.map((r) => r.id)) : new Set<string>();
-  const email = ctx.user?.email ?? null;
-  return rows.map((row) => presentBlog(row, { likedByViewer: liked.has(row.id), email }));
+  return rows.map((row) => presentBlog(row, ctx.user, liked.has(row.id)));
 }
 
 export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
@@ -46,8 +46,6 @@ export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): P
   const row = {
     id,
     owner_id: user.id,
-    email: user.email,
-    name: (user.name || MESSAGES.defaultDisplayName).slice(0, 100),
     title: input.title,
     category: input.category,
     type: input.type,
@@ -92,7 +90,7 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
   // A Hidden draft made Public is published now: announced with the change, once per blog.
   return ctx.db.transaction().execute(async (trx) => {
     const modifiedCount = await repo.updateBlog(trx, id, change);
-    await announceBlog({ ...ctx, db: trx }, { id, owner_id: row.owner_id, email: row.email }, publishedAt);
+    await announceBlog({ ...ctx, db: trx }, { id, owner_id: row.owner_id }, publishedAt);
     return { modifiedCount };
   });
 }
@@ -112,7 +110,7 @@ export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson
     repo.listComments(ctx.db, id, COMMENTS_SHOWN),
     ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
   ]);
-  return presentBlog(row, { likedByViewer: liked.has(id), email: ctx.user?.email ?? null }, comments);
+  return presentBlog(row, ctx.user, liked.has(id), comments);
 }
 
 /**
@@ -156,10 +154,21 @@ export async function listFeaturedBlogs(ctx: ServiceContext): Promise<BlogJson[]
   return present(ctx, await repo.listPublicBlogs(ctx.db, 'featured', FEATURED_BLOGS_LIMIT));
 }
 
-/** One view, counted by the browser once (spec §4 'viewedBlogs'); anyone may send it. */
-export async function recordView(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number }> {
+/**
+ * One view: the browser sends it once (spec §4 'viewedBlogs'), and the server counts it at most
+ * once per visitor and blog a day (BRIEF §2): a signed-in visitor is their account, anyone else
+ * their address and user agent. Counted views are written in batches (ViewCounter); a repeat
+ * answers modifiedCount 0.
+ */
+export async function recordView(
+  ctx: ServiceContext,
+  id: string,
+  client: { address: string; userAgent: string },
+  views: ViewCounter,
+): Promise<{ modifiedCount: number }> {
   await findVisible(ctx, id);
-  return { modifiedCount: await repo.incrementViews(ctx.db, id) };
+  const visitor = ctx.user ? `u:${ctx.user.id}` : views.anonymousVisitor(client.address, client.userAgent);
+  return { modifiedCount: (await views.count(visitor, id)) ? 1 : 0 };
 }
 
 /** One like per user and blog: the second answers modifiedCount 0 (BRIEF §2 "Likes"). */
@@ -211,9 +220,6 @@ export async function addComment(ctx: ServiceContext, id: string, input: Comment
       id: newId(),
       blog_id: id,
       user_id: user.id,
-      user_name: user.name || MESSAGES.defaultDisplayName,
-      user_photo: user.image,
-      user_email: user.email,
       comment_text: input.commentText,
       commented_at: ctx.now().toISOString(),
     }),

@@ -54,7 +54,7 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
       expect(blog).toEqual({
         _id: id,
         title: 'Evening over the bay',
-        email: owner.user.email,
+        isOwner: false,
         name: 'Olive Owner',
         category: 'Travelling & Photography',
         type: 'written content',
@@ -69,6 +69,9 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
         views: 0,
         comments: [],
       });
+      // The owner is told it is theirs, with their own email; nobody else sees an email (BRIEF §2).
+      expect(await (await get(`/api/blogs/${id}`, owner, how)).json()).toMatchObject({ isOwner: true, email: owner.user.email });
+      expect(await (await get(`/api/blogs/${id}`, other, how)).json()).not.toHaveProperty('email');
     });
 
     it(`lets only the owner update, keeping the photo when absent (${how})`, async () => {
@@ -82,7 +85,8 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
       const ok = await put(owner, { title: 'Evening, revised', name: 'Ignored', email: other.user.email });
       expect(await ok.json()).toEqual({ modifiedCount: 1 });
       const blog = (await (await get(`/api/blogs/${id}`)).json()) as BlogJson;
-      expect(blog).toMatchObject({ title: 'Evening, revised', email: owner.user.email, photo: 'https://images.example.com/bay-1600.webp' });
+      expect(blog).toMatchObject({ title: 'Evening, revised', name: 'Olive Owner', photo: 'https://images.example.com/bay-1600.webp' });
+      expect(await (await get(`/api/blogs/${id}`, owner, how)).json()).toMatchObject({ isOwner: true, email: owner.user.email });
     });
 
     it(`lets only the owner delete, taking comments, likes and wishlist rows along (${how})`, async () => {
@@ -143,9 +147,9 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
       expect(missing.status).toBe(400);
       expect(((await missing.json()) as { message: string }).message).toMatch(/^commentText/);
       const blog = (await (await get(`/api/blogs/${id}`)).json()) as BlogJson;
-      expect(blog.comments).toEqual([
-        { userName: 'Oscar Other', userPhoto: null, userEmail: other.user.email, commentText: 'What a sky!', commentedAt: expect.any(String) },
-      ]);
+      expect(blog.comments).toEqual([{ userName: 'Oscar Other', userPhoto: null, isMine: false, commentText: 'What a sky!', commentedAt: expect.any(String) }]);
+      const seenByAuthor = (await (await get(`/api/blogs/${id}`, other, how)).json()) as BlogJson;
+      expect(seenByAuthor.comments).toEqual([{ userName: 'Oscar Other', userPhoto: null, userEmail: other.user.email, isMine: true, commentText: 'What a sky!', commentedAt: expect.any(String) }]);
       const count = await t.deps.database.db.selectFrom('blogs').select('comments_count').where('id', '=', id).executeTakeFirstOrThrow();
       expect(count.comments_count).toBe(1);
     });
@@ -172,12 +176,29 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
     });
   }
 
-  it('counts views in one update each', async () => {
+  it('counts a view once per visitor and blog a day, and writes the counted ones in one batch', async () => {
     const id = await create(owner);
-    for (let i = 0; i < 3; i++) {
-      expect(await (await t.request(`/api/blogs/${id}/view`, { method: 'PATCH' })).json()).toEqual({ modifiedCount: 1 });
-    }
-    expect(((await (await get(`/api/blogs/${id}`)).json()) as BlogJson).views).toBe(3);
+    const view = (headers: Record<string, string> = {}, address = '127.0.0.1') =>
+      t.app.fetch(new Request(`http://afterglow.test/api/blogs/${id}/view`, { method: 'PATCH', headers: { origin: 'http://afterglow.test', ...headers } }), {
+        incoming: { socket: { remoteAddress: address } },
+      });
+    const counted = async (res: Response) => ((await res.json()) as { modifiedCount: number }).modifiedCount;
+    // One anonymous visitor (address + user agent), twice; another browser on that address; another address; a
+    // signed-in reader from two addresses.
+    const answers = [
+      await counted(await view({ 'user-agent': 'Firefox' })),
+      await counted(await view({ 'user-agent': 'Firefox' })),
+      await counted(await view({ 'user-agent': 'Chromium' })),
+      await counted(await view({ 'user-agent': 'Firefox' }, '192.0.2.7')),
+      await counted(await view(via.cookie(other))),
+      await counted(await view(via.cookie(other), '192.0.2.8')),
+    ];
+    expect(answers).toEqual([1, 0, 1, 1, 1, 0]);
+    const row = () => t.deps.database.db.selectFrom('blogs').select('views').where('id', '=', id).executeTakeFirstOrThrow();
+    expect((await row()).views).toBe(0);
+    expect(await t.deps.views.flush()).toBe(4);
+    expect((await row()).views).toBe(4);
+    expect(await t.deps.views.flush()).toBe(0);
   });
 
   it('filters by category, pages with X-Total-Count and Link, newest first', async () => {
@@ -243,6 +264,7 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
       await likeAll(ids[1]!, 2);
       await likeAll(ids[2]!, 2);
       await fresh.request(`/api/blogs/${ids[2]}/view`, { method: 'PATCH' });
+      await fresh.deps.views.flush();
       const recent = (await (await fresh.request('/api/recent-blog')).json()) as BlogJson[];
       expect(recent.map((b) => b.title)).toEqual(['Blog 11', 'Blog 10', 'Blog 9', 'Blog 8', 'Blog 7', 'Blog 6']);
       const featured = (await (await fresh.request('/api/featuredblogs')).json()) as BlogJson[];

@@ -3,11 +3,10 @@ import type { Database } from '~/db/schema';
 
 type Db = Kysely<Database>;
 
-/** Every column that may hold the URL of an uploaded image (copies included: wishlist, comments). */
+/** Every column that may hold the URL of an uploaded image (the wishlist's copy included). */
 const IMAGE_COLUMNS = [
   ['blogs', 'photo'],
   ['wishlist', 'photo'],
-  ['comments', 'user_photo'],
   ['profiles', 'photo'],
   ['user', 'image'],
 ] as const;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { shownName } from '~/features/users/users.repo.server';
 import type { Database, DialectName, MailKind, MailQueueTable, MailStream } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -156,7 +157,7 @@ export async function findPublicBlogs(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db
     .selectFrom('blogs')
-    .select(['id', 'owner_id', 'name', 'title', 'short_description', 'photo', 'category', 'created_at'])
+    .select(['id', 'owner_id', shownName('blogs.owner_id').as('name'), 'title', 'short_description', 'photo', 'category', 'created_at'])
     .where('id', 'in', ids)
     .where('availability', '=', 'Public')
     .execute();
@@ -200,6 +201,11 @@ export async function followedWritersWithDigest(db: Db, followerId: string): Pro
 
 export async function findSubscriberById(db: Db, id: string) {
   return db.selectFrom('subscribers').select(['id', 'email', 'confirmed_at', 'delivery']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserEmail(db: Db, id: string): Promise<string | null> {
+  const row = await db.selectFrom('user').select('email').where('id', '=', id).executeTakeFirst();
+  return row?.email ?? null;
 }
 
 export async function findUserName(db: Db, id: string): Promise<string | null> {

@@ -1,6 +1,7 @@
 import type { MailKind, MailStream } from '~/db/schema';
 import { newId } from '~/lib/ids.server';
 import type { ServiceContext } from '~/lib/service-context';
+import { MESSAGES } from '~/lib/messages';
 import * as repo from './mail-queue.repo.server';
 import type { MailTokenSubject } from './mail-token.server';
 
@@ -15,12 +16,12 @@ const MAX_BACKOFF_MS = 6 * 3600_000;
  * the blog Public, so the announcement commits with it or not at all. A blog is announced once:
  * made Hidden and Public again, it is not sent again.
  */
-export async function announceBlog(ctx: ServiceContext, blog: { id: string; owner_id: string; email: string }, publishedAt: string): Promise<{ queued: number }> {
+export async function announceBlog(ctx: ServiceContext, blog: { id: string; owner_id: string }, publishedAt: string): Promise<{ queued: number }> {
   const now = publishedAt;
   const messageId = newId();
   const made = await repo.insertMessage(ctx.db, { id: messageId, kind: 'post', key: `post:${blog.id}`, blog_id: blog.id, created_at: now });
   if (!made) return { queued: 0 };
-  const subscribers = await repo.queueForSubscribers(ctx.db, ctx.dialect, { messageId, delivery: 'post', exceptEmail: blog.email.toLowerCase(), now });
+  const subscribers = await repo.queueForSubscribers(ctx.db, ctx.dialect, { messageId, delivery: 'post', exceptEmail: ((await repo.findUserEmail(ctx.db, blog.owner_id)) ?? '').toLowerCase(), now });
   const followers = await repo.queueForFollowers(ctx.db, ctx.dialect, { messageId, delivery: 'post', writerIds: [blog.owner_id], now, refPerWriter: true });
   ctx.log.info({ blog: blog.id, message: messageId, queued: subscribers + followers }, 'mail: blog announced');
   return { queued: subscribers + followers };
@@ -170,7 +171,7 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
 }
 
 function toMailBlog(b: Awaited<ReturnType<typeof repo.findPublicBlogs>>[number]): MailBlog {
-  return { id: b.id, title: b.title, shortDescription: b.short_description, photo: b.photo, category: b.category, writerName: b.name };
+  return { id: b.id, title: b.title, shortDescription: b.short_description, photo: b.photo, category: b.category, writerName: b.name || MESSAGES.defaultDisplayName };
 }
 
 /** How one attempt ended, as the worker classified the SMTP answer. */

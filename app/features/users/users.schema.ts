@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '~/lib/messages';
+import { CONTROL_CHARACTERS, sameSitePath } from '~/lib/same-site-path';
 
 /** Spec §5 and §9: at least 8 characters with a digit, a lowercase and an uppercase letter. */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -40,7 +41,8 @@ export const PhotoSchema = z
   .transform((value) => (value === '' ? null : value));
 
 function isPhotoUrl(value: string): boolean {
-  if (value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\')) return true;
+  if (value.startsWith('/')) return sameSitePath(value) !== null;
+  if (CONTROL_CHARACTERS.test(value)) return false;
   try {
     const { protocol } = new URL(value);
     return protocol === 'https:' || protocol === 'http:';

@@ -2,7 +2,7 @@ import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
 import type { ProfileView } from './users.presenter';
-import { findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
+import { deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
 import type { SaveUserInput, UpdateProfileInput } from './users.schema';
 
 interface NewAccount {
@@ -39,7 +39,14 @@ function newProfileRow(ctx: ServiceContext, account: NewAccount): ProfileRow {
  * values it signed up with or the provider's; later sign-ins never overwrite it.
  */
 export async function createUserRecord(ctx: ServiceContext, account: NewAccount): Promise<void> {
-  await insertProfileIfMissing(ctx.db, newProfileRow(ctx, account));
+  try {
+    await insertProfileIfMissing(ctx.db, newProfileRow(ctx, account));
+  } catch (error) {
+    // better-auth has already stored the account. Without its record the address could never
+    // sign in or register again (issue 13 §4), so the whole account goes and the sign-up fails.
+    await deleteAccount(ctx.db, account.id);
+    throw error;
+  }
 }
 
 /** Keeps the last sign-in time (the Edit profile screen's Last Login). */

@@ -8,6 +8,8 @@ export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
+  /** The server process, for reading its memory from /proc. */
+  pid: number;
   output: () => string;
   /** Sends a signal and resolves with the exit code. */
   signal(signal: NodeJS.Signals): Promise<number | null>;
@@ -30,7 +32,8 @@ export async function freePort(): Promise<number> {
  * an operator would, and waits for /healthz.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  // A caller may choose the port, to name the server's own address in PUBLIC_URL.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'afterglow-e2e-'));
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['server.js'], {
@@ -54,6 +57,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url,
     port,
     dataDir,
+    pid: child.pid!,
     output: () => log,
     signal(signal) {
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -67,6 +71,24 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         await exited;
       }
       if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The same, on a dialect: a fresh PostgreSQL database for 'postgres' (TEST_DATABASE_URL), which
+ * stop() drops again.
+ */
+export async function startServerOn(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<RunningServer> {
+  if (dialect === 'sqlite') return startServer(env);
+  const { createScratchDatabase } = await import('~/db/testing.server');
+  const scratch = await createScratchDatabase('postgres');
+  const server = await startServer({ ...env, DATABASE_URL: scratch.env.DATABASE_URL! });
+  return {
+    ...server,
+    async stop() {
+      await server.stop();
+      await scratch.drop();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Form, useNavigation, useSubmit } from 'react-router';
 import { useFeedback } from '~/components/feedback';
+import { SignedOutNotice } from '~/components/signed-out-notice';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
@@ -14,6 +15,8 @@ export interface BlogFormActionData {
   values?: BlogFormValues;
   /** A failure of the save itself, shown as the spec's 'Upload Failed' / 'Update Failed'. */
   formError?: string;
+  /** Set when the session had ended before the form was sent: the login page, returning here. */
+  signIn?: string;
 }
 
 export interface BlogFormProps {
@@ -110,7 +113,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
     >
       {actionData?.formError ? (
         <div role="alert" className="alert alert-error md:col-span-2">
-          <strong>{failureTitle}</strong> <span>{actionData.formError}</span>
+          <strong>{failureTitle}</strong> {actionData.signIn ? <SignedOutNotice signIn={actionData.signIn} /> : <span>{actionData.formError}</span>}
         </div>
       ) : null}
 

@@ -7,12 +7,17 @@ import { MESSAGES } from '~/lib/messages';
 import type { CommentJson } from '../blog.presenter';
 import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blog.schema';
 import { LocalTime } from '~/components/local-format';
+import { SignedOutNotice } from '~/components/signed-out-notice';
 
 export interface CommentsActionData {
   intent: 'comment';
   fieldError?: string;
   /** The spec's refusal ('You can't comment on your own post 😥') or 'Failed to comment 😥'. */
   error?: string;
+  /** What was typed, shown again when the post failed (the session had ended). */
+  values?: { commentText: string };
+  /** Set when the session had ended: the login page, returning to the comments. */
+  signIn?: string;
 }
 
 export interface CommentsProps {
@@ -68,9 +73,20 @@ export function Comments({ comments, isOwner, actionData }: CommentsProps) {
           className="textarea w-full"
           aria-invalid={fieldError ? true : undefined}
           aria-describedby={fieldError ? 'commentText-error' : undefined}
+          defaultValue={actionData?.values?.commentText}
         />
         {fieldError ? <p id="commentText-error" className="text-sm text-error">{fieldError}</p> : null}
-        {actionData?.error ? <p role="alert" className="text-sm text-error">{actionData.error}</p> : null}
+        {actionData?.error ? (
+          <p role="alert" className="text-sm text-error">
+            {actionData.error}
+            {actionData.signIn ? (
+              <>
+                {' '}
+                <SignedOutNotice signIn={actionData.signIn} />
+              </>
+            ) : null}
+          </p>
+        ) : null}
         <div>
           <button type="submit" className="btn btn-primary" disabled={submitting}>
             Post Comment
