@@ -24,6 +24,8 @@ export interface DialogOptions {
   confirmText?: string;
   /** Present for confirmation dialogs: the cancel button's label. */
   cancelText?: string;
+  /** A link button beside OK (the "Log In" of a login prompt, returning to the page). */
+  action?: { text: string; href: string };
   /** A footer link under the text (the logout failure's 'Why do I have this issue?'). */
   footer?: { text: string; href: string };
 }

@@ -222,7 +222,7 @@ describe('profile', () => {
     // The viewer's own format, not the server's UTC placeholder.
     const iso = (await lastLogin.getAttribute('data-iso'))!;
     expect(Date.now() - Date.parse(iso)).toBeLessThan(60_000);
-    expect(await lastLogin.inputValue()).toBe(await page.evaluate((at) => new Date(at).toLocaleString(), iso));
+    expect(await lastLogin.inputValue()).toBe(await page.evaluate((at) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), iso));
     expect(await page.getByLabel(MESSAGES.change).getAttribute('accept')).toMatch(/^image\//);
 
     await page.getByLabel('Full Name').fill('Pia Renamed');

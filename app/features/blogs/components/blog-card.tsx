@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { HiddenBadge } from '~/components/hidden-badge';
 import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
 import type { BlogCardJson } from '../blog.presenter';
 import { BlogPhoto } from './blog-photo';
@@ -24,7 +25,7 @@ export function BlogCard({ blog, viewerEmail, inWishlist }: BlogCardProps) {
       <div className="card-body gap-3">
         <div className="flex flex-wrap items-center gap-2">
           <span className="badge badge-secondary badge-outline">{blog.category}</span>
-          {blog.availability === 'Hidden' ? <span className="badge badge-ghost">Hidden</span> : null}
+          {blog.availability === 'Hidden' ? <HiddenBadge /> : null}
         </div>
         <h2 id={`blog-${blog._id}`} className="card-title text-xl leading-snug">
           {blog.title}

@@ -4,6 +4,14 @@ import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishl
 import { MESSAGES } from '~/lib/messages';
 import { LocalTime } from '~/components/local-format';
 
+function FeedIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="h-4 w-4" fill="currentColor" aria-hidden="true">
+      <path d="M5 17a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM3 10v3a8 8 0 0 1 8 8h3A11 11 0 0 0 3 10zm0-7v3a15 15 0 0 1 15 15h3A18 18 0 0 0 3 3z" />
+    </svg>
+  );
+}
+
 export interface RecentBlogCard {
   _id: string;
   title: string;
@@ -58,6 +66,13 @@ export function RecentBlogs({ blogs, signedIn, wishlistIds, standalone = false }
           ))}
         </ul>
       )}
+      <p className="mt-10 flex flex-wrap items-center justify-center gap-x-6 gap-y-3">
+        <Link to="/allblogs" className="btn btn-outline btn-primary">See all blogs</Link>
+        <a href="/feed.xml" className="link link-hover inline-flex items-center gap-1 text-sm font-semibold">
+          <FeedIcon />
+          Subscribe by RSS
+        </a>
+      </p>
     </section>
   );
 }

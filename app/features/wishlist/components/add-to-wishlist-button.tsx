@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useRouteLoaderData } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { FEEDBACK_MS } from '~/lib/feedback';
+import { LOG_IN, loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
 import type { WishlistSource } from '../wishlist.schema';
 
@@ -47,7 +48,8 @@ export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, class
   useEffect(() => setAdded(inWishlist), [inWishlist]);
 
   const alreadyAdded = () => void dialog({ title: MESSAGES.alreadyAddedTitle, text: MESSAGES.alreadyAddedText, kind: 'info' });
-  const loginRequired = () => void dialog({ title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, kind: 'warning' });
+  const loginRequired = () =>
+    void dialog({ title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, kind: 'warning', action: { text: LOG_IN, href: loginPath(location.pathname + location.search) } });
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
