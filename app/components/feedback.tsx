@@ -117,6 +117,18 @@ function Toast({ item, onDone }: { item: ToastItem; onDone: () => void }) {
     >
       <KindIcon kind={kind} className="h-5 w-5" />
       <span>{item.text}</span>
+      {item.action ? (
+        <button
+          type="button"
+          className="btn btn-sm"
+          onClick={() => {
+            item.action?.onClick();
+            onDone();
+          }}
+        >
+          {item.action.text}
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -12,7 +12,12 @@ export interface ToastOptions {
   kind?: FeedbackKind;
   /** Milliseconds; defaults by kind (success 1.5 s, others 3 s). */
   duration?: number;
+  /** A button in the toast (the wishlist's Undo); pressing it also closes the toast. */
+  action?: { text: string; onClick: () => void };
 }
+
+/** How long an Undo stays on offer. */
+export const UNDO_MS = 6000;
 
 export interface DialogOptions {
   title: string;
@@ -32,7 +37,7 @@ export interface DialogOptions {
 
 /** A message carried across a redirect (lib/flash.server.ts) and shown once by the root. */
 export type FlashMessage =
-  | ({ type: 'toast' } & ToastOptions)
+  | ({ type: 'toast' } & Omit<ToastOptions, 'action'>)
   | ({ type: 'dialog' } & Omit<DialogOptions, 'cancelText'>);
 
 export const defaultDuration = (kind: FeedbackKind = 'success') => (kind === 'success' ? FEEDBACK_MS.success : FEEDBACK_MS.other);

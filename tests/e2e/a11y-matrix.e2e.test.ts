@@ -134,12 +134,22 @@ export const SCREENS: Screen[] = [
   { name: 'wishlist', path: () => '/wishlist', who: IN },
   { name: 'wishlist, removal confirmation without JavaScript', path: (s) => `/wishlist?remove=${s.wishlistItem}`, who: IN },
   {
-    name: 'wishlist, removal confirmation dialog',
+    name: 'wishlist, removed with an Undo toast',
     path: () => '/wishlist',
     who: IN,
     act: async (page) => {
+      await holdFeedback(page);
       await page.getByRole('button', { name: /^Remove / }).first().click();
-      await dialogShown(page, 'Are you sure?');
+      await page.getByTestId('toasts').getByRole('button', { name: 'Undo' }).waitFor();
+    },
+  },
+  {
+    name: 'blog, login prompt with Log In',
+    path: (s) => `/blogs/${s.other}`,
+    who: OUT,
+    act: async (page) => {
+      await page.getByTestId('like-button').click();
+      await page.getByRole('dialog', { name: 'Login required' }).getByRole('link', { name: 'Log In' }).waitFor();
     },
   },
   { name: 'login', path: () => '/login', who: OUT },

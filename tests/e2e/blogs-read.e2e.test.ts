@@ -91,7 +91,10 @@ describe('reading blogs', () => {
         await card.locator('.badge').first().waitFor();
         await card.getByRole('button', { name: 'Add to Wishlist' }).waitFor();
         await card.getByTestId('like-button').waitFor();
-        await card.getByRole('link', { name: /^Details/ }).waitFor();
+        // The whole card is the link to the blog (issue 17), named by its title.
+        const title = await card.locator('h2').textContent();
+        expect(await card.getByRole('link').getAttribute('href')).toMatch(/^\/blogs\//);
+        expect(await card.getByRole('link').textContent()).toBe(title);
         if (name !== 'tablet') await screenshot(page, `blogs-all-${name}-${colorScheme}`);
         expect(await axeViolations(page)).toEqual([]);
       });

@@ -1,8 +1,6 @@
 import { Link } from 'react-router';
-import { BlogPhoto } from '~/features/blogs/components/blog-photo';
+import { StoryCard, type StoryCardBlog } from '~/features/blogs/components/story-card';
 import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
-import { MESSAGES } from '~/lib/messages';
-import { LocalTime } from '~/components/local-format';
 
 function FeedIcon() {
   return (
@@ -12,14 +10,8 @@ function FeedIcon() {
   );
 }
 
-export interface RecentBlogCard {
-  _id: string;
-  title: string;
-  photo: string | null;
-  category: string;
-  short_description: string;
-  createdAt: string;
-}
+/** A home card: the site's card without the Hidden mark or search excerpt (home lists public blogs only). */
+export type RecentBlogCard = Omit<StoryCardBlog, 'availability' | 'snippet'> & { name: string };
 
 export interface RecentBlogsProps {
   blogs: RecentBlogCard[];
@@ -43,25 +35,12 @@ export function RecentBlogs({ blogs, signedIn, wishlistIds, standalone = false }
       ) : (
         <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="recent-blogs">
           {blogs.map((blog) => (
-            <li key={blog._id} className="card overflow-hidden bg-base-200 shadow-md ring-1 ring-base-300" data-testid="recent-blog">
-              {blog.photo ? (
-                <figure className="aspect-[16/10] bg-base-300">
-                  <BlogPhoto src={blog.photo} sizes="(min-width: 1024px) 370px, (min-width: 768px) 50vw, 100vw" className="h-full w-full object-cover" />
-                </figure>
-              ) : null}
-              <div className="card-body gap-3">
-                <span className="badge badge-secondary badge-outline">{blog.category}</span>
-                <CardTitle className="card-title text-xl leading-snug">{blog.title}</CardTitle>
-                <p className="text-sm opacity-80">
-                  {MESSAGES.postedOn} <LocalTime iso={blog.createdAt} />
-                </p>
-                <div className="card-actions mt-auto items-center justify-between pt-2">
-                  <Link to={`/blogs/${blog._id}`} className="link link-primary font-semibold">
-                    Read more<span className="sr-only">: {blog.title}</span>
-                  </Link>
-                  <AddToWishlistButton blog={blog} variant="home" signedIn={signedIn} inWishlist={inWishlist.has(blog._id)} />
-                </div>
-              </div>
+            <li key={blog._id} data-testid="recent-blog">
+              <StoryCard
+                blog={blog}
+                heading={CardTitle}
+                actions={<AddToWishlistButton blog={blog} variant="home" signedIn={signedIn} inWishlist={inWishlist.has(blog._id)} />}
+              />
             </li>
           ))}
         </ul>

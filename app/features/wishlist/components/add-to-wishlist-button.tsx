@@ -38,7 +38,15 @@ function payloadFor(blog: WishlistBlog, variant: WishlistSource, email: string) 
  * without JavaScript (the server answers with a flash message); with JavaScript it checks the
  * loaded wishlist first and sends nothing for a duplicate, then posts to the JSON API.
  */
-export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, className = 'btn btn-primary btn-sm' }: AddToWishlistButtonProps) {
+function BookmarkIcon({ filled }: { filled: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden="true" fill={filled ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" strokeLinejoin="round">
+      <path d="M6 3h12v18l-6-4.5L6 21z" />
+    </svg>
+  );
+}
+
+export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, className }: AddToWishlistButtonProps) {
   const { toast, dialog } = useFeedback();
   const navigate = useNavigate();
   const location = useLocation();
@@ -92,8 +100,16 @@ export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, class
       <input type="hidden" name="blogId" value={blog._id} />
       <input type="hidden" name="variant" value={variant} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <button type="submit" className={className} disabled={busy} aria-label={`${MESSAGES.addToWishlist}: ${blog.title}`}>
-        {MESSAGES.addToWishlist}
+      {/* Saved shows as a filled bookmark and says so (issue 17); the name keeps the spec's text. */}
+      <button
+        type="submit"
+        className={className ?? `btn btn-sm gap-1 ${added ? 'btn-primary' : 'btn-outline btn-primary'}`}
+        disabled={busy}
+        aria-label={added ? `Saved: ${MESSAGES.addToWishlist}: ${blog.title}` : `${MESSAGES.addToWishlist}: ${blog.title}`}
+        data-saved={added}
+      >
+        <BookmarkIcon filled={added} />
+        {added ? 'Saved' : MESSAGES.addToWishlist}
       </button>
     </form>
   );
