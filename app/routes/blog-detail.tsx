@@ -1,7 +1,7 @@
 import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blog.schema';
-import { addComment, deleteBlog, getBlog } from '~/features/blogs/blog.service.server';
+import { addComment, deleteBlog, getBlogWithAuthor } from '~/features/blogs/blog.service.server';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
@@ -68,9 +68,9 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const blog = await getBlog(context.service, params.id);
+    const { blog, authorId } = await getBlogWithAuthor(context.service, params.id);
     const isOwner = context.user?.id !== undefined && blog.email === context.user.email;
-    return { blog, html: renderMarkdown(blog.long_description), isOwner, viewer: context.user?.email ?? null };
+    return { blog, authorId, html: renderMarkdown(blog.long_description), isOwner, viewer: context.user?.email ?? null };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });
     throw error;
@@ -137,7 +137,7 @@ function useCountView(id: string) {
 }
 
 export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, html, isOwner, viewer } = loaderData;
+  const { blog, authorId, html, isOwner, viewer } = loaderData;
   const { dialog } = useFeedback();
   useCountView(blog._id);
 
@@ -165,7 +165,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         <div className="mt-6 flex items-center gap-3 border-y border-base-300 py-4 text-sm">
           <Avatar alt="" size={44} />
           <div className="min-w-0">
-            <p className="font-semibold" data-testid="author">{blog.name}</p>
+            <Link to={`/authors/${authorId}`} className="font-semibold hover:underline" data-testid="author">{blog.name}</Link>
             <p className="flex flex-wrap gap-x-2 opacity-80">
               <span>{MESSAGES.postedOn} <LocalTime iso={blog.createdAt} /></span>
               <span aria-hidden="true">·</span>

@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Profile · Afterglow' }
 export async function loader({ context, request }: Route.LoaderArgs) {
   if (!context.user) return { profile: null, twoFactor: false };
   const { name, email, photo } = await getOwnProfile(context.service, context.user.email);
-  return { profile: { name, email, photo }, twoFactor: await twoFactorEnabled(context.deps.auth, request.headers) };
+  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await twoFactorEnabled(context.deps.auth, request.headers) };
 }
 
 const INTENTS = ['enable', 'confirm', 'disable'] as const;
@@ -75,7 +75,11 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
           </div>
           <p className="text-2xl font-bold" data-testid="profile-name">{name}</p>
           <p className="opacity-90" data-testid="profile-email">{profile.email}</p>
-          <Link to="/update-profile" className="btn btn-primary mt-2">{MESSAGES.updateProfileLink}</Link>
+          <div className="mt-2 flex flex-wrap justify-center gap-2">
+            <Link to="/update-profile" className="btn btn-primary">{MESSAGES.updateProfileLink}</Link>
+            {/* Every blog of mine, Hidden ones included, with views and likes (issue 17). */}
+            <Link to={`/authors/${profile.id}`} className="btn btn-outline btn-primary">My blogs</Link>
+          </div>
         </div>
       </div>
       <TwoFactorSection enabled={twoFactor} actionData={actionData} />

@@ -26,6 +26,9 @@ interface Seed {
   own: string;
   ownHidden: string;
   wishlistItem: string;
+  /** The other writer's and the signed-in reader's user ids (author pages). */
+  writerId: string;
+  readerId: string;
 }
 
 interface Screen {
@@ -120,6 +123,8 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'featured blogs', path: () => '/featuredBlogs', who: OUT },
+  { name: 'author page', path: (s) => `/authors/${s.writerId}`, who: BOTH },
+  { name: 'own author page (Hidden included, views and likes)', path: (s) => `/authors/${s.readerId}`, who: IN },
   { name: 'add blog', path: () => '/addBlog', who: IN },
   {
     name: 'add blog with validation errors',
@@ -282,7 +287,9 @@ async function seedData(signedIn: BrowserContext): Promise<Seed> {
     await comment(signedIn, other!, 'I went there last summer, thank you for the memories!');
     await signedIn.request.patch(`${server.url}/api/blogs/liked/${other}`, { headers: { origin: server.url } });
     const wishlistItem = await seedWishlist(signedIn, server.url, other!);
-    return { other: other!, toastBlog: toastBlog!, own: own!, ownHidden: ownHidden!, wishlistItem };
+    // The byline links to the author page: its href carries the writer's user id.
+    const authorOf = async (id: string) => /href="\/authors\/([^"]+)"/.exec(await (await fetch(`${server.url}/blogs/${id}`)).text())?.[1] ?? '';
+    return { other: other!, toastBlog: toastBlog!, own: own!, ownHidden: ownHidden!, wishlistItem, writerId: await authorOf(other!), readerId: await authorOf(own!) };
   } finally {
     await writerContext.close();
   }
