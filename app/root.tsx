@@ -15,6 +15,7 @@ import {
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { FeedbackProvider } from './components/feedback';
+import { NavProgress } from './components/nav-progress';
 import { NotFound, ServerErrorPage } from './components/not-found';
 import { SiteFooter } from './components/site-footer';
 import { SiteNav } from './components/site-nav';
@@ -29,6 +30,9 @@ export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
   { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
   { rel: 'manifest', href: '/site.webmanifest' },
+  // Feed readers find the feeds from any page (docs/decisions/012, 027).
+  { rel: 'alternate', type: 'application/atom+xml', href: '/feed.xml', title: 'Newest blogs (Atom)' },
+  { rel: 'alternate', type: 'application/rss+xml', href: '/rss.xml', title: 'Newest blogs (RSS)' },
 ];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -90,7 +94,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <>
+      <NavProgress />
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,4 +1,4 @@
-// `npm run lighthouse`: Lighthouse 12 (mobile) on /, /allblogs, /blogs/{id} and /featuredBlogs of the
+// `npm run lighthouse`: Lighthouse 12 (mobile) on /, /allblogs, /blogs/{id}, /featuredBlogs and /authors/{id} of the
 // production build with a small seeded data set; prints the four category scores and the
 // JavaScript each page loads: gzipped, and as sent (brotli bodies plus headers). Uses Debian's
 // Chromium (CHROME_PATH).
@@ -56,7 +56,9 @@ const audit = async (page) =>
       onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
     })
   ).lhr;
-const pages = ['/', '/allblogs', `/blogs/${publicBlogIds[3]}`, '/featuredBlogs'];
+// The blog's byline links to its writer's page (issue 17).
+const authorPath = /href="(\/authors\/[^"]+)"/.exec(await (await fetch(`${base}/blogs/${publicBlogIds[3]}`)).text())?.[1];
+const pages = ['/', '/allblogs', `/blogs/${publicBlogIds[3]}`, '/featuredBlogs', ...(authorPath ? [authorPath] : [])];
 const rows = [];
 try {
   for (const page of pages) {
@@ -79,7 +81,7 @@ try {
     }
     const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     rows.push({
-      page: page.startsWith('/blogs/') ? '/blogs/{id}' : page,
+      page: page.startsWith('/blogs/') ? '/blogs/{id}' : page.startsWith('/authors/') ? '/authors/{id}' : page,
       performance: score('performance'),
       accessibility: score('accessibility'),
       bestPractices: score('best-practices'),

@@ -117,6 +117,18 @@ function Toast({ item, onDone }: { item: ToastItem; onDone: () => void }) {
     >
       <KindIcon kind={kind} className="h-5 w-5" />
       <span>{item.text}</span>
+      {item.action ? (
+        <button
+          type="button"
+          className="btn btn-sm"
+          onClick={() => {
+            item.action?.onClick();
+            onDone();
+          }}
+        >
+          {item.action.text}
+        </button>
+      ) : null}
     </div>
   );
 }
@@ -174,8 +186,13 @@ function FeedbackDialog({ item, onClose }: { item: DialogItem; onClose: (confirm
               {item.cancelText}
             </button>
           ) : null}
+          {item.action ? (
+            <a className="btn btn-primary" href={item.action.href}>
+              {item.action.text}
+            </a>
+          ) : null}
           <form method="dialog">
-            <button type="submit" className={`btn ${confirm ? 'btn-error' : 'btn-primary'}`} ref={confirm ? undefined : initialFocus} onClick={(e) => { e.preventDefault(); onClose(true); }}>
+            <button type="submit" className={`btn ${confirm ? 'btn-error' : item.action ? 'btn-ghost' : 'btn-primary'}`} ref={confirm ? undefined : initialFocus} onClick={(e) => { e.preventDefault(); onClose(true); }}>
               {item.confirmText ?? 'OK'}
             </button>
           </form>

@@ -20,6 +20,7 @@ export function SiteFooter({ email, siteName }: { email: string | null; siteName
             {email ? (
               <li><Link className="link link-hover" to={`/wishList/${encodeURIComponent(email)}`}>My Wishlist</Link></li>
             ) : null}
+            <li><a className="link link-hover" href="/feed.xml">RSS feed</a></li>
           </ul>
         </nav>
       </div>

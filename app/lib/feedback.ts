@@ -12,7 +12,12 @@ export interface ToastOptions {
   kind?: FeedbackKind;
   /** Milliseconds; defaults by kind (success 1.5 s, others 3 s). */
   duration?: number;
+  /** A button in the toast (the wishlist's Undo); pressing it also closes the toast. */
+  action?: { text: string; onClick: () => void };
 }
+
+/** How long an Undo stays on offer. */
+export const UNDO_MS = 6000;
 
 export interface DialogOptions {
   title: string;
@@ -24,13 +29,15 @@ export interface DialogOptions {
   confirmText?: string;
   /** Present for confirmation dialogs: the cancel button's label. */
   cancelText?: string;
+  /** A link button beside OK (the "Log In" of a login prompt, returning to the page). */
+  action?: { text: string; href: string };
   /** A footer link under the text (the logout failure's 'Why do I have this issue?'). */
   footer?: { text: string; href: string };
 }
 
 /** A message carried across a redirect (lib/flash.server.ts) and shown once by the root. */
 export type FlashMessage =
-  | ({ type: 'toast' } & ToastOptions)
+  | ({ type: 'toast' } & Omit<ToastOptions, 'action'>)
   | ({ type: 'dialog' } & Omit<DialogOptions, 'cancelText'>);
 
 export const defaultDuration = (kind: FeedbackKind = 'success') => (kind === 'success' ? FEEDBACK_MS.success : FEEDBACK_MS.other);

@@ -108,6 +108,7 @@ export const MESSAGES = {
   authRequired: 'You need to be logged in to do that.',
   forbidden: 'You are not allowed to do that.',
   blogNotFound: 'Blog not found',
+  authorNotFound: 'Author not found',
   blogDeleted: 'Your blog has been deleted.',
   deleteBlog: 'Delete Blog',
   imageFormatRefused: 'image: must be a JPEG, PNG, WebP or GIF image',

@@ -29,7 +29,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data({ formError: error.message, values: fields }, { status: error.status });
   }
   return redirect('/allblogs', {
-    headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.addBlogSuccess, timer: FEEDBACK_MS.success }),
+    headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.addBlogSuccess, duration: FEEDBACK_MS.success }),
   });
 }
 

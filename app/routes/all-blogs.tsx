@@ -72,9 +72,10 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
 
   return (
     <Page title={MESSAGES.allBlogsHeading}>
-      <Form method="get" className="mt-6 flex flex-wrap items-end gap-3" role="search">
-        <div className="w-full sm:w-auto">
-          <label htmlFor="q" className="mb-1 block font-semibold">{MESSAGES.search}</label>
+      {/* On a phone the search is two short rows, so the first cards show on the first screen. */}
+      <Form method="get" className="mt-6 grid grid-cols-[1fr_auto] items-end gap-2 sm:flex sm:flex-wrap sm:gap-3" role="search">
+        <div className="min-w-0 sm:w-auto">
+          <label htmlFor="q" className="mb-1 block font-semibold max-sm:sr-only">{MESSAGES.search}</label>
           <input
             id="q"
             name="q"
@@ -86,8 +87,8 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
             className="input w-full sm:w-72"
           />
         </div>
-        <div className="w-full sm:w-auto">
-          <label htmlFor="category" className="mb-1 block font-semibold">Category</label>
+        <div className="col-span-2 row-start-2 sm:w-auto">
+          <label htmlFor="category" className="mb-1 block font-semibold max-sm:sr-only">Category</label>
           <select id="category" name="category" defaultValue={category} key={category} className="select w-full sm:w-64">
             <option value="">All categories</option>
             {BLOG_CATEGORIES.map((c) => (

@@ -2,14 +2,17 @@ import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { likedByViewer } from '~/features/blogs/blog.presenter';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blog.schema';
-import { addComment, deleteBlog, getBlog } from '~/features/blogs/blog.service.server';
+import { addComment, deleteBlog, getBlogWithAuthor } from '~/features/blogs/blog.service.server';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
 import { LikeButton } from '~/features/blogs/components/like-button';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { followStateForBlog } from '~/features/follows/follows.service.server';
+import { Avatar } from '~/components/avatar';
+import { HiddenBadge, HiddenBanner } from '~/components/hidden-badge';
 import { LocalNumber, LocalTime } from '~/components/local-format';
+import { readingTime } from '~/features/blogs/reading-time';
 import { MarkdownBody } from '~/features/blogs/components/markdown-body';
 import { renderMarkdown } from '~/features/blogs/markdown.server';
 import { useFeedback } from '~/components/feedback';
@@ -68,8 +71,8 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const [blog, follow] = await Promise.all([getBlog(context.service, params.id), followStateForBlog(context.service, params.id)]);
-    return { blog, html: renderMarkdown(blog.long_description), signedIn: context.user !== null, follow };
+    const [{ blog, authorId }, follow] = await Promise.all([getBlogWithAuthor(context.service, params.id), followStateForBlog(context.service, params.id)]);
+    return { blog, authorId, html: renderMarkdown(blog.long_description), signedIn: context.user !== null, follow };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });
     throw error;
@@ -136,7 +139,7 @@ function useCountView(id: string) {
 }
 
 export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, html, signedIn, follow } = loaderData;
+  const { blog, authorId, html, signedIn, follow } = loaderData;
   const { isOwner } = blog;
   const { dialog } = useFeedback();
   useCountView(blog._id);
@@ -152,40 +155,55 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
   }
 
   return (
-    <article className="mx-auto w-full max-w-4xl px-4 py-10">
+    <article className="py-8 sm:py-12">
+      <header className="reading-column">
+        {blog.availability === 'Hidden' ? <div className="mb-6"><HiddenBanner /></div> : null}
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <Link to={`/allblogs?${new URLSearchParams({ category: blog.category })}`} className="badge badge-secondary badge-outline hover:badge-secondary">{blog.category}</Link>
+          <span className="badge badge-outline">{blog.type}</span>
+          {blog.availability === 'Hidden' ? <HiddenBadge /> : null}
+        </div>
+        <h1 className="mt-4 font-serif text-4xl font-bold leading-tight tracking-tight sm:text-5xl">{blog.title}</h1>
+        <p className="mt-4 font-serif text-lede opacity-85">{blog.short_description}</p>
+        <div className="mt-6 flex items-center gap-3 border-y border-base-300 py-4 text-sm">
+          <Avatar alt="" size={44} />
+          <div className="min-w-0">
+            <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <Link to={`/authors/${authorId}`} className="font-semibold hover:underline" data-testid="author">{blog.name}</Link>
+              {follow ? <FollowButton writerId={follow.writerId} writerName={blog.name} following={follow.following} redirectTo={`/blogs/${blog._id}`} /> : null}
+            </span>
+            <p className="flex flex-wrap gap-x-2 opacity-80">
+              <span>{MESSAGES.postedOn} <LocalTime iso={blog.createdAt} /></span>
+              <span aria-hidden="true">·</span>
+              <span>{readingTime(blog.long_description)}</span>
+              <span aria-hidden="true">·</span>
+              <span><LocalNumber value={blog.views} /> {blog.views === 1 ? 'view' : 'views'}</span>
+            </p>
+          </div>
+        </div>
+      </header>
       {blog.photo ? (
-        <figure className="overflow-hidden rounded-box bg-base-300 shadow-lg">
-          <BlogPhoto src={blog.photo} sizes="(min-width: 896px) 864px, 100vw" eager className="aspect-[16/9] w-full object-cover" />
+        <figure className="mx-auto mt-8 max-w-5xl overflow-hidden bg-base-300 sm:rounded-box sm:px-0">
+          <BlogPhoto src={blog.photo} sizes="(min-width: 1024px) 1024px, 100vw" eager className="aspect-[16/9] w-full object-cover object-[50%_30%]" />
         </figure>
       ) : null}
-      <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
-        <span className="font-semibold" data-testid="author">{blog.name}</span>
-        {follow ? <FollowButton writerId={follow.writerId} writerName={blog.name} following={follow.following} redirectTo={`/blogs/${blog._id}`} /> : null}
-        <span className="badge badge-outline">{blog.type}</span>
-        <span className="badge badge-secondary badge-outline">{blog.category}</span>
-        {blog.availability === 'Hidden' ? <span className="badge badge-ghost">Hidden</span> : null}
-        <span className="opacity-80">
-          {MESSAGES.postedOn} <LocalTime iso={blog.createdAt} />
-        </span>
-        <span className="opacity-80"><LocalNumber value={blog.views} /> {blog.views === 1 ? 'view' : 'views'}</span>
+      <div className="reading-column">
+        <MarkdownBody html={html} />
+        {blog.details ? (
+          <section className="mt-8 rounded-box bg-base-200 p-5" aria-labelledby="details-heading">
+            <h2 id="details-heading" className="font-semibold">Details</h2>
+            <p className="mt-1 whitespace-pre-line">{blog.details}</p>
+          </section>
+        ) : null}
+        <div className="mt-10 flex flex-wrap items-center gap-3 border-t border-base-300 pt-6">
+          <LikeButton blogId={blog._id} likes={blog.likes} liked={likedByViewer(blog)} signedIn={signedIn} />
+          <Link to={`/updateBlog/${blog._id}`} className={`btn btn-sm ${isOwner ? 'btn-primary' : 'btn-ghost'}`} onClick={onUpdate}>
+            {MESSAGES.updateBlog}
+          </Link>
+          {isOwner ? <DeleteBlog /> : null}
+        </div>
+        <Comments comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
       </div>
-      <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">{blog.title}</h1>
-      <p className="mt-3 text-lg opacity-90">{blog.short_description}</p>
-      <MarkdownBody html={html} />
-      {blog.details ? (
-        <section className="mt-8 rounded-box bg-base-200 p-4" aria-labelledby="details-heading">
-          <h2 id="details-heading" className="font-semibold">Details</h2>
-          <p className="mt-1 whitespace-pre-line">{blog.details}</p>
-        </section>
-      ) : null}
-      <div className="mt-8 flex flex-wrap items-center gap-3">
-        <LikeButton blogId={blog._id} likes={blog.likes} liked={likedByViewer(blog)} signedIn={signedIn} />
-        <Link to={`/updateBlog/${blog._id}`} className="btn btn-primary" onClick={onUpdate}>
-          {MESSAGES.updateBlog}
-        </Link>
-        {isOwner ? <DeleteBlog /> : null}
-      </div>
-      <Comments comments={blog.comments ?? []} isOwner={isOwner} actionData={actionData} />
     </article>
   );
 }

@@ -3,6 +3,7 @@ import { likeBlog, unlikeBlog } from '~/features/blogs/blog.service.server';
 import { isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
+import { LOG_IN, loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
 import { safeRedirectPath } from '~/lib/session.server';
 import type { Route } from './+types/blog-like';
@@ -15,7 +16,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const back = safeRedirectPath(String(form.get('redirectTo') ?? ''), `/blogs/${params.id}`);
   if (!context.user) {
-    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToLike }) });
+    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToLike, action: { text: LOG_IN, href: loginPath(back) } }) });
   }
   try {
     if (form.get('intent') === 'unlike') {

@@ -24,7 +24,23 @@ export default function FeaturedBlogs({ loaderData }: Route.ComponentProps) {
   const { blogs } = loaderData;
   return (
     <Page title={MESSAGES.featuredHeading}>
-      <div className="mt-8 overflow-x-auto rounded-box bg-base-200 ring-1 ring-base-300">
+      {/* A phone gets the same ten as cards; wider screens the spec's table (issue 17). */}
+      <ol className="mt-6 flex flex-col gap-3 sm:hidden" data-testid="featured-cards">
+        {blogs.map((blog, index) => (
+          <li key={blog._id} className="relative flex gap-4 rounded-box bg-base-200 p-4 ring-1 ring-base-300">
+            <span className="font-serif text-2xl font-bold text-primary tabular-nums" aria-hidden="true">{index + 1}</span>
+            <div className="min-w-0">
+              <Link to={`/blogs/${blog._id}`} className="font-semibold after:absolute after:inset-0 hover:underline">
+                <span className="sr-only">{index + 1}. </span>
+                {blog.title}
+              </Link>
+              <p className="mt-1 text-sm opacity-85">{blog.name} · {blog.category}</p>
+            </div>
+          </li>
+        ))}
+        {blogs.length === 0 ? <li className="rounded-box bg-base-200 p-4">No blogs yet.</li> : null}
+      </ol>
+      <div className="mt-8 overflow-x-auto rounded-box bg-base-200 ring-1 ring-base-300 max-sm:hidden">
         <table className="table table-zebra" data-testid="featured-table">
           <thead className="text-base-content">
             <tr>

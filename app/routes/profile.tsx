@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Profile · Afterglow' }
 export async function loader({ context, request }: Route.LoaderArgs) {
   if (!context.user) return { profile: null, twoFactor: false };
   const { name, email, photo } = await getOwnProfile(context.service, context.user.email);
-  return { profile: { name, email, photo }, twoFactor: await twoFactorEnabled(context.deps.auth, request.headers) };
+  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await twoFactorEnabled(context.deps.auth, request.headers) };
 }
 
 /**
@@ -84,7 +84,11 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
           </div>
           <p className="text-2xl font-bold" data-testid="profile-name">{name}</p>
           <p className="opacity-90" data-testid="profile-email">{profile.email}</p>
-          <Link to="/update-profile" className="btn btn-primary mt-2">{MESSAGES.updateProfileLink}</Link>
+          <div className="mt-2 flex flex-wrap justify-center gap-2">
+            <Link to="/update-profile" className="btn btn-primary">{MESSAGES.updateProfileLink}</Link>
+            {/* Every blog of mine, Hidden ones included, with views and likes (issue 17). */}
+            <Link to={`/authors/${profile.id}`} className="btn btn-outline btn-primary">My blogs</Link>
+          </div>
           <div className="flex flex-wrap justify-center gap-2">
             <Link to="/following" className="btn btn-ghost btn-sm">{MESSAGES.following}</Link>
             <Link to="/mail/preferences" className="btn btn-ghost btn-sm">{MESSAGES.preferencesTitle}</Link>

@@ -52,7 +52,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return data({ formError: error.message, values: form.input }, { status: error.status });
   }
   return redirect('/allblogs', {
-    headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.updateBlogSuccess, timer: FEEDBACK_MS.success }),
+    headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.updateBlogSuccess, duration: FEEDBACK_MS.success }),
   });
 }
 

@@ -52,7 +52,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const reason = isAppError(error) ? imageFailure(error.message) : null;
     return data<ProfileActionData>({ failed: true, reason }, isAppError(error) ? error.status : 400);
   }
-  return redirect('/update-profile', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.profileSavedTitle, text: MESSAGES.profileSavedText }) });
+  return redirect('/update-profile', { headers: withFlash({ type: 'toast', kind: 'success', text: `${MESSAGES.profileSavedTitle} ${MESSAGES.profileSavedText}` }) });
 }
 
 export default function UpdateProfile({ loaderData: { profile }, actionData }: Route.ComponentProps) {

@@ -4,6 +4,7 @@ import { AddWishlistFormSchema } from '~/features/wishlist/wishlist.schema';
 import { isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
+import { LOG_IN, loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
 import { safeRedirectPath } from '~/lib/session.server';
 import type { Route } from './+types/wishlist-add';
@@ -18,7 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { blogId, variant, redirectTo } = parsed.data;
   const back = safeRedirectPath(redirectTo);
   if (!context.user) {
-    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist }) });
+    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, action: { text: LOG_IN, href: loginPath(back) } }) });
   }
   try {
     await addToWishlist(context.service, { blogId, source: variant });

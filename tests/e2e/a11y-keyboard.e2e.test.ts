@@ -144,11 +144,12 @@ describe('a keyboard-only visitor', () => {
       await tabTo(page, page.getByRole('button', { name: 'Add Blog', exact: true }));
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/allblogs$/);
-      await answerDialog(page, 'Your Blog added successfully!');
+      // A routine save is a short toast, not a dialog to answer (issue 17).
+      await page.getByTestId('toasts').getByText('Your Blog added successfully!').waitFor();
       await page.getByRole('heading', { name: MY_TITLE }).waitFor();
 
       // Another writer's blog: open it, like it, comment on it.
-      await tabTo(page, page.getByRole('link', { name: `Details: ${OTHER_TITLE}` }));
+      await tabTo(page, page.getByRole('link', { name: OTHER_TITLE, exact: true }));
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { level: 1, name: OTHER_TITLE }).first().waitFor();
       await waitForHydration(page);

@@ -26,6 +26,9 @@ interface Seed {
   own: string;
   ownHidden: string;
   wishlistItem: string;
+  /** The other writer's and the signed-in reader's user ids (author pages). */
+  writerId: string;
+  readerId: string;
 }
 
 interface Screen {
@@ -120,6 +123,8 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'featured blogs', path: () => '/featuredBlogs', who: OUT },
+  { name: 'author page', path: (s) => `/authors/${s.writerId}`, who: BOTH },
+  { name: 'own author page (Hidden included, views and likes)', path: (s) => `/authors/${s.readerId}`, who: IN },
   { name: 'add blog', path: () => '/addBlog', who: IN },
   {
     name: 'add blog with validation errors',
@@ -134,12 +139,28 @@ export const SCREENS: Screen[] = [
   { name: 'wishlist', path: () => '/wishlist', who: IN },
   { name: 'wishlist, removal confirmation without JavaScript', path: (s) => `/wishlist?remove=${s.wishlistItem}`, who: IN },
   {
-    name: 'wishlist, removal confirmation dialog',
+    name: 'wishlist, removed with an Undo toast',
     path: () => '/wishlist',
     who: IN,
-    act: async (page) => {
+    act: async (page, s) => {
+      // Each width removes one: the next one puts the blog back first.
+      if ((await page.getByRole('button', { name: /^Remove / }).count()) === 0) {
+        await seedWishlist(page.context(), server.url, s.other);
+        await page.reload();
+        await waitForHydration(page);
+      }
+      await holdFeedback(page);
       await page.getByRole('button', { name: /^Remove / }).first().click();
-      await dialogShown(page, 'Are you sure?');
+      await page.getByTestId('toasts').getByRole('button', { name: 'Undo' }).waitFor();
+    },
+  },
+  {
+    name: 'blog, login prompt with Log In',
+    path: (s) => `/blogs/${s.other}`,
+    who: OUT,
+    act: async (page) => {
+      await page.getByTestId('like-button').click();
+      await page.getByRole('dialog', { name: 'Login required' }).getByRole('link', { name: 'Log In' }).waitFor();
     },
   },
   { name: 'login', path: () => '/login', who: OUT },
@@ -272,7 +293,9 @@ async function seedData(signedIn: BrowserContext): Promise<Seed> {
     await comment(signedIn, other!, 'I went there last summer, thank you for the memories!');
     await signedIn.request.patch(`${server.url}/api/blogs/liked/${other}`, { headers: { origin: server.url } });
     const wishlistItem = await seedWishlist(signedIn, server.url, other!);
-    return { other: other!, toastBlog: toastBlog!, own: own!, ownHidden: ownHidden!, wishlistItem };
+    // The byline links to the author page: its href carries the writer's user id.
+    const authorOf = async (id: string) => /href="\/authors\/([^"]+)"/.exec(await (await fetch(`${server.url}/blogs/${id}`)).text())?.[1] ?? '';
+    return { other: other!, toastBlog: toastBlog!, own: own!, ownHidden: ownHidden!, wishlistItem, writerId: await authorOf(other!), readerId: await authorOf(own!) };
   } finally {
     await writerContext.close();
   }

@@ -157,7 +157,7 @@ describe('the page frame', () => {
     await page.goto(server.url);
     const footer = page.locator('footer');
     const hrefs = await footer.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    expect(hrefs).toEqual(['/', '/allblogs', '/featureBlog', '/addBlog']);
+    expect(hrefs).toEqual(['/', '/allblogs', '/featureBlog', '/addBlog', '/feed.xml']);
     expect(await page.getByTestId('footer-description').textContent()).toMatch(/share and read various kinds of blogs/);
     expect(await page.getByTestId('footer-year').textContent()).toBe(String(new Date().getFullYear()));
     await footer.getByRole('link', { name: 'Featured Blogs' }).click();

@@ -53,7 +53,8 @@ describe('the home page', () => {
     expect(timing).toEqual(['1s/0s', '1.2s/0.75s', '1.5s/0.75s']);
     await waitForHydration(page);
     await page.waitForTimeout(2400);
-    await hero.hover();
+    // A corner of the picture: the words and their scrim sit over the middle.
+    await hero.hover({ position: { x: 40, y: 560 } });
     await expect.poll(() => hero.evaluate((img) => new DOMMatrix(getComputedStyle(img).transform).a)).toBeCloseTo(1.05, 2);
   });
 
@@ -69,7 +70,7 @@ describe('the home page', () => {
 
     const first = cards.first();
     const created = await first.locator('time').getAttribute('datetime');
-    const local = await page.evaluate((iso) => new Date(iso!).toLocaleDateString(), created);
+    const local = await page.evaluate((iso) => new Date(iso!).toLocaleDateString(undefined, { dateStyle: 'medium' }), created);
     expect(await first.getByText('Posted on').textContent()).toBe(`Posted on ${local}`);
     expect(await first.locator('img').getAttribute('src')).toBe(`${server.url}/images/gallery-7.svg`);
     expect(await first.getByRole('link').getAttribute('href')).toBe(`/blogs/${blogIds[6]}`);
@@ -143,7 +144,7 @@ describe('the home page', () => {
       'none',
       'none',
     ]);
-    await page.getByRole('img', { name: 'sunset banner' }).hover();
+    await page.getByRole('img', { name: 'sunset banner' }).hover({ position: { x: 40, y: 560 } });
     expect(await page.getByRole('img', { name: 'sunset banner' }).evaluate((img) => getComputedStyle(img).transform)).toBe('none');
     expect(await page.getByTestId('achievement-figure').allTextContents()).toEqual(['24000+', '70%', '8000+', '60']);
     expect(await page.locator('.rfm-marquee-container').count()).toBe(0);

@@ -29,8 +29,8 @@ describe('dates and numbers in the viewer’s locale', () => {
   afterAll(async () => server?.stop());
 
   it.each([
-    ['de-DE', '12.345 views', '1.234', '4.3.2026'],
-    ['en-US', '12,345 views', '1,234', '3/4/2026'],
+    ['de-DE', '12.345 views', '1.234', '04.03.2026'],
+    ['en-US', '12,345 views', '1,234', 'Mar 4, 2026'],
   ])('formats for %s', async (locale, views, likes, date) => {
     setCounts();
     const { page, errors, close } = await openBrowser({ locale });

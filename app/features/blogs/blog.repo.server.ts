@@ -215,6 +215,13 @@ export async function listPublicBlogs(db: Db, order: 'recent' | 'featured', limi
   return query.orderBy('blogs.created_at', 'desc').orderBy('blogs.id', 'desc').limit(limit).execute();
 }
 
+/** One writer's blogs, newest first (blogs_owner_idx); their Hidden ones only when asked. */
+export async function listBlogsByOwner(db: Db, ownerId: string, withHidden: boolean, limit: number): Promise<BlogRow[]> {
+  let query = db.selectFrom('blogs').select(BLOG_COLUMNS).where('owner_id', '=', ownerId);
+  if (!withHidden) query = query.where('availability', '=', 'Public');
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 export async function insertBlog(db: Db, row: Insertable<Database['blogs']>) {
   await db.insertInto('blogs').values(row).execute();
 }

@@ -105,12 +105,28 @@ export async function deleteBlog(ctx: ServiceContext, id: string): Promise<{ del
 
 /** The blog with its newest comments. Throws not_found for unknown ids and others' Hidden blogs. */
 export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson> {
+  return (await getBlogWithAuthor(ctx, id)).blog;
+}
+
+/** The blog page: the blog and its writer's id, for the byline's link to the author page. */
+export async function getBlogWithAuthor(ctx: ServiceContext, id: string): Promise<{ blog: BlogJson; authorId: string }> {
   const row = await findVisible(ctx, id);
   const [comments, liked] = await Promise.all([
     repo.listComments(ctx.db, id, COMMENTS_SHOWN),
     ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
   ]);
-  return presentBlog(row, ctx.user, liked.has(id), comments);
+  return { blog: presentBlog(row, ctx.user, liked.has(id), comments), authorId: row.owner_id };
+}
+
+/** How many blogs an author page lists: a writer's newest (there is no pager yet). */
+export const AUTHOR_BLOGS_LIMIT = 50;
+
+/**
+ * A writer's blogs, newest first: the Public ones for everyone; the writer also sees their
+ * Hidden ones (the same visibility rule as everywhere: a Hidden blog is its writer's alone).
+ */
+export async function listAuthorBlogs(ctx: ServiceContext, authorId: string): Promise<BlogJson[]> {
+  return present(ctx, await repo.listBlogsByOwner(ctx.db, authorId, ctx.user?.id === authorId, AUTHOR_BLOGS_LIMIT));
 }
 
 /**

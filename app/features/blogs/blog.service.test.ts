@@ -5,7 +5,8 @@ import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
 import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
 import type { CreateBlogInput } from './blog.schema';
-import { addComment, createBlog, getBlog, likeBlog, listRecentBlogs, updateBlog } from './blog.service.server';
+import { getAuthor } from '~/features/users/users.service.server';
+import { addComment, createBlog, getBlog, getBlogWithAuthor, likeBlog, listAuthorBlogs, listRecentBlogs, updateBlog } from './blog.service.server';
 
 const input = (overrides: Partial<CreateBlogInput> = {}): CreateBlogInput => ({
   title: 'Sunset notes',
@@ -40,6 +41,21 @@ describe.each(TEST_DIALECTS)('blog service on %s', (dialect) => {
       await expect(getBlog(ctx(viewer), insertedId)).rejects.toMatchObject({ code: 'not_found', status: 404 });
     }
     await expect(getBlog(ctx(null), 'no-such-id')).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('lists an author’s blogs newest first: Public for everyone, Hidden ones for the author alone (issue 17)', async () => {
+    const writer = await t.createUser({ name: 'Wren Author' });
+    const older = await createBlog(ctx(writer), input({ title: 'Older public' }));
+    const hidden = await createBlog(ctx(writer), input({ title: 'Hidden draft', availability: 'Hidden' }));
+    const newer = await createBlog(ctx(writer), input({ title: 'Newer public' }));
+    for (const viewer of [null, other]) {
+      expect((await listAuthorBlogs(ctx(viewer), writer.user.id)).map((b) => b._id)).toEqual([newer.insertedId, older.insertedId]);
+    }
+    expect((await listAuthorBlogs(ctx(writer), writer.user.id)).map((b) => b._id)).toEqual([newer.insertedId, hidden.insertedId, older.insertedId]);
+    expect(await listAuthorBlogs(ctx(null), 'no-such-user')).toEqual([]);
+    expect((await getBlogWithAuthor(ctx(null), older.insertedId)).authorId).toBe(writer.user.id);
+    expect(await getAuthor(ctx(null), writer.user.id)).toEqual({ id: writer.user.id, name: 'Wren Author', photo: null });
+    await expect(getAuthor(ctx(null), 'no-such-user')).rejects.toMatchObject({ code: 'not_found', status: 404 });
   });
 
   it('stamps the blog with the clock and the session user', async () => {

@@ -8,7 +8,7 @@ export async function loadRecentBlogsSection(ctx: ServiceContext): Promise<{ blo
   const [blogs, saved] = await Promise.all([listRecentBlogs(ctx), listWishlistBlogIds(ctx)]);
   const shown = new Set(blogs.map((b) => b._id));
   return {
-    blogs: blogs.map(({ _id, title, photo, category, short_description, createdAt }) => ({ _id, title, photo, category, short_description, createdAt })),
+    blogs: blogs.map(({ _id, title, photo, category, short_description, createdAt, name }) => ({ _id, title, photo, category, short_description, createdAt, name })),
     wishlistIds: saved.filter((id) => shown.has(id)),
   };
 }

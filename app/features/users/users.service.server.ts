@@ -76,6 +76,19 @@ async function viewOf(ctx: ServiceContext, user: SessionUser): Promise<ProfileVi
   };
 }
 
+export interface AuthorView {
+  id: string;
+  name: string;
+  photo: string | null;
+}
+
+/** An author page's header: the writer's current name and photo, public like their blogs' bylines. */
+export async function getAuthor(ctx: ServiceContext, userId: string): Promise<AuthorView> {
+  const [account, profile] = await Promise.all([findAccount(ctx.db, userId), findProfile(ctx.db, userId)]);
+  if (!account) throw new AppError('not_found', MESSAGES.authorNotFound);
+  return { id: account.id, name: profile?.name ?? account.name, photo: profile?.photo ?? account.image ?? null };
+}
+
 /** GET /update/{email} and the profile screens: the caller's own profile only. */
 export async function getOwnProfile(ctx: ServiceContext, email: string): Promise<ProfileView> {
   const user = requireOwnEmail(ctx, email);

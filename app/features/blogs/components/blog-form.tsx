@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Form, useNavigation, useSubmit } from 'react-router';
+import { Form, useLocation, useNavigation, useSubmit } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { SignedOutNotice } from '~/components/signed-out-notice';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
@@ -7,6 +7,7 @@ import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
 import { MESSAGES } from '~/lib/messages';
 import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, BlogFormSchema, fieldErrors } from '../blog.schema';
+import { useDraft } from './use-draft';
 
 export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability', string>>;
 
@@ -53,7 +54,19 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
   const failureTitle = mode === 'add' ? MESSAGES.addBlogErrorTitle : MESSAGES.updateBlogErrorTitle;
   const busy = progress !== null || navigation.state === 'submitting';
 
+  const location = useLocation();
+  const draft = useDraft(formRef, location.pathname, { restore: !actionData });
+  const [thumbnail, setThumbnail] = useState<string | null>(null);
+
   useEffect(() => setHydrated(true), []);
+  useEffect(() => () => void (thumbnail && URL.revokeObjectURL(thumbnail)), [thumbnail]);
+  const { blocker } = draft;
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    void dialog({ title: 'Leave without saving?', text: 'Your text stays as a draft in this browser.', kind: 'warning', confirmText: 'Leave', cancelText: 'Stay' }).then((leave) =>
+      leave ? blocker.proceed() : blocker.reset(),
+    );
+  }, [blocker, dialog]);
   useFocusFirstInvalid(formRef, errors);
   useEffect(() => setErrors(actionData?.errors ?? {}), [actionData]);
   useEffect(() => {
@@ -85,6 +98,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
         return;
       }
     }
+    draft.onSave();
     submit(data, { method: 'post', encType: 'multipart/form-data' });
   }
 
@@ -107,6 +121,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
       encType="multipart/form-data"
       noValidate={hydrated}
       onSubmit={onSubmit}
+      onChange={draft.onChange}
       className="mt-8 grid grid-cols-1 gap-5 md:grid-cols-2"
       key={JSON.stringify(actionData?.values ?? null)}
       data-testid="blog-form"
@@ -114,6 +129,13 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
       {actionData?.formError ? (
         <div role="alert" className="alert alert-error md:col-span-2">
           <strong>{failureTitle}</strong> {actionData.signIn ? <SignedOutNotice signIn={actionData.signIn} /> : <span>{actionData.formError}</span>}
+        </div>
+      ) : null}
+
+      {draft.restored ? (
+        <div className="alert md:col-span-2" data-testid="draft-restored">
+          <span>Your draft from this browser is back.</span>
+          <button type="button" className="btn btn-sm" onClick={draft.discard}>Discard draft</button>
         </div>
       ) : null}
 
@@ -175,15 +197,21 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
       <div>
         <label htmlFor="image" className="mb-1 block font-semibold">Image</label>
         <input
-          {...common('image', mode === 'edit' ? 'image-hint' : undefined)}
+          {...common('image', 'image-hint')}
           type="file"
           accept={ACCEPTED_IMAGE_TYPES}
           required={mode === 'add'}
           className="file-input w-full"
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            setThumbnail(file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null);
+          }}
         />
-        {mode === 'edit' ? (
-          <p id="image-hint" className="mt-1 text-sm opacity-75">{MESSAGES.keepCurrentImage}</p>
-        ) : null}
+        {/* What is accepted, said before choosing rather than learned by failing (issue 17). */}
+        <p id="image-hint" className="mt-1 text-sm opacity-75">
+          JPEG, PNG, WebP or GIF, up to {maxUploadMb} MB.{mode === 'edit' ? ` ${MESSAGES.keepCurrentImage}` : ''}
+        </p>
+        {thumbnail ? <img src={thumbnail} alt="The chosen photo" className="mt-2 h-32 w-auto rounded-box object-cover" data-testid="photo-thumbnail" /> : null}
         {progress !== null ? (
           <progress className="progress progress-primary mt-2 w-full" value={progress} max={100} aria-label="Image upload progress" data-testid="upload-progress" />
         ) : null}

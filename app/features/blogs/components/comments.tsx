@@ -1,8 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Form, useNavigation } from 'react-router';
+import { Form, Link, useLocation, useNavigation } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { useFeedback } from '~/components/feedback';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
+import { loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
 import type { CommentJson } from '../blog.presenter';
 import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blog.schema';
@@ -23,11 +24,13 @@ export interface CommentsActionData {
 export interface CommentsProps {
   comments: CommentJson[];
   isOwner: boolean;
+  signedIn: boolean;
   actionData?: CommentsActionData;
 }
 
 /** 'Leave a Comment' and the comments list (spec §2, §5). Posts to the detail route's action. */
-export function Comments({ comments, isOwner, actionData }: CommentsProps) {
+export function Comments({ comments, isOwner, signedIn, actionData }: CommentsProps) {
+  const location = useLocation();
   const { dialog } = useFeedback();
   const navigation = useNavigation();
   // A new object per failed attempt, so each one moves focus back to the field.
@@ -50,49 +53,55 @@ export function Comments({ comments, isOwner, actionData }: CommentsProps) {
       return;
     }
     setInvalid(null);
-    // The server refuses too; asking it first would only cost a round trip.
-    if (isOwner) {
-      event.preventDefault();
-      void dialog({ title: MESSAGES.cantCommentOwn, kind: 'error' });
-    }
   }
 
   return (
     <section id="comments" className="mt-12" aria-labelledby="comments-heading">
-      <h2 id="comments-heading" className="text-2xl font-bold">{MESSAGES.leaveComment}</h2>
-      <Form ref={formRef} method="post" preventScrollReset onSubmit={onSubmit} className="mt-4 flex flex-col gap-3" noValidate>
-        <input type="hidden" name="intent" value="comment" />
-        <label htmlFor="commentText" className="block font-semibold">Comment</label>
-        <textarea
-          key={comments.length}
-          id="commentText"
-          name="commentText"
-          rows={3}
-          required
-          maxLength={BLOG_LIMITS.commentText}
-          className="textarea w-full"
-          aria-invalid={fieldError ? true : undefined}
-          aria-describedby={fieldError ? 'commentText-error' : undefined}
-          defaultValue={actionData?.values?.commentText}
-        />
-        {fieldError ? <p id="commentText-error" className="text-sm text-error">{fieldError}</p> : null}
-        {actionData?.error ? (
-          <p role="alert" className="text-sm text-error">
-            {actionData.error}
-            {actionData.signIn ? (
-              <>
-                {' '}
-                <SignedOutNotice signIn={actionData.signIn} />
-              </>
-            ) : null}
-          </p>
-        ) : null}
-        <div>
-          <button type="submit" className="btn btn-primary" disabled={submitting}>
-            Post Comment
-          </button>
-        </div>
-      </Form>
+      {/* Writers do not answer their own post here (spec §5): they get the list, not the form. */}
+      <h2 id="comments-heading" className="text-2xl font-bold">{isOwner ? 'Comments' : MESSAGES.leaveComment}</h2>
+      {isOwner ? (
+        actionData?.error ? <p role="alert" className="mt-4 text-sm text-error">{actionData.error}</p> : null
+      ) : !signedIn && !actionData?.signIn ? (
+        <p className="mt-4 rounded-box bg-base-200 p-4" data-testid="comment-login">
+          <Link className="link link-primary font-semibold" to={loginPath(`${location.pathname}#comments`)}>
+            Log in to comment
+          </Link>
+        </p>
+      ) : (
+        <Form ref={formRef} method="post" preventScrollReset onSubmit={onSubmit} className="mt-4 flex flex-col gap-3" noValidate>
+          <input type="hidden" name="intent" value="comment" />
+          <label htmlFor="commentText" className="block font-semibold">Comment</label>
+          <textarea
+            key={comments.length}
+            id="commentText"
+            name="commentText"
+            rows={3}
+            required
+            maxLength={BLOG_LIMITS.commentText}
+            className="textarea w-full"
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={fieldError ? 'commentText-error' : undefined}
+            defaultValue={actionData?.values?.commentText}
+          />
+          {fieldError ? <p id="commentText-error" className="text-sm text-error">{fieldError}</p> : null}
+          {actionData?.error ? (
+            <p role="alert" className="text-sm text-error">
+              {actionData.error}
+              {actionData.signIn ? (
+                <>
+                  {' '}
+                  <SignedOutNotice signIn={actionData.signIn} />
+                </>
+              ) : null}
+            </p>
+          ) : null}
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={submitting}>
+              Post Comment
+            </button>
+          </div>
+        </Form>
+      )}
 
       {comments.length === 0 ? (
         <p className="mt-8 opacity-85">{MESSAGES.noComments}</p>

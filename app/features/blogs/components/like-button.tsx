@@ -3,6 +3,7 @@ import { useLocation } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { LocalNumber } from '~/components/local-format';
 import { FEEDBACK_MS } from '~/lib/feedback';
+import { LOG_IN, loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
 
 export interface LikeButtonProps {
@@ -36,7 +37,7 @@ export function LikeButton({ blogId, likes, liked, signedIn }: LikeButtonProps) 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!signedIn) {
-      void dialog({ title: MESSAGES.loginRequired, text: MESSAGES.loginToLike, kind: 'warning' });
+      void dialog({ title: MESSAGES.loginRequired, text: MESSAGES.loginToLike, kind: 'warning', action: { text: LOG_IN, href: loginPath(location.pathname + location.search) } });
       return;
     }
     setBusy(true);

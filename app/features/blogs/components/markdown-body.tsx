@@ -3,20 +3,20 @@
  * variants so the element set the sanitiser allows is styled here, in one place.
  */
 const TYPOGRAPHY = [
-  'leading-relaxed break-words',
-  '[&_h1]:mt-8 [&_h1]:mb-3 [&_h1]:text-2xl [&_h1]:font-bold',
-  '[&_h2]:mt-7 [&_h2]:mb-3 [&_h2]:text-xl [&_h2]:font-bold',
-  '[&_h3]:mt-6 [&_h3]:mb-2 [&_h3]:text-lg [&_h3]:font-semibold',
+  'font-serif text-read break-words',
+  '[&_h1]:mt-10 [&_h1]:mb-3 [&_h1]:text-3xl [&_h1]:font-bold [&_h1]:leading-tight',
+  '[&_h2]:mt-10 [&_h2]:mb-3 [&_h2]:text-2xl [&_h2]:font-bold [&_h2]:leading-snug',
+  '[&_h3]:mt-8 [&_h3]:mb-2 [&_h3]:text-xl [&_h3]:font-semibold',
   '[&_h4]:mt-5 [&_h4]:font-semibold [&_h5]:font-semibold [&_h6]:font-semibold',
-  '[&_p]:my-3 [&_ul]:my-3 [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:my-3 [&_ol]:list-decimal [&_ol]:pl-6 [&_li]:my-1',
+  '[&_p]:my-5 [&_ul]:my-5 [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:my-3 [&_ol]:list-decimal [&_ol]:pl-6 [&_li]:my-1',
   '[&_a]:text-primary [&_a]:underline [&_a]:underline-offset-2',
   '[&_blockquote]:my-4 [&_blockquote]:border-l-4 [&_blockquote]:border-primary/50 [&_blockquote]:pl-4 [&_blockquote]:italic',
-  '[&_code]:rounded [&_code]:bg-base-200 [&_code]:px-1 [&_code]:font-mono [&_code]:text-sm',
-  '[&_pre]:my-4 [&_pre]:overflow-x-auto [&_pre]:rounded-box [&_pre]:bg-base-200 [&_pre]:p-4 [&_pre_code]:bg-transparent [&_pre_code]:p-0',
-  '[&_table]:my-4 [&_table]:block [&_table]:overflow-x-auto [&_th]:border [&_th]:border-base-300 [&_th]:px-3 [&_th]:py-1 [&_td]:border [&_td]:border-base-300 [&_td]:px-3 [&_td]:py-1',
-  '[&_img]:my-4 [&_img]:max-w-full [&_img]:rounded-box [&_hr]:my-6 [&_hr]:border-base-300',
+  '[&_code]:rounded [&_code]:bg-base-200 [&_code]:px-1 [&_code]:font-mono [&_code]:text-[0.85em]',
+  '[&_pre]:my-4 [&_pre]:overflow-x-auto [&_pre]:rounded-box [&_pre]:bg-base-200 [&_pre]:p-4 [&_pre]:text-base [&_pre]:leading-normal [&_pre_code]:bg-transparent [&_pre_code]:p-0',
+  '[&_table]:my-6 [&_table]:block [&_table]:max-w-full [&_table]:overflow-x-auto [&_table]:font-sans [&_table]:text-base [&_td]:[overflow-wrap:normal] [&_th]:border [&_th]:border-base-300 [&_th]:px-3 [&_th]:py-1 [&_td]:border [&_td]:border-base-300 [&_td]:px-3 [&_td]:py-1',
+  '[&_img]:my-6 [&_img]:h-auto [&_img]:max-w-full [&_img]:rounded-box [&_hr]:my-6 [&_hr]:border-base-300',
 ].join(' ');
 
 export function MarkdownBody({ html }: { html: string }) {
-  return <div className={`mt-6 ${TYPOGRAPHY}`} data-testid="long-description" dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className={`mt-8 ${TYPOGRAPHY}`} data-testid="long-description" dangerouslySetInnerHTML={{ __html: html }} />;
 }

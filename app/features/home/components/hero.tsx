@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { MESSAGES } from '~/lib/messages';
 
 export const HERO_IMAGE = '/images/hero-sunset.svg';
@@ -9,7 +10,7 @@ export const HERO_IMAGE = '/images/hero-sunset.svg';
  */
 export function Hero({ siteName }: { siteName: string }) {
   return (
-    <section className="hero-banner relative flex h-[600px] items-center justify-center overflow-hidden bg-neutral" aria-labelledby="hero-heading">
+    <section className="hero-banner relative flex h-[600px] items-start justify-center overflow-hidden bg-neutral pt-16 sm:pt-20" aria-labelledby="hero-heading">
       <img
         src={HERO_IMAGE}
         alt="sunset banner"
@@ -19,13 +20,17 @@ export function Hero({ siteName }: { siteName: string }) {
         decoding="sync"
         className="hero-image absolute inset-0 h-full w-full object-cover"
       />
-      <div className="pointer-events-none absolute inset-0 bg-gradient-to-b from-black/10 via-black/30 to-black/55" aria-hidden="true" />
-      <div className="pointer-events-none relative px-4 text-center text-white [text-shadow:0_2px_12px_rgb(0_0_0/0.55)]">
+      {/* The scrim sits behind the words only, so the sun itself keeps its full light (issue 17). */}
+      <div className="relative mx-4 rounded-box bg-[#1b0f1f]/55 px-6 py-8 text-center text-white backdrop-blur-[2px] [text-shadow:0_2px_10px_rgb(0_0_0/0.5)] sm:px-10">
         <h1 id="hero-heading" className="hero-line text-4xl font-extrabold tracking-tight sm:text-6xl">
           Welcome to {siteName}
         </h1>
         <p className="hero-line hero-line-2 mt-4 text-2xl font-semibold sm:text-3xl">{MESSAGES.heroTagline}</p>
         <p className="hero-line hero-line-3 mt-3 text-lg sm:text-xl">{MESSAGES.heroSubline}</p>
+        <div className="hero-actions mt-6 flex flex-wrap justify-center gap-3 [text-shadow:none]">
+          <Link to="/allblogs" className="btn btn-primary">Start reading</Link>
+          <Link to="/addBlog" className="btn border-white/80 bg-transparent text-white hover:bg-white/15">Write a story</Link>
+        </div>
       </div>
     </section>
   );

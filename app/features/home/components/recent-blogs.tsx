@@ -1,17 +1,17 @@
 import { Link } from 'react-router';
-import { BlogPhoto } from '~/features/blogs/components/blog-photo';
+import { StoryCard, type StoryCardBlog } from '~/features/blogs/components/story-card';
 import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
-import { MESSAGES } from '~/lib/messages';
-import { LocalTime } from '~/components/local-format';
 
-export interface RecentBlogCard {
-  _id: string;
-  title: string;
-  photo: string | null;
-  category: string;
-  short_description: string;
-  createdAt: string;
+function FeedIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="h-4 w-4" fill="currentColor" aria-hidden="true">
+      <path d="M5 17a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM3 10v3a8 8 0 0 1 8 8h3A11 11 0 0 0 3 10zm0-7v3a15 15 0 0 1 15 15h3A18 18 0 0 0 3 3z" />
+    </svg>
+  );
 }
+
+/** A home card: the site's card without the Hidden mark or search excerpt (home lists public blogs only). */
+export type RecentBlogCard = Omit<StoryCardBlog, 'availability' | 'snippet'> & { name: string };
 
 export interface RecentBlogsProps {
   blogs: RecentBlogCard[];
@@ -35,29 +35,23 @@ export function RecentBlogs({ blogs, signedIn, wishlistIds, standalone = false }
       ) : (
         <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="recent-blogs">
           {blogs.map((blog) => (
-            <li key={blog._id} className="card overflow-hidden bg-base-200 shadow-md ring-1 ring-base-300" data-testid="recent-blog">
-              {blog.photo ? (
-                <figure className="aspect-[16/10] bg-base-300">
-                  <BlogPhoto src={blog.photo} sizes="(min-width: 1024px) 370px, (min-width: 768px) 50vw, 100vw" className="h-full w-full object-cover" />
-                </figure>
-              ) : null}
-              <div className="card-body gap-3">
-                <span className="badge badge-secondary badge-outline">{blog.category}</span>
-                <CardTitle className="card-title text-xl leading-snug">{blog.title}</CardTitle>
-                <p className="text-sm opacity-80">
-                  {MESSAGES.postedOn} <LocalTime iso={blog.createdAt} />
-                </p>
-                <div className="card-actions mt-auto items-center justify-between pt-2">
-                  <Link to={`/blogs/${blog._id}`} className="link link-primary font-semibold">
-                    Read more<span className="sr-only">: {blog.title}</span>
-                  </Link>
-                  <AddToWishlistButton blog={blog} variant="home" signedIn={signedIn} inWishlist={inWishlist.has(blog._id)} />
-                </div>
-              </div>
+            <li key={blog._id} data-testid="recent-blog">
+              <StoryCard
+                blog={blog}
+                heading={CardTitle}
+                actions={<AddToWishlistButton blog={blog} variant="home" signedIn={signedIn} inWishlist={inWishlist.has(blog._id)} />}
+              />
             </li>
           ))}
         </ul>
       )}
+      <p className="mt-10 flex flex-wrap items-center justify-center gap-x-6 gap-y-3">
+        <Link to="/allblogs" className="btn btn-outline btn-primary">See all blogs</Link>
+        <a href="/feed.xml" className="link link-hover inline-flex items-center gap-1 text-sm font-semibold">
+          <FeedIcon />
+          Subscribe by RSS
+        </a>
+      </p>
     </section>
   );
 }

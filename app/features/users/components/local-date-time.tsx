@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { formatLocalDate } from '~/components/local-format';
 
 /**
  * A timestamp in the viewer's locale and time zone. The server cannot know either, so the
@@ -11,7 +12,7 @@ export function formatUtc(iso: string): string {
 export function useLocalDateTime(iso: string | null): string {
   const [text, setText] = useState(iso ? formatUtc(iso) : '');
   useEffect(() => {
-    if (iso) setText(new Date(iso).toLocaleString());
+    if (iso) setText(formatLocalDate(iso, true) ?? formatUtc(iso));
   }, [iso]);
   return text;
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useRouteLoaderData } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { FEEDBACK_MS } from '~/lib/feedback';
+import { LOG_IN, loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
 import type { WishlistSource } from '../wishlist.schema';
 
@@ -37,7 +38,15 @@ function payloadFor(blog: WishlistBlog, variant: WishlistSource, email: string) 
  * without JavaScript (the server answers with a flash message); with JavaScript it checks the
  * loaded wishlist first and sends nothing for a duplicate, then posts to the JSON API.
  */
-export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, className = 'btn btn-primary btn-sm' }: AddToWishlistButtonProps) {
+function BookmarkIcon({ filled }: { filled: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden="true" fill={filled ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" strokeLinejoin="round">
+      <path d="M6 3h12v18l-6-4.5L6 21z" />
+    </svg>
+  );
+}
+
+export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, className }: AddToWishlistButtonProps) {
   const { toast, dialog } = useFeedback();
   const navigate = useNavigate();
   const location = useLocation();
@@ -47,7 +56,8 @@ export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, class
   useEffect(() => setAdded(inWishlist), [inWishlist]);
 
   const alreadyAdded = () => void dialog({ title: MESSAGES.alreadyAddedTitle, text: MESSAGES.alreadyAddedText, kind: 'info' });
-  const loginRequired = () => void dialog({ title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, kind: 'warning' });
+  const loginRequired = () =>
+    void dialog({ title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, kind: 'warning', action: { text: LOG_IN, href: loginPath(location.pathname + location.search) } });
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -90,8 +100,16 @@ export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, class
       <input type="hidden" name="blogId" value={blog._id} />
       <input type="hidden" name="variant" value={variant} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <button type="submit" className={className} disabled={busy} aria-label={`${MESSAGES.addToWishlist}: ${blog.title}`}>
-        {MESSAGES.addToWishlist}
+      {/* Saved shows as a filled bookmark and says so (issue 17); the name keeps the spec's text. */}
+      <button
+        type="submit"
+        className={className ?? `btn btn-sm gap-1 ${added ? 'btn-primary' : 'btn-outline btn-primary'}`}
+        disabled={busy}
+        aria-label={added ? `Saved: ${MESSAGES.addToWishlist}: ${blog.title}` : `${MESSAGES.addToWishlist}: ${blog.title}`}
+        data-saved={added}
+      >
+        <BookmarkIcon filled={added} />
+        {added ? 'Saved' : MESSAGES.addToWishlist}
       </button>
     </form>
   );

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Form, Link, useRevalidator } from 'react-router';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { useFeedback } from '~/components/feedback';
-import { FEEDBACK_MS } from '~/lib/feedback';
+import { FEEDBACK_MS, UNDO_MS } from '~/lib/feedback';
 import { MESSAGES } from '~/lib/messages';
 import type { WishlistItemJson } from '../wishlist.presenter';
 
@@ -26,21 +26,43 @@ async function deleteItem(id: string): Promise<boolean> {
   }
 }
 
+/** Puts a removed item back (the toast's Undo): the same add the blog's card makes. */
+async function restoreItem(item: WishlistItemJson): Promise<boolean> {
+  const { blogId, title, photo, email, category, description } = item;
+  const res = await fetch('/api/wishlist', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(item.likeCount === undefined ? { blogId, title, photo, email, category, description, createdAt: new Date().toISOString() } : { blogId, title, photo, email, category, description, likeCount: item.likeCount }),
+  });
+  return res.ok || res.status === 409;
+}
+
 function RemoveButton({ item, page }: { item: WishlistItemJson; page: number }) {
-  const { dialog } = useFeedback();
+  const { dialog, toast } = useFeedback();
   const revalidator = useRevalidator();
   const [busy, setBusy] = useState(false);
 
-  // With JavaScript: the modal confirmation, then the API; the list reloads when something was deleted (spec §4).
+  // With JavaScript a bookmark goes at once and a toast offers Undo (issue 17) instead of two
+  // dialogs; the list reloads when something was deleted (spec §4).
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!(await dialog({ ...DELETE_CONFIRM, kind: 'warning' }))) return;
     setBusy(true);
     const deleted = await deleteItem(item._id);
     setBusy(false);
     if (deleted) {
       await revalidator.revalidate();
-      void dialog({ title: MESSAGES.deletedTitle, text: MESSAGES.deletedText, kind: 'success', timer: FEEDBACK_MS.success });
+      toast({
+        text: `${MESSAGES.deletedTitle} ${MESSAGES.deletedText}`,
+        kind: 'success',
+        duration: UNDO_MS,
+        action: {
+          text: 'Undo',
+          onClick: () =>
+            void restoreItem(item)
+              .then((restored) => (restored ? revalidator.revalidate() : toast({ text: MESSAGES.serverError, kind: 'error' })))
+              .catch((error: unknown) => console.error(error)),
+        },
+      });
     } else {
       void dialog({ title: MESSAGES.deleteErrorTitle, text: MESSAGES.deleteErrorText, kind: 'error', timer: FEEDBACK_MS.other });
     }

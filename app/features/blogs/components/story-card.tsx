@@ -1,0 +1,66 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { HiddenBadge } from '~/components/hidden-badge';
+import { LocalTime } from '~/components/local-format';
+import { MESSAGES } from '~/lib/messages';
+import { BlogPhoto } from './blog-photo';
+import { SearchSnippet } from './search-snippet';
+
+export interface StoryCardBlog {
+  _id: string;
+  title: string;
+  photo: string | null;
+  category: string;
+  short_description: string;
+  createdAt: string;
+  name?: string;
+  availability?: string;
+  snippet?: string;
+}
+
+export interface StoryCardProps {
+  blog: StoryCardBlog;
+  /** h2 where the cards are the page's main list, h3 under a section heading. */
+  heading?: 'h2' | 'h3';
+  /** The like and wishlist toggles; they sit above the card's link so they stay their own targets. */
+  actions?: ReactNode;
+  testId?: string;
+}
+
+/**
+ * The one blog card of the site (issue 17): the whole card opens the blog (its title link is
+ * stretched over it), with the writer, the date and an excerpt; the toggles sit on top.
+ */
+export function StoryCard({ blog, heading: Heading = 'h2', actions, testId }: StoryCardProps) {
+  return (
+    <article
+      className="group card relative h-full overflow-hidden bg-base-200 shadow-sm ring-1 ring-base-300 transition hover:-translate-y-0.5 hover:shadow-lg focus-within:ring-2 focus-within:ring-primary"
+      data-testid={testId}
+      aria-labelledby={`card-${blog._id}`}
+    >
+      <figure className="aspect-[16/10] bg-base-300">
+        {blog.photo ? (
+          <BlogPhoto src={blog.photo} sizes="(min-width: 1024px) 370px, (min-width: 768px) 50vw, 100vw" className="h-full w-full object-cover object-[50%_30%]" />
+        ) : null}
+      </figure>
+      <div className="card-body gap-2 p-5">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="badge badge-secondary badge-outline badge-sm">{blog.category}</span>
+          {blog.availability === 'Hidden' ? <HiddenBadge /> : null}
+        </div>
+        <Heading id={`card-${blog._id}`} className="font-serif text-xl font-bold leading-snug">
+          <Link to={`/blogs/${blog._id}`} className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none group-hover:underline">
+            {blog.title}
+          </Link>
+        </Heading>
+        <p className="line-clamp-3 text-sm opacity-85">{blog.short_description}</p>
+        {blog.snippet ? <SearchSnippet html={blog.snippet} /> : null}
+        <p className="text-sm opacity-80">
+          {blog.name ? <span className="font-semibold">{blog.name} · </span> : null}
+          <span>{MESSAGES.postedOn} <LocalTime iso={blog.createdAt} /></span>
+        </p>
+        {actions ? <div className="relative z-10 mt-auto flex flex-wrap items-center justify-between gap-2 pt-3">{actions}</div> : null}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,84 @@
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { useBlocker } from 'react-router';
+
+/** The text fields a draft keeps: the picture is not kept (a file cannot be stored, only chosen again). */
+const DRAFT_FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability'] as const;
+const DRAFT_PREFIX = 'draft:';
+
+type Draft = Partial<Record<(typeof DRAFT_FIELDS)[number], string>>;
+
+function readDraft(key: string): Draft | null {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(DRAFT_PREFIX + key) ?? 'null');
+    return stored && typeof stored === 'object' ? (stored as Draft) : null;
+  } catch {
+    return null;
+  }
+}
+
+function fieldsOf(form: HTMLFormElement): Draft {
+  const draft: Draft = {};
+  for (const name of DRAFT_FIELDS) {
+    const field = form.elements.namedItem(name);
+    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement) draft[name] = field.value;
+  }
+  return draft;
+}
+
+/**
+ * Drafts kept in this browser (docs/decisions/027): every change of a blog form is saved under
+ * the page's address, a later visit puts it back, and a successful save clears it. Leaving with
+ * unsaved changes asks first, for links inside the site and for closing the tab.
+ */
+export function useDraft(formRef: RefObject<HTMLFormElement | null>, key: string, { restore }: { restore: boolean }) {
+  const [restored, setRestored] = useState(false);
+  const [dirty, setDirty] = useState(false);
+  const saving = useRef(false);
+
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form || !restore) return;
+    const draft = readDraft(key);
+    if (!draft) return;
+    const current = fieldsOf(form);
+    if (DRAFT_FIELDS.every((name) => (draft[name] ?? '') === (current[name] ?? ''))) return;
+    for (const name of DRAFT_FIELDS) {
+      const field = form.elements.namedItem(name) as HTMLInputElement | null;
+      if (field && draft[name] !== undefined) field.value = draft[name];
+    }
+    setRestored(true);
+    setDirty(true);
+  }, [formRef, key, restore]);
+
+  const onChange = useCallback(() => {
+    const form = formRef.current;
+    if (!form) return;
+    saving.current = false;
+    localStorage.setItem(DRAFT_PREFIX + key, JSON.stringify(fieldsOf(form)));
+    setDirty(true);
+  }, [formRef, key]);
+
+  const discard = useCallback(() => {
+    localStorage.removeItem(DRAFT_PREFIX + key);
+    setRestored(false);
+    setDirty(false);
+    formRef.current?.reset();
+  }, [formRef, key]);
+
+  /** Called as the form is sent: the draft is cleared and leaving is no longer asked about. */
+  const onSave = useCallback(() => {
+    saving.current = true;
+    localStorage.removeItem(DRAFT_PREFIX + key);
+    setDirty(false);
+  }, [key]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !saving.current && currentLocation.pathname !== nextLocation.pathname);
+  return { restored, dirty, onChange, discard, onSave, blocker };
+}

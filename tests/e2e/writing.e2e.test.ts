@@ -1,0 +1,72 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jpegImage } from '../fixtures/images';
+import { signUp } from './helpers/auth';
+import { axeViolations } from './helpers/axe';
+import { type Browser, openBrowser, screenshot, waitForHydration } from './helpers/browser';
+import { type RunningServer, startServer } from './helpers/server';
+
+/**
+ * Issue 17 "Writing": what a picture may be is said up front, the chosen one shows as a
+ * thumbnail, the text is kept as a draft in this browser, and leaving with unsaved text asks first.
+ */
+describe('writing a blog', () => {
+  let server: RunningServer;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterEach(async () => {
+    const errors = browser?.errors ?? [];
+    await browser?.close();
+    browser = undefined;
+    expect(errors).toEqual([]);
+  });
+  afterAll(async () => server?.stop());
+
+  it('states the accepted pictures, shows a thumbnail, keeps a draft across a reload and asks before leaving', async () => {
+    browser = await openBrowser();
+    const { page, context } = browser;
+    await signUp(context, server.url);
+    await page.goto(`${server.url}/addBlog`);
+    await waitForHydration(page);
+    expect(await page.locator('#image-hint').textContent()).toBe('JPEG, PNG, WebP or GIF, up to 10 MB.');
+    expect(await page.getByLabel('Image').getAttribute('aria-describedby')).toContain('image-hint');
+
+    await page.getByLabel('Image').setInputFiles({ name: 'pier.jpg', mimeType: 'image/jpeg', buffer: await jpegImage(400, 600) });
+    const thumbnail = page.getByTestId('photo-thumbnail');
+    await thumbnail.waitFor();
+    expect(await thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(400);
+
+    await page.getByLabel('Title').fill('Half a story');
+    await page.getByLabel('Long description').fill('It started on the pier.');
+    await page.getByLabel('Category').selectOption('Personal');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A reload (or a closed tab) brings the text back, with a way to throw it away.
+    page.once('dialog', (d) => void d.accept());
+    await page.reload();
+    await waitForHydration(page);
+    await page.getByTestId('draft-restored').waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe('Half a story');
+    expect(await page.getByLabel('Long description').inputValue()).toBe('It started on the pier.');
+    expect(await page.getByLabel('Category').inputValue()).toBe('Personal');
+    await screenshot(page, 'writing-draft-restored');
+
+    // A link inside the site asks first; Stay keeps the page, Leave goes.
+    await page.getByRole('banner').getByRole('link', { name: 'All Blogs' }).click();
+    const ask = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Stay' }).click();
+    expect(new URL(page.url()).pathname).toBe('/addBlog');
+    await page.getByRole('banner').getByRole('link', { name: 'All Blogs' }).click();
+    await ask.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(/\/allblogs$/);
+
+    // Discarding clears the draft for good.
+    await page.goto(`${server.url}/addBlog`);
+    await waitForHydration(page);
+    await page.getByRole('button', { name: 'Discard draft' }).click();
+    expect(await page.getByLabel('Title').inputValue()).toBe('');
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft:')))).toEqual([]);
+  });
+});
