@@ -59,7 +59,7 @@ describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
     { name: 'instance A', fetch: t.request },
     { name: 'instance B', fetch: second.fetch },
   ];
-  const credentials = (user: TestUser) => [
+  const credentials = (user: TestUser): { name: string; headers: Record<string, string> }[] => [
     { name: 'cookie', headers: { cookie: user.cookie } },
     { name: 'bearer', headers: { authorization: `Bearer ${user.token}` } },
   ];
