@@ -6,6 +6,8 @@ import { addComment, deleteBlog, getBlog } from '~/features/blogs/blog.service.s
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
+import { RemovedNotice } from '~/features/moderation/components/removed-notice';
+import { ReportButton } from '~/features/moderation/components/report-button';
 import { LikeButton } from '~/features/blogs/components/like-button';
 import { LocalNumber, LocalTime } from '~/components/local-format';
 import { MarkdownBody } from '~/features/blogs/components/markdown-body';
@@ -32,7 +34,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const url = absoluteUrl(site, `/blogs/${blog._id}`);
   const image = blog.photo ? absoluteUrl(site, blog.photo) : undefined;
   return [
-    ...pageMeta(site, { title: `${blog.title} · ${site.siteName}`, description: blog.short_description, path: `/blogs/${blog._id}`, index: blog.availability === 'Public' }),
+    ...pageMeta(site, { title: `${blog.title} · ${site.siteName}`, description: blog.short_description, path: `/blogs/${blog._id}`, index: blog.availability === 'Public' && !blog.removed }),
     { property: 'og:type', content: 'article' },
     { property: 'og:site_name', content: site.siteName },
     { property: 'og:title', content: blog.title },
@@ -151,6 +153,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <article className="mx-auto w-full max-w-4xl px-4 py-10">
+      {blog.removed ? <RemovedNotice reason={blog.removed.reason} /> : null}
       {blog.photo ? (
         <figure className="overflow-hidden rounded-box bg-base-300 shadow-lg">
           <BlogPhoto src={blog.photo} sizes="(min-width: 896px) 864px, 100vw" eager className="aspect-[16/9] w-full object-cover" />
@@ -181,8 +184,9 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
           {MESSAGES.updateBlog}
         </Link>
         {isOwner ? <DeleteBlog /> : null}
+        {signedIn && !isOwner ? <ReportButton targetType="blog" targetId={blog._id} label={`${MESSAGES.report}: ${blog.title}`} /> : null}
       </div>
-      <Comments comments={blog.comments ?? []} isOwner={isOwner} actionData={actionData} />
+      <Comments comments={blog.comments ?? []} isOwner={isOwner} actionData={actionData} signedIn={signedIn} />
     </article>
   );
 }

@@ -5,6 +5,7 @@ import {
   GrantModeratorSchema,
   MODERATED_CONTENT,
   ModerationReasonSchema,
+  REPORT_RATE_LIMIT,
   ReportSchema,
   SuspendSchema,
 } from '~/features/moderation/moderation.schema';
@@ -25,11 +26,8 @@ import {
   unsuspendUser,
 } from '~/features/moderation/moderation.service.server';
 import { type AppDeps, type AppVariables, serviceContext } from '../context.server';
-import { rateLimit, type RateLimitRule } from '../middleware/rate-limit.server';
+import { rateLimit } from '../middleware/rate-limit.server';
 import { parseInput, readJson, requireSignIn, setPageHeaders } from './http.server';
-
-/** Reports per client address: plenty for a reader, too few to flood the queue. */
-export const REPORT_RATE_LIMIT = { name: 'report', limit: 20, windowMs: 60 * 60 * 1000 } as const satisfies RateLimitRule;
 
 /** Issue 19's calls. Every rule (who may, one open report each, …) is the service's. */
 export function moderationApi(deps: AppDeps) {

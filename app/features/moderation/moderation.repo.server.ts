@@ -171,3 +171,17 @@ export async function deleteSessions(db: Db, userId: string): Promise<number> {
   const result = await (db as unknown as Kysely<{ session: { userId: string } }>).deleteFrom('session').where('userId', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Blogs and comments a moderator removed, the latest removal first. */
+export async function listRemoved(db: Db, limit: number) {
+  const blogs = db
+    .selectFrom('blogs')
+    .select([sql<'blog' | 'comment'>`'blog'`.as('type'), 'id', 'title as text', 'removed_at', 'removed_reason', 'id as blog_id'])
+    .where('removed_at', 'is not', null);
+  const comments = db
+    .selectFrom('comments')
+    .select([sql<'blog' | 'comment'>`'comment'`.as('type'), 'id', 'comment_text as text', 'removed_at', 'removed_reason', 'blog_id'])
+    .where('removed_at', 'is not', null);
+  const rows = await db.selectFrom(blogs.unionAll(comments).as('removed')).selectAll().orderBy('removed_at', 'desc').orderBy('id').limit(limit).execute();
+  return rows as { type: 'blog' | 'comment'; id: string; text: string; removed_at: string; removed_reason: string | null; blog_id: string }[];
+}

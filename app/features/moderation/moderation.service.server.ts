@@ -363,3 +363,34 @@ export async function deleteContent(ctx: ServiceContext, type: ModeratedContent,
     return { deletedCount };
   });
 }
+
+/** The removed blogs and comments the screen lists, so a moderator can restore them. */
+export const REMOVED_SHOWN = 50;
+
+export interface RemovedJson {
+  targetType: ModeratedContent;
+  targetId: string;
+  blogId: string;
+  text: string;
+  reason: string;
+  at: string;
+}
+
+export interface ModerationOverview {
+  role: Role;
+  queue: QueueItemJson[];
+  removed: RemovedJson[];
+  /** Admins only. */
+  staff: StaffJson[] | null;
+  log: AuditEntryJson[] | null;
+}
+
+/** The /moderation screen: the queue for moderators; the staff and the audit log for admins too. */
+export async function getModerationOverview(ctx: ServiceContext): Promise<ModerationOverview> {
+  const { role } = await requireRole(ctx, 'moderator');
+  const [queue, removedRows] = await Promise.all([listModerationQueue(ctx), repo.listRemoved(ctx.db, REMOVED_SHOWN)]);
+  const removed = removedRows.map((r) => ({ targetType: r.type, targetId: r.id, blogId: r.blog_id, text: r.text, reason: r.removed_reason ?? '', at: r.removed_at }));
+  if (role !== 'admin') return { role, queue, removed, staff: null, log: null };
+  const [staff, { entries }] = await Promise.all([listStaff(ctx), listAuditLog(ctx, { page: 1, limit: 50 })]);
+  return { role, queue, removed, staff, log: entries };
+}

@@ -8,6 +8,8 @@ import type { CommentJson } from '../blog.presenter';
 import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blog.schema';
 import { LocalTime } from '~/components/local-format';
 import { SignedOutNotice } from '~/components/signed-out-notice';
+import { RemovedNotice } from '~/features/moderation/components/removed-notice';
+import { ReportButton } from '~/features/moderation/components/report-button';
 
 export interface CommentsActionData {
   intent: 'comment';
@@ -24,10 +26,12 @@ export interface CommentsProps {
   comments: CommentJson[];
   isOwner: boolean;
   actionData?: CommentsActionData;
+  /** Signed-in readers may report others' comments. */
+  signedIn?: boolean;
 }
 
 /** 'Leave a Comment' and the comments list (spec §2, §5). Posts to the detail route's action. */
-export function Comments({ comments, isOwner, actionData }: CommentsProps) {
+export function Comments({ comments, isOwner, actionData, signedIn = false }: CommentsProps) {
   const { dialog } = useFeedback();
   const navigation = useNavigation();
   // A new object per failed attempt, so each one moves focus back to the field.
@@ -101,15 +105,18 @@ export function Comments({ comments, isOwner, actionData }: CommentsProps) {
           {comments.map((comment, index) => (
             <li key={`${comment.commentedAt}-${index}`} className="flex gap-3 rounded-box bg-base-200 p-4">
               <Avatar src={comment.userPhoto} alt="" size={40} />
-              <div className="min-w-0">
+              <div className="min-w-0 flex-1">
                 <p className="font-semibold">
                   {comment.userName}{' '}
                   <span className="text-sm font-normal opacity-75">
                     <LocalTime iso={comment.commentedAt} withTime />
+                    {comment.edited ? ` · ${MESSAGES.edited}` : null}
                   </span>
                 </p>
+                {comment.removed ? <RemovedNotice reason={comment.removed.reason} /> : null}
                 <p className="whitespace-pre-line break-words">{comment.commentText}</p>
               </div>
+              {signedIn && !comment.isMine ? <ReportButton targetType="comment" targetId={comment._id} label={`${MESSAGES.report}: comment by ${comment.userName}`} /> : null}
             </li>
           ))}
         </ol>
