@@ -177,10 +177,11 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
       {log ? (
         <section className="mt-10" aria-labelledby="log-heading">
           <h2 id="log-heading" className="text-xl font-semibold">{MESSAGES.auditLogHeading}</h2>
-          <div className="mt-4 overflow-x-auto">
+          {/* Focusable, so a keyboard can scroll a wide log on a phone. */}
+          <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-labelledby="log-heading">
             <table className="table table-sm" data-testid="audit-log">
               <thead>
-                <tr><th>When</th><th>Who</th><th>What</th><th>Target</th><th>Why</th></tr>
+                <tr className="text-base-content"><th>When</th><th>Who</th><th>What</th><th>Target</th><th>Why</th></tr>
               </thead>
               <tbody>
                 {log.map((e) => (

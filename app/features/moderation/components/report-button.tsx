@@ -22,7 +22,7 @@ export function ReportButton({ targetType, targetId, label }: ReportButtonProps)
       <summary className="btn btn-ghost btn-xs" aria-label={label}>
         {MESSAGES.report}
       </summary>
-      <Form method="post" action="/report" className="dropdown-content z-10 mt-2 flex w-72 max-w-[90vw] flex-col gap-2 rounded-box bg-base-100 p-4 shadow-lg">
+      <Form method="post" action="/report" className="dropdown-content z-10 mt-2 flex w-72 max-w-[90vw] flex-col gap-2 rounded-box border border-base-300 bg-base-100 p-4 shadow-lg">
         <p className="font-semibold">{MESSAGES.reportHeading}</p>
         <input type="hidden" name="targetType" value={targetType} />
         <input type="hidden" name="targetId" value={targetId} />
