@@ -30,6 +30,8 @@ export default [
   route('recent', 'routes/recent.tsx'),
   route('memoryframe', 'routes/memoryframe.tsx'),
   route('counter', 'routes/counter.tsx'),
+  route('report', 'routes/report.tsx'),
+  route('moderation', 'routes/moderation.tsx'),
   route('feed.xml', 'routes/feed.ts', { id: 'feed-atom' }),
   route('rss.xml', 'routes/feed.ts', { id: 'feed-rss' }),
   route('categories/:category/feed.xml', 'routes/feed.ts', { id: 'category-feed-atom' }),

@@ -1,6 +1,7 @@
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import { ConfigError, loadConfig } from './config.server';
-import { type AppDeps, createDeps, StartupError } from './context.server';
+import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
+import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from './mail.server';
@@ -90,4 +91,13 @@ export async function migrate(env: NodeJS.ProcessEnv = process.env): Promise<str
 export async function openDeps(env: NodeJS.ProcessEnv = process.env): Promise<AppDeps> {
   const config = loadConfig(env);
   return createDeps(config, createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL));
+}
+
+/**
+ * `npm run admin -- grant|revoke EMAIL`: only the operator names admins (docs/decisions/028).
+ * Answers whether anything changed.
+ */
+export async function setAdmin(deps: AppDeps, email: string, grant: boolean): Promise<boolean> {
+  const { changed } = await setAdminByOperator(serviceContext(deps, null), email, grant);
+  return changed;
 }

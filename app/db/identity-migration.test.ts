@@ -44,7 +44,7 @@ describe.each(TEST_DIALECTS)('the identity migration on %s', (dialect) => {
     expect(blog).not.toHaveProperty('email');
     expect(blog).not.toHaveProperty('name');
     const comment = await db.selectFrom('comments').selectAll().where('id', '=', 'c1').executeTakeFirstOrThrow();
-    expect(Object.keys(comment).sort()).toEqual(['blog_id', 'comment_text', 'commented_at', 'id', 'user_id']);
+    expect(Object.keys(comment).sort()).toEqual(['blog_id', 'comment_text', 'commented_at', 'edited_at', 'id', 'removed_at', 'removed_reason', 'user_id']);
     const users = await db.selectFrom('user').select(['id', 'name', 'image']).where('id', 'in', [writer.user.id, reader.user.id]).execute();
     const byId = new Map(users.map((u) => [u.id, u]));
     expect(byId.get(writer.user.id)).toMatchObject({ name: 'n'.repeat(100), image: null });

@@ -24,6 +24,9 @@ export interface BlogsTable {
   comments_count: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** Hidden by a moderator: shown to its owner only, with the reason (docs/decisions/028). */
+  removed_at: string | null;
+  removed_reason: string | null;
 }
 
 export interface CommentsTable {
@@ -33,6 +36,10 @@ export interface CommentsTable {
   user_id: string;
   comment_text: string;
   commented_at: string;
+  removed_at: string | null;
+  removed_reason: string | null;
+  /** Set when its author edits it: shown as "edited". */
+  edited_at: string | null;
 }
 
 export interface LikesTable {
@@ -131,6 +138,53 @@ export interface AuthUserTable {
   emailVerified: boolean | number;
 }
 
+export type Role = 'admin' | 'moderator';
+export type ReportTargetType = 'blog' | 'comment' | 'user';
+
+/** Admins and moderators; everyone else signed in is a writer and has no row. */
+export interface UserRolesTable {
+  user_id: string;
+  role: Role;
+  granted_by: string | null;
+  granted_at: string;
+}
+
+/** Every moderation action (actor null: the operator's command line). */
+export interface ModerationLogTable {
+  id: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  reason: string;
+  created_at: string;
+}
+
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_type: ReportTargetType;
+  target_id: string;
+  reason: string;
+  details: string | null;
+  /** JSON: what the target showed when it was reported. */
+  snapshot: string;
+  status: Generated<'open' | 'dismissed' | 'resolved'>;
+  created_at: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+}
+
+/** A suspension (`until` null: for good) or a comment ban; one of each per user at most. */
+export interface UserRestrictionsTable {
+  user_id: string;
+  kind: 'suspended' | 'comment_ban';
+  until: string | null;
+  reason: string;
+  created_by: string | null;
+  created_at: string;
+}
+
 export interface Database {
   blogs: BlogsTable;
   comments: CommentsTable;
@@ -144,6 +198,10 @@ export interface Database {
   mail_messages: MailMessagesTable;
   mail_queue: MailQueueTable;
   mail_bounces: MailBouncesTable;
+  user_roles: UserRolesTable;
+  moderation_log: ModerationLogTable;
+  reports: ReportsTable;
+  user_restrictions: UserRestrictionsTable;
 }
 
 /**
@@ -165,8 +223,8 @@ export type DialectName = 'sqlite' | 'postgres';
  */
 type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
 export const TABLE_COLUMNS = {
-  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at'],
-  comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at'],
+  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason'],
+  comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at', 'removed_at', 'removed_reason', 'edited_at'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
   subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],
@@ -177,6 +235,10 @@ export const TABLE_COLUMNS = {
   mail_messages: ['id', 'kind', 'key', 'blog_id', 'period_start', 'period_end', 'created_at'],
   mail_queue: ['id', 'message_id', 'email', 'stream', 'ref', 'status', 'attempts', 'next_attempt_at', 'claimed_until', 'claimed_by', 'last_error', 'sent_at', 'created_at'],
   mail_bounces: ['email', 'reason', 'created_at'],
+  user_roles: ['user_id', 'role', 'granted_by', 'granted_at'],
+  moderation_log: ['id', 'actor_id', 'action', 'target_type', 'target_id', 'reason', 'created_at'],
+  reports: ['id', 'reporter_id', 'target_type', 'target_id', 'reason', 'details', 'snapshot', 'status', 'created_at', 'resolved_at', 'resolved_by'],
+  user_restrictions: ['user_id', 'kind', 'until', 'reason', 'created_by', 'created_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -202,4 +264,8 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   mail_messages: true,
   mail_queue: true,
   mail_bounces: true,
+  user_roles: true,
+  moderation_log: true,
+  reports: true,
+  user_restrictions: true,
 };

@@ -6,6 +6,8 @@ import { addComment, deleteBlog, getBlogWithAuthor } from '~/features/blogs/blog
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
+import { RemovedNotice } from '~/features/moderation/components/removed-notice';
+import { ReportButton } from '~/features/moderation/components/report-button';
 import { LikeButton } from '~/features/blogs/components/like-button';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { followStateForBlog } from '~/features/follows/follows.service.server';
@@ -37,7 +39,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const url = absoluteUrl(site, `/blogs/${blog._id}`);
   const image = blog.photo ? absoluteUrl(site, blog.photo) : undefined;
   return [
-    ...pageMeta(site, { title: `${blog.title} · ${site.siteName}`, description: blog.short_description, path: `/blogs/${blog._id}`, index: blog.availability === 'Public' }),
+    ...pageMeta(site, { title: `${blog.title} · ${site.siteName}`, description: blog.short_description, path: `/blogs/${blog._id}`, index: blog.availability === 'Public' && !blog.removed }),
     { property: 'og:type', content: 'article' },
     { property: 'og:site_name', content: site.siteName },
     { property: 'og:title', content: blog.title },
@@ -157,6 +159,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
   return (
     <article className="py-8 sm:py-12">
       <header className="reading-column">
+        {blog.removed ? <div className="mb-6"><RemovedNotice reason={blog.removed.reason} /></div> : null}
         {blog.availability === 'Hidden' ? <div className="mb-6"><HiddenBanner /></div> : null}
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <Link to={`/allblogs?${new URLSearchParams({ category: blog.category })}`} className="badge badge-secondary badge-outline hover:badge-secondary">{blog.category}</Link>
@@ -201,6 +204,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
             {MESSAGES.updateBlog}
           </Link>
           {isOwner ? <DeleteBlog /> : null}
+          {signedIn && !isOwner ? <ReportButton targetType="blog" targetId={blog._id} label={`${MESSAGES.report}: ${blog.title}`} /> : null}
         </div>
         <Comments comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
       </div>

@@ -12,7 +12,7 @@ export function imagesApi(deps: AppDeps) {
 
   api.post('/images', rateLimit({ store: deps.rateLimits, log: deps.log, ...CONTENT_RATE_LIMITS.upload }), async (c) => {
     const ctx = serviceContext(deps, c.get('user'));
-    assertCanUpload(ctx);
+    await assertCanUpload(ctx);
     const bytes = await fileBytes(await readUploadForm(c.req.raw, maxBytes), 'image', maxBytes);
     if (!bytes) throw IMAGE_REQUIRED();
     const { url } = await uploadImage(ctx, imageStoreFor(deps.config), bytes);

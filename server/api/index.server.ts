@@ -10,6 +10,7 @@ import { subscribersApi } from './subscribers.api.server';
 import { wishlistApi } from './wishlist.api.server';
 import { blogsApi } from './blogs.api.server';
 import { imagesApi } from './images.api.server';
+import { moderationApi } from './moderation.api.server';
 
 /** better-auth's two-factor endpoints that check a password or a code: one shared counter. */
 export const TWO_FACTOR_ENDPOINTS = ['enable', 'disable', 'verify-totp', 'verify-backup-code', 'get-totp-uri', 'generate-backup-codes'] as const;
@@ -58,6 +59,7 @@ export function createApi(deps: AppDeps) {
   api.route('/', blogsApi(deps));
   api.route('/', imagesApi(deps));
   api.route('/', subscribersApi(deps));
+  api.route('/', moderationApi(deps));
   api.route('/', docsApi(deps));
 
   return api;

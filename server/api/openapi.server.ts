@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_TYPES, CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blog.schema';
+import { AuditPageSchema, GrantModeratorSchema, ModerationReasonSchema, REPORT_REASONS, REPORT_TARGET_TYPES, ReportSchema, ROLES, SuspendSchema } from '~/features/moderation/moderation.schema';
 import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
 import { PasswordSchema, SaveUserSchema, TokenRequestSchema, UpdateProfileSchema } from '~/features/users/users.schema';
 import { AUTH_INPUT } from '../auth-input.server';
@@ -17,13 +18,17 @@ const id = z.string().describe('A blog, comment or wishlist id (UUID)');
 
 export const MessageResponse = z.object({ message: text, code: text.optional(), field: text.optional(), requestId: text.optional() });
 const ownEmail = (whose: string) => text.optional().describe(`Only when the caller is ${whose}: nobody else is ever shown an email address (BRIEF §2)`);
+const Removal = z.strictObject({ reason: text }).optional().describe('Only to its author, when a moderator removed it: everyone else is not shown it at all');
 export const CommentResponse = z.strictObject({
+  _id: id,
   userName: text.describe("The commenter's current name (read through their id, never a copy)"),
   userPhoto: text.nullable().describe("The commenter's current photo"),
   userEmail: ownEmail('the commenter'),
   isMine: z.boolean().describe('Whether the caller wrote the comment'),
   commentText: text,
   commentedAt: text,
+  edited: z.boolean().describe('Its author changed it after posting'),
+  removed: Removal,
 });
 export const BlogResponse = z.strictObject({
   _id: id,
@@ -43,6 +48,7 @@ export const BlogResponse = z.strictObject({
   likedBy: z.array(text).describe("The caller's email when the caller liked it; empty otherwise"),
   views: z.number().int(),
   comments: z.array(CommentResponse).optional().describe('Only on GET /api/blogs/{id}'),
+  removed: Removal,
   snippet: text.optional().describe('Only with `?q=`: an excerpt of the long description as HTML, the text escaped and the matched words in `<mark>`'),
 });
 const wishlistBase = { _id: id, blogId: id, title: text, photo: text.nullable(), email: text, category: text, description: text };
@@ -61,6 +67,20 @@ export const ModifiedResponse = z.strictObject({ modifiedCount: z.number().int()
 export const DeletedResponse = z.strictObject({ deletedCount: z.number().int() });
 export const SuccessResponse = z.strictObject({ success: z.boolean() });
 export const SubscribedResponse = z.strictObject({ message: text });
+const QueueItemResponse = z.strictObject({
+  targetType: z.enum(REPORT_TARGET_TYPES),
+  targetId: text,
+  blogId: text.nullable(),
+  ownerId: text,
+  title: text.nullable(),
+  text: text.describe('What the target showed when it was first reported'),
+  latestAt: text,
+  reports: z.array(z.strictObject({ id: text, reporterName: text, reason: z.enum(REPORT_REASONS), details: text.nullable(), at: text })),
+});
+const StaffResponse = z.strictObject({ userId: text, name: text, email: text, role: z.enum(ROLES), since: text });
+const AuditEntryResponse = z.strictObject({ id: text, actorId: text.nullable(), actorName: text, action: text, targetType: text, targetId: text, reason: text, at: text });
+const SuspendedResponse = z.strictObject({ until: text.nullable().describe('null: for good'), sessionsEnded: z.number().int() });
+const GrantedResponse = z.strictObject({ userId: text, modifiedCount: z.number().int() });
 
 const SignUpBody = AUTH_INPUT['/sign-up/email'].extend({ password: PasswordSchema });
 const UpdateUserBody = AUTH_INPUT['/update-user'];
@@ -86,6 +106,8 @@ export interface Operation {
 
 const denied = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not yours', schema: MessageResponse } };
 const bad = { 400: { description: 'Invalid input; `message` names the field', schema: MessageResponse } };
+const staffOnly = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not a moderator or admin (or, for a user, one of equal or higher role)', schema: MessageResponse } };
+const modNotFound = { 404: { description: 'No such target', schema: MessageResponse } };
 const missing = { 404: { description: 'No such blog, or a Hidden blog of someone else', schema: MessageResponse } };
 
 export const OPERATIONS: Operation[] = [
@@ -124,6 +146,20 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/api/wishlist/{id}', tag: 'Wishlist', auth: 'required', summary: 'Remove one of the caller’s wishlist items', responses: { 200: { description: 'Removed', schema: DeletedResponse }, ...denied, 404: { description: 'No such item', schema: MessageResponse } } },
   { method: 'post', path: '/api/subscribers', tag: 'Newsletter', auth: 'none', summary: 'Subscribe an email to the newsletter', body: SubscribeSchema, responses: { 201: { description: 'Subscribed', schema: SubscribedResponse }, ...bad, 409: { description: 'Already subscribed', schema: MessageResponse } } },
   { method: 'post', path: '/api/images', tag: 'Images', auth: 'required', summary: 'Upload an image (multipart field `image`): verified, re-encoded to WebP at 400/800/1600 px', multipart: ImageBody, responses: { 201: { description: 'Stored', schema: ImageResponse }, ...denied, ...bad, 413: { description: 'Too large', schema: MessageResponse }, 415: { description: 'Not a JPEG, PNG, WebP or GIF', schema: MessageResponse } } },
+  { method: 'post', path: '/api/reports', tag: 'Moderation', auth: 'required', summary: 'Report a blog, comment or author to the moderators (one open report per reporter and target; 20 an hour)', body: ReportSchema, responses: { 201: { description: 'Reported', schema: InsertedResponse }, ...denied, ...bad, 404: { description: 'Nothing to report there', schema: MessageResponse }, 409: { description: 'Already reported by the caller', schema: MessageResponse }, 429: { description: 'Too many reports', schema: MessageResponse } } },
+  { method: 'get', path: '/api/moderation/reports', tag: 'Moderation', auth: 'required', summary: 'The moderation queue: open reports grouped by target, most recently reported first, with what was reported', responses: { 200: { description: 'The queue', schema: QueueItemResponse, list: true }, ...staffOnly } },
+  { method: 'post', path: '/api/moderation/reports/{id}/dismiss', tag: 'Moderation', auth: 'required', summary: 'Dismiss one report', body: ModerationReasonSchema, responses: { 200: { description: 'Dismissed', schema: ModifiedResponse }, ...staffOnly, ...bad, 404: { description: 'No such open report', schema: MessageResponse } } },
+  { method: 'post', path: '/api/moderation/{type}/{id}/hide', tag: 'Moderation', auth: 'required', summary: '`type` blogs or comments: hide it from everyone but its author, who sees the reason', body: ModerationReasonSchema, responses: { 200: { description: 'Hidden', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'post', path: '/api/moderation/{type}/{id}/restore', tag: 'Moderation', auth: 'required', summary: 'Show a hidden blog or comment again', body: ModerationReasonSchema, responses: { 200: { description: 'Restored', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'post', path: '/api/moderation/{type}/{id}/delete', tag: 'Moderation', auth: 'required', summary: 'Delete a blog (with its comments, likes, wishlist rows) or a comment for good', body: ModerationReasonSchema, responses: { 200: { description: 'Deleted', schema: DeletedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'post', path: '/api/moderation/users/{id}/suspend', tag: 'Moderation', auth: 'required', summary: 'Suspend a user for `days` or for good: every session and bearer token ends now; they can read but not write', body: SuspendSchema, responses: { 200: { description: 'Suspended', schema: SuspendedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'post', path: '/api/moderation/users/{id}/unsuspend', tag: 'Moderation', auth: 'required', summary: 'Lift a suspension', body: ModerationReasonSchema, responses: { 200: { description: 'Lifted (modifiedCount 0: none)', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'post', path: '/api/moderation/users/{id}/comment-ban', tag: 'Moderation', auth: 'required', summary: 'Ban a user from commenting (everything else stays allowed)', body: ModerationReasonSchema, responses: { 200: { description: 'Banned', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'post', path: '/api/moderation/users/{id}/comment-unban', tag: 'Moderation', auth: 'required', summary: 'Lift a comment ban', body: ModerationReasonSchema, responses: { 200: { description: 'Lifted (modifiedCount 0: none)', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'get', path: '/api/moderation/moderators', tag: 'Moderation', auth: 'required', summary: 'Admins and moderators (admins only)', responses: { 200: { description: 'Staff', schema: StaffResponse, list: true }, ...staffOnly } },
+  { method: 'post', path: '/api/moderation/moderators', tag: 'Moderation', auth: 'required', summary: 'Make a user a moderator by email (admins only)', body: GrantModeratorSchema, responses: { 200: { description: 'Granted (modifiedCount 0: already staff)', schema: GrantedResponse }, ...staffOnly, ...bad, 404: { description: 'No such user', schema: MessageResponse } } },
+  { method: 'delete', path: '/api/moderation/moderators/{id}', tag: 'Moderation', auth: 'required', summary: 'Take the moderator role back (admins only)', body: ModerationReasonSchema, responses: { 200: { description: 'Revoked (modifiedCount 0: was not one)', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'get', path: '/api/moderation/log', tag: 'Moderation', auth: 'required', summary: 'The audit log, newest first: who did what to what, when and why (admins only)', query: AuditPageSchema, responses: { 200: { description: 'Entries', schema: AuditEntryResponse, list: true, paged: true }, ...staffOnly, ...bad } },
 ];
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });

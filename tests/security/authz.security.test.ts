@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '~/db/testing.server';
+import { grantModerator, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
 
-type Who = 'anonymous' | 'other (cookie)' | 'other (bearer)';
+type Who = 'anonymous' | 'other (cookie)' | 'other (bearer)' | 'moderator (bearer)';
+const CALLERS: Who[] = ['anonymous', 'other (cookie)', 'other (bearer)', 'moderator (bearer)'];
 interface Case {
   name: string;
   method: string;
   path: () => string;
   body?: () => unknown;
-  /** Statuses that count as a denial for this caller. */
-  denied: Record<Who, number[]>;
+  /** Statuses that count as a denial for this caller (none given: the call is theirs to make). */
+  denied: Partial<Record<Who, number[]>>;
 }
 
 const ANON = [401];
@@ -20,13 +22,17 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
   let t: TestApp;
   let owner: TestUser;
   let other: TestUser;
+  /** The owner is also the site's admin (named by the operator); `mod` is a moderator. */
+  let mod: TestUser;
   let blogId = '';
+  let commentId = '';
+  let reportId = '';
   let hiddenId = '';
   let wishlistId = '';
 
   const send = (method: string, path: string, who: Who | 'owner', body?: unknown) => {
     const headers: Record<string, string> = {};
-    const as = who === 'owner' ? owner : other;
+    const as = who === 'owner' ? owner : who === 'moderator (bearer)' ? mod : other;
     if (who === 'other (cookie)') headers.cookie = as.cookie;
     else if (who !== 'anonymous') headers.authorization = `Bearer ${as.token}`;
     return t.request(path, { method, headers, ...(body === undefined ? {} : { json: body }) });
@@ -36,7 +42,7 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
   const snapshot = async () => {
     const { db } = t.deps.database;
     const hash = createHash('sha256');
-    for (const table of ['blogs', 'comments', 'likes', 'wishlist', 'subscribers', 'profiles', 'user'] as const) {
+    for (const table of ['blogs', 'comments', 'likes', 'wishlist', 'subscribers', 'profiles', 'user', 'user_roles', 'reports', 'moderation_log', 'user_restrictions'] as const) {
       const rows = await db.selectFrom(table).selectAll().execute();
       hash.update(JSON.stringify(rows.map((r) => JSON.stringify(r)).sort()));
     }
@@ -53,10 +59,20 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     const item = await send('POST', '/api/wishlist', 'owner', { blogId, title: 'Mine', createdAt: new Date().toISOString() });
     wishlistId = ((await item.json()) as { insertedId: string }).insertedId;
     await send('PATCH', `/api/blogs/liked/${blogId}`, 'owner');
+    mod = await t.createUser({ name: 'Mod' });
+    await setAdminByOperator(t.context(null), owner.user.email, true);
+    await grantModerator(t.context(owner.user), { email: mod.user.email, reason: 'Trusted' });
+    await send('PATCH', `/api/blogs/${blogId}`, 'moderator (bearer)', { commentText: 'A comment to moderate' });
+    commentId = ((await (await send('GET', `/api/blogs/${blogId}`, 'owner')).json()) as { comments: { _id: string }[] }).comments[0]!._id;
+    const report = await send('POST', '/api/reports', 'other (bearer)', { targetType: 'comment', targetId: commentId, reason: 'Spam' });
+    reportId = ((await report.json()) as { insertedId: string }).insertedId;
   });
   afterAll(async () => t?.close());
 
-  const both = (anon: number[], others: number[]): Record<Who, number[]> => ({ anonymous: anon, 'other (cookie)': others, 'other (bearer)': others });
+  const both = (anon: number[], others: number[]): Record<Who, number[]> => ({ anonymous: anon, 'other (cookie)': others, 'other (bearer)': others, 'moderator (bearer)': [] });
+  /** Moderation calls (issue 19): writers are refused, and moderators too where only admins may. */
+  const staff = (moderator: number[] = []): Record<Who, number[]> => ({ ...both(ANON, [403]), 'moderator (bearer)': moderator });
+  const why = () => ({ reason: 'authz matrix' });
   const cases: Case[] = [
     { name: 'update a blog', method: 'PUT', path: () => `/api/blogs/${blogId}`, body: () => ({ title: 'Taken over' }), denied: both(ANON, [403]) },
     { name: 'delete a blog', method: 'DELETE', path: () => `/api/blogs/${blogId}`, denied: both(ANON, [403]) },
@@ -86,6 +102,26 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     { name: 'send a sign-in code with no pending sign-in', method: 'POST', path: () => '/api/auth/two-factor/verify-totp', body: () => ({ code: '123456' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
     { name: 'send a recovery code with no pending sign-in', method: 'POST', path: () => '/api/auth/two-factor/verify-backup-code', body: () => ({ code: 'abcde-fghij' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
     { name: 'change a password anonymously', method: 'POST', path: () => '/api/auth/change-password', body: () => ({ currentPassword: 'x', newPassword: 'Sunset1234' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: 'read the moderation queue', method: 'GET', path: () => '/api/moderation/reports', denied: staff() },
+    { name: 'dismiss a report', method: 'POST', path: () => `/api/moderation/reports/${reportId}/dismiss`, body: why, denied: staff() },
+    { name: 'hide a blog', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/hide`, body: why, denied: staff() },
+    { name: 'restore a blog', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/restore`, body: why, denied: staff() },
+    { name: 'delete a blog as a moderator', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/delete`, body: why, denied: staff() },
+    { name: 'hide a comment', method: 'POST', path: () => `/api/moderation/comments/${commentId}/hide`, body: why, denied: staff() },
+    { name: 'restore a comment', method: 'POST', path: () => `/api/moderation/comments/${commentId}/restore`, body: why, denied: staff() },
+    { name: 'delete a comment as a moderator', method: 'POST', path: () => `/api/moderation/comments/${commentId}/delete`, body: why, denied: staff() },
+    { name: 'suspend an admin', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/suspend`, body: why, denied: staff([403]) },
+    { name: 'lift an admin’s suspension', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/unsuspend`, body: why, denied: staff([403]) },
+    { name: 'ban an admin from commenting', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/comment-ban`, body: why, denied: staff([403]) },
+    { name: 'lift an admin’s comment ban', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/comment-unban`, body: why, denied: staff([403]) },
+    { name: 'suspend a moderator', method: 'POST', path: () => `/api/moderation/users/${mod.user.id}/suspend`, body: why, denied: staff([403]) },
+    { name: 'list the moderators', method: 'GET', path: () => '/api/moderation/moderators', denied: staff([403]) },
+    { name: 'make a moderator', method: 'POST', path: () => '/api/moderation/moderators', body: () => ({ email: other.user.email }), denied: staff([403]) },
+    { name: 'take a moderator back', method: 'DELETE', path: () => `/api/moderation/moderators/${mod.user.id}`, body: why, denied: staff([403]) },
+    { name: 'read the audit log', method: 'GET', path: () => '/api/moderation/log', denied: staff([403]) },
+    { name: 'report anonymously', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'blog', targetId: blogId, reason: 'Spam' }), denied: { ...both(ANON, []) } },
+    { name: 'report the same comment twice', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'comment', targetId: commentId, reason: 'Spam' }), denied: { ...both(ANON, [409]) } },
+    { name: 'report a hidden blog of someone else', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'blog', targetId: hiddenId, reason: 'Spam' }), denied: { ...both(ANON, [404]), 'moderator (bearer)': [404] } },
   ];
 
   it('denies every call that is not the caller’s to make, and changes nothing', async () => {
@@ -93,8 +129,8 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     const allowed: string[] = [];
     const before = await snapshot();
     for (const c of cases) {
-      for (const who of ['anonymous', 'other (cookie)', 'other (bearer)'] as Who[]) {
-        const statuses = c.denied[who];
+      for (const who of CALLERS) {
+        const statuses = c.denied[who] ?? [];
         if (statuses.length === 0) continue;
         expected++;
         const res = await send(c.method, c.path(), who, c.body?.());

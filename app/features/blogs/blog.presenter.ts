@@ -11,11 +11,15 @@ export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_coun
 
 /** A comment with its author's name and photo as shown now, read through user_id. */
 export interface CommentRow {
+  id: string;
   user_id: string;
   user_name: string | null;
   user_photo: string | null;
   comment_text: string;
   commented_at: string;
+  removed_at: string | null;
+  removed_reason: string | null;
+  edited_at: string | null;
 }
 
 /** Who is looking: their own email is the only one they are ever shown (BRIEF §2). */
@@ -24,7 +28,13 @@ export interface Viewer {
   email: string;
 }
 
+/** Shown only to the author of what a moderator removed (everyone else never sees it). */
+export interface RemovalJson {
+  reason: string;
+}
+
 export interface CommentJson {
+  _id: string;
   userName: string;
   userPhoto: string | null;
   /** Only to the comment's author (BRIEF §2 "Emails of others"). */
@@ -33,6 +43,9 @@ export interface CommentJson {
   isMine: boolean;
   commentText: string;
   commentedAt: string;
+  /** Its author changed it after posting. */
+  edited: boolean;
+  removed?: RemovalJson;
 }
 
 /** Spec §3's Blog, allowlisted. `comments` only on the detail. */
@@ -60,6 +73,8 @@ export interface BlogJson {
   likedBy: string[];
   views: number;
   comments?: CommentJson[];
+  /** Only to the owner of a blog a moderator removed. */
+  removed?: RemovalJson;
   /** Only in search results: an excerpt of the long description as safe HTML (see snippetHtml). */
   snippet?: string;
 }
@@ -69,12 +84,15 @@ const shownName = (name: string | null) => name || MESSAGES.defaultDisplayName;
 export function presentComment(row: CommentRow, viewer: Viewer | null): CommentJson {
   const isMine = viewer !== null && row.user_id === viewer.id;
   return {
+    _id: row.id,
     userName: shownName(row.user_name),
     userPhoto: row.user_photo,
     ...(isMine ? { userEmail: viewer.email } : {}),
     isMine,
     commentText: row.comment_text,
     commentedAt: row.commented_at,
+    edited: row.edited_at !== null,
+    ...(isMine && row.removed_at ? { removed: { reason: row.removed_reason ?? '' } } : {}),
   };
 }
 
@@ -103,6 +121,7 @@ export function presentBlog(
     likedBy: likedByViewer && viewer ? [viewer.email] : [],
     views: row.views,
     ...(comments ? { comments: comments.map((comment) => presentComment(comment, viewer)) } : {}),
+    ...(isOwner && row.removed_at ? { removed: { reason: row.removed_reason ?? '' } } : {}),
     ...(row.snippet === undefined ? {} : { snippet: snippetHtml(row.snippet) }),
   };
 }

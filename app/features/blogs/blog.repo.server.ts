@@ -21,6 +21,8 @@ const BLOG_COLUMNS = [
   'blogs.likes',
   'blogs.views',
   'blogs.created_at',
+  'blogs.removed_at',
+  'blogs.removed_reason',
 ] as const;
 
 export interface BlogFilter {
@@ -31,12 +33,20 @@ export interface BlogFilter {
 
 type BlogsCondition = (eb: ExpressionBuilder<Database, 'blogs'>) => Expression<SqlBool>;
 
-/** The visibility rule, once: every Public blog, plus a signed-in viewer's own Hidden ones. */
+/** Public and not removed by a moderator: what everyone may see (docs/decisions/028). */
+const isShownToAll: BlogsCondition = (eb) => eb.and([eb('blogs.availability', '=', 'Public'), eb('blogs.removed_at', 'is', null)]);
+
+/**
+ * The visibility rule, once: every Public blog no moderator removed, plus a signed-in viewer's
+ * own Hidden or removed ones (the owner still sees a removed blog, with the reason).
+ */
 function visibility(filter: BlogFilter): BlogsCondition[] {
-  const isPublic: BlogsCondition = (eb) => eb('blogs.availability', '=', 'Public');
-  if (!filter.viewerId) return [isPublic];
+  if (!filter.viewerId) return [isShownToAll];
   const viewerId = filter.viewerId;
-  return [isPublic, (eb) => eb.and([eb('blogs.availability', '=', 'Hidden'), eb('blogs.owner_id', '=', viewerId)])];
+  return [
+    isShownToAll,
+    (eb) => eb.and([eb('blogs.owner_id', '=', viewerId), eb.or([eb('blogs.availability', '=', 'Hidden'), eb('blogs.removed_at', 'is not', null)])]),
+  ];
 }
 
 function blogsWhere(db: Db, filter: BlogFilter, condition: BlogsCondition) {
@@ -201,7 +211,7 @@ export async function listPublicBlogRefs(db: Db, page: { limit: number; offset: 
   return db
     .selectFrom('blogs')
     .select(['id', 'updated_at'])
-    .where('availability', '=', 'Public')
+    .where(isShownToAll)
     .orderBy('created_at')
     .orderBy('id')
     .limit(page.limit)
@@ -210,7 +220,7 @@ export async function listPublicBlogRefs(db: Db, page: { limit: number; offset: 
 }
 
 export async function listPublicBlogs(db: Db, order: 'recent' | 'featured', limit: number): Promise<BlogRow[]> {
-  let query = db.selectFrom('blogs').select(BLOG_COLUMNS).where('blogs.availability', '=', 'Public');
+  let query = db.selectFrom('blogs').select(BLOG_COLUMNS).where(isShownToAll);
   if (order === 'featured') query = query.orderBy('blogs.likes', 'desc').orderBy('blogs.views', 'desc');
   return query.orderBy('blogs.created_at', 'desc').orderBy('blogs.id', 'desc').limit(limit).execute();
 }
@@ -304,7 +314,7 @@ export async function listLikedBlogs(db: Db, userId: string, page: { limit: numb
     .innerJoin('blogs', 'blogs.id', 'likes.blog_id')
     .select(['likes.blog_id', 'blogs.likes'])
     .where('likes.user_id', '=', userId)
-    .where((eb) => eb.or([eb('blogs.availability', '=', 'Public'), eb('blogs.owner_id', '=', userId)]))
+    .where((eb) => eb.or([isShownToAll(eb), eb('blogs.owner_id', '=', userId)]))
     .orderBy('likes.created_at', 'desc')
     .orderBy('likes.blog_id')
     .limit(page.limit)
@@ -318,12 +328,12 @@ export async function countLikedBlogs(db: Db, userId: string): Promise<number> {
     .innerJoin('blogs', 'blogs.id', 'likes.blog_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('likes.user_id', '=', userId)
-    .where((eb) => eb.or([eb('blogs.availability', '=', 'Public'), eb('blogs.owner_id', '=', userId)]))
+    .where((eb) => eb.or([isShownToAll(eb), eb('blogs.owner_id', '=', userId)]))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function insertComment(db: Db, comment: Database['comments']): Promise<void> {
+export async function insertComment(db: Db, comment: Insertable<Database['comments']>): Promise<void> {
   await db.insertInto('comments').values(comment).execute();
   await db
     .updateTable('blogs')
@@ -332,12 +342,16 @@ export async function insertComment(db: Db, comment: Database['comments']): Prom
     .execute();
 }
 
-/** The newest `limit` comments, returned oldest first (reading order). */
-export async function listComments(db: Db, blogId: string, limit: number): Promise<CommentRow[]> {
+/**
+ * The newest `limit` comments, returned oldest first (reading order). A comment a moderator
+ * removed is left out, except for its own author (who sees the reason).
+ */
+export async function listComments(db: Db, blogId: string, limit: number, viewerId: string | null): Promise<CommentRow[]> {
   const rows = await db
     .selectFrom('comments')
-    .select(['user_id', shownName('comments.user_id').as('user_name'), shownPhoto('comments.user_id').as('user_photo'), 'comment_text', 'commented_at', 'id'])
+    .select(['user_id', shownName('comments.user_id').as('user_name'), shownPhoto('comments.user_id').as('user_photo'), 'comment_text', 'commented_at', 'id', 'removed_at', 'removed_reason', 'edited_at'])
     .where('blog_id', '=', blogId)
+    .where((eb) => (viewerId ? eb.or([eb('removed_at', 'is', null), eb('user_id', '=', viewerId)]) : eb('removed_at', 'is', null)))
     .orderBy('commented_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

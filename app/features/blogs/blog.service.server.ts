@@ -1,4 +1,5 @@
 import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
+import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -27,10 +28,13 @@ function requireSignedIn(ctx: ServiceContext): SessionUser {
   return ctx.user;
 }
 
-/** A Hidden blog is a private draft: to anyone but its owner it does not exist (BRIEF §2). */
+/**
+ * A Hidden blog is a private draft, and a blog a moderator removed is shown to its owner only:
+ * to anyone else neither exists (BRIEF §2, docs/decisions/028).
+ */
 async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
   const row = await repo.findBlog(ctx.db, id);
-  if (!row || (row.availability === 'Hidden' && row.owner_id !== ctx.user?.id)) throw notFound();
+  if (!row || ((row.availability === 'Hidden' || row.removed_at) && row.owner_id !== ctx.user?.id)) throw notFound();
   return row;
 }
 
@@ -40,9 +44,9 @@ async function present(ctx: ServiceContext, rows: (BlogRow & { snippet?: string 
 }
 
 export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
-  const user = requireSignedIn(ctx);
-  const id = newId();
   const now = ctx.now().toISOString();
+  const user = await assertCanWrite(ctx);
+  const id = newId();
   const row = {
     id,
     owner_id: user.id,
@@ -79,7 +83,7 @@ export async function getBlogForUpdate(ctx: ServiceContext, id: string): Promise
 }
 
 export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateBlogInput): Promise<{ modifiedCount: number }> {
-  const user = requireSignedIn(ctx);
+  const user = await assertCanWrite(ctx);
   const row = await findVisible(ctx, id);
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
   const patch: Record<string, string | null> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
@@ -97,7 +101,7 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
 
 /** Comments, likes and wishlist rows go with the blog (ON DELETE CASCADE). */
 export async function deleteBlog(ctx: ServiceContext, id: string): Promise<{ deletedCount: number }> {
-  const user = requireSignedIn(ctx);
+  const user = await assertCanWrite(ctx);
   const row = await findVisible(ctx, id);
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.forbidden);
   return { deletedCount: await repo.deleteBlog(ctx.db, id) };
@@ -112,7 +116,7 @@ export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson
 export async function getBlogWithAuthor(ctx: ServiceContext, id: string): Promise<{ blog: BlogJson; authorId: string }> {
   const row = await findVisible(ctx, id);
   const [comments, liked] = await Promise.all([
-    repo.listComments(ctx.db, id, COMMENTS_SHOWN),
+    repo.listComments(ctx.db, id, COMMENTS_SHOWN, ctx.user?.id ?? null),
     ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
   ]);
   return { blog: presentBlog(row, ctx.user, liked.has(id), comments), authorId: row.owner_id };
@@ -198,7 +202,7 @@ export async function unlikeBlog(ctx: ServiceContext, id: string): Promise<{ mod
 
 /** Adds or removes the caller's like and moves the count with it, in one transaction. */
 async function setLiked(ctx: ServiceContext, id: string, liked: boolean): Promise<{ modifiedCount: number; likes: number }> {
-  const user = requireSignedIn(ctx);
+  const user = await assertCanWrite(ctx);
   await findVisible(ctx, id);
   return ctx.db.transaction().execute(async (trx) => {
     const changed = liked
@@ -228,7 +232,7 @@ export async function listLikedBlogs(ctx: ServiceContext, email: string, page: P
 
 /** A comment by the caller (whatever a payload claims); never on one's own blog (spec §5). */
 export async function addComment(ctx: ServiceContext, id: string, input: CommentInput): Promise<{ success: true }> {
-  const user = requireSignedIn(ctx);
+  const user = await assertCanComment(ctx);
   const row = await findVisible(ctx, id);
   if (row.owner_id === user.id) throw new AppError('forbidden', MESSAGES.cantCommentOwn);
   await ctx.db.transaction().execute((trx) =>

@@ -147,9 +147,9 @@ describe.each(TEST_DIALECTS)('blogs API on %s', (dialect) => {
       expect(missing.status).toBe(400);
       expect(((await missing.json()) as { message: string }).message).toMatch(/^commentText/);
       const blog = (await (await get(`/api/blogs/${id}`)).json()) as BlogJson;
-      expect(blog.comments).toEqual([{ userName: 'Oscar Other', userPhoto: null, isMine: false, commentText: 'What a sky!', commentedAt: expect.any(String) }]);
+      expect(blog.comments).toEqual([{ _id: expect.any(String), userName: 'Oscar Other', userPhoto: null, isMine: false, commentText: 'What a sky!', commentedAt: expect.any(String), edited: false }]);
       const seenByAuthor = (await (await get(`/api/blogs/${id}`, other, how)).json()) as BlogJson;
-      expect(seenByAuthor.comments).toEqual([{ userName: 'Oscar Other', userPhoto: null, userEmail: other.user.email, isMine: true, commentText: 'What a sky!', commentedAt: expect.any(String) }]);
+      expect(seenByAuthor.comments).toEqual([{ _id: expect.any(String), userName: 'Oscar Other', userPhoto: null, userEmail: other.user.email, isMine: true, commentText: 'What a sky!', commentedAt: expect.any(String), edited: false }]);
       const count = await t.deps.database.db.selectFrom('blogs').select('comments_count').where('id', '=', id).executeTakeFirstOrThrow();
       expect(count.comments_count).toBe(1);
     });

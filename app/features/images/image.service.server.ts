@@ -1,3 +1,4 @@
+import { assertCanWrite } from '~/features/moderation/moderation.service.server';
 import type { Metadata } from 'sharp';
 import { lazy } from '~/lib/lazy';
 import { AppError } from '~/lib/errors';
@@ -65,9 +66,10 @@ export async function processImage(bytes: Buffer): Promise<ImageVariant[]> {
   }
 }
 
-/** Signed-in users only: checked before a byte of the upload is read. */
-export function assertCanUpload(ctx: ServiceContext): void {
+/** Signed-in, not suspended users only: checked before a byte of the upload is read. */
+export async function assertCanUpload(ctx: ServiceContext): Promise<void> {
   if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+  await assertCanWrite(ctx);
 }
 
 const variantNames = (id: string) => IMAGE_WIDTHS.map((width) => `${id}-${width}.webp`);
@@ -86,7 +88,7 @@ function storeFailure(error: unknown): AppError {
  * (what cannot be removed while the store is away is left to the orphan sweep).
  */
 export async function uploadImage(ctx: ServiceContext, store: ImageStore, bytes: Buffer): Promise<{ url: string }> {
-  assertCanUpload(ctx);
+  await assertCanUpload(ctx);
   const variants = await processImage(bytes);
   const id = newId();
   const results = await Promise.allSettled(variants.map((v) => store.put(`${id}-${v.width}.webp`, v.body, 'image/webp')));

@@ -152,7 +152,7 @@ export async function findMessages(db: Db, ids: string[]) {
   return db.selectFrom('mail_messages').selectAll().where('id', 'in', ids).execute();
 }
 
-/** The blogs shown in mails: still Public (a blog hidden again after publishing is not sent). */
+/** The blogs shown in mails: still Public and not removed by a moderator (a blog hidden again after publishing is not sent). */
 export async function findPublicBlogs(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db
@@ -160,6 +160,7 @@ export async function findPublicBlogs(db: Db, ids: string[]) {
     .select(['id', 'owner_id', shownName('blogs.owner_id').as('name'), 'title', 'short_description', 'photo', 'category', 'created_at'])
     .where('id', 'in', ids)
     .where('availability', '=', 'Public')
+    .where('removed_at', 'is', null)
     .execute();
 }
 

@@ -1,3 +1,4 @@
+import { assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
@@ -98,6 +99,7 @@ export async function getOwnProfile(ctx: ServiceContext, email: string): Promise
 /** PATCH /update/{email} and Edit profile: a name and, when one was chosen, a new photo. */
 export async function updateOwnProfile(ctx: ServiceContext, email: string, input: UpdateProfileInput): Promise<ProfileView> {
   const user = requireOwnEmail(ctx, email);
+  await assertCanWrite(ctx);
   const changes: { name?: string | null; photo?: string | null } = {};
   if (input.name !== undefined) changes.name = input.name || null;
   if (input.photo !== undefined) changes.photo = input.photo;

@@ -1,3 +1,4 @@
+import { assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { getBlog } from '~/features/blogs/blog.service.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
@@ -28,6 +29,7 @@ const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().
  */
 export async function addToWishlist(ctx: ServiceContext, input: AddWishlistInput): Promise<{ insertedId: string }> {
   const user = signedIn(ctx);
+  await assertCanWrite(ctx);
   const blog = await getBlog(ctx, input.blogId);
   const id = newId();
   const inserted = await insertWishlistItem(ctx.db, {

@@ -9,6 +9,8 @@ import type { CommentJson } from '../blog.presenter';
 import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blog.schema';
 import { LocalTime } from '~/components/local-format';
 import { SignedOutNotice } from '~/components/signed-out-notice';
+import { RemovedNotice } from '~/features/moderation/components/removed-notice';
+import { ReportButton } from '~/features/moderation/components/report-button';
 
 export interface CommentsActionData {
   intent: 'comment';
@@ -24,6 +26,7 @@ export interface CommentsActionData {
 export interface CommentsProps {
   comments: CommentJson[];
   isOwner: boolean;
+  /** Visitors see "Log in to comment"; signed-in readers may report others' comments. */
   signedIn: boolean;
   actionData?: CommentsActionData;
 }
@@ -110,15 +113,18 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
           {comments.map((comment, index) => (
             <li key={`${comment.commentedAt}-${index}`} className="flex gap-3 rounded-box bg-base-200 p-4">
               <Avatar src={comment.userPhoto} alt="" size={40} />
-              <div className="min-w-0">
+              <div className="min-w-0 flex-1">
                 <p className="font-semibold">
                   {comment.userName}{' '}
                   <span className="text-sm font-normal opacity-75">
                     <LocalTime iso={comment.commentedAt} withTime />
+                    {comment.edited ? ` · ${MESSAGES.edited}` : null}
                   </span>
                 </p>
+                {comment.removed ? <RemovedNotice reason={comment.removed.reason} /> : null}
                 <p className="whitespace-pre-line break-words">{comment.commentText}</p>
               </div>
+              {signedIn && !comment.isMine ? <ReportButton targetType="comment" targetId={comment._id} label={`${MESSAGES.report}: comment by ${comment.userName}`} /> : null}
             </li>
           ))}
         </ol>

@@ -1,0 +1,11 @@
+import { MESSAGES } from '~/lib/messages';
+
+/** What the author of a blog or comment a moderator removed sees in its place (nobody else sees it). */
+export function RemovedNotice({ reason }: { reason: string }) {
+  return (
+    <div role="note" className="alert alert-warning my-2 flex flex-col items-start gap-1" data-testid="removed-notice">
+      <strong>{MESSAGES.removedByModerator}</strong>
+      {reason ? <span>{MESSAGES.removedReason(reason)}</span> : null}
+    </div>
+  );
+}

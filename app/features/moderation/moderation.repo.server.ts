@@ -1,0 +1,187 @@
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, ModerationLogTable, ReportsTable, ReportTargetType, Role, UserRestrictionsTable } from '~/db/schema';
+import { shownName } from '~/features/users/users.repo.server';
+
+type Db = Kysely<Database>;
+
+export async function findRole(db: Db, userId: string): Promise<Role | null> {
+  const row = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).executeTakeFirst();
+  return row?.role ?? null;
+}
+
+export async function upsertRole(db: Db, row: Database['user_roles']): Promise<void> {
+  await db
+    .insertInto('user_roles')
+    .values(row)
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ role: row.role, granted_by: row.granted_by, granted_at: row.granted_at }))
+    .execute();
+}
+
+export async function deleteRole(db: Db, userId: string, role: Role): Promise<number> {
+  const result = await db.deleteFrom('user_roles').where('user_id', '=', userId).where('role', '=', role).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function listStaff(db: Db) {
+  return db
+    .selectFrom('user_roles')
+    .innerJoin('user', 'user.id', 'user_roles.user_id')
+    .select(['user_roles.user_id', 'user_roles.role', 'user_roles.granted_at', shownName('user_roles.user_id').as('name'), 'user.email'])
+    .orderBy('user_roles.role')
+    .orderBy('user_roles.granted_at')
+    .execute();
+}
+
+export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
+  const row = await db.selectFrom('user').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export async function findUserSummary(db: Db, userId: string) {
+  return db.selectFrom('user').select(['user.id', shownName('user.id').as('name')]).where('user.id', '=', userId).executeTakeFirst();
+}
+
+export async function insertLog(db: Db, row: Insertable<ModerationLogTable>): Promise<void> {
+  await db.insertInto('moderation_log').values(row).execute();
+}
+
+export async function listLog(db: Db, page: { limit: number; offset: number }) {
+  return db
+    .selectFrom('moderation_log')
+    .select(['id', 'actor_id', shownName('moderation_log.actor_id').as('actor_name'), 'action', 'target_type', 'target_id', 'reason', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countLog(db: Db): Promise<number> {
+  const row = await db.selectFrom('moderation_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The blog a report or an action is about, whatever its state. */
+export async function findBlogForModeration(db: Db, id: string) {
+  return db
+    .selectFrom('blogs')
+    .select(['id', 'owner_id', 'title', 'short_description', 'long_description', 'availability', 'removed_at', 'removed_reason'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findCommentForModeration(db: Db, id: string) {
+  return db
+    .selectFrom('comments')
+    .select(['id', 'blog_id', 'user_id', 'comment_text', 'removed_at', 'removed_reason'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function setRemoved(db: Db, table: 'blogs' | 'comments', id: string, removal: { removed_at: string | null; removed_reason: string | null }): Promise<number> {
+  const result = await db.updateTable(table).set(removal).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteBlogRow(db: Db, id: string): Promise<number> {
+  const result = await db.deleteFrom('blogs').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The comment and its share of its blog's count, together. */
+export async function deleteCommentRow(db: Db, id: string, blogId: string): Promise<number> {
+  const result = await db.deleteFrom('comments').where('id', '=', id).executeTakeFirst();
+  const deleted = Number(result.numDeletedRows);
+  if (deleted > 0) {
+    await db
+      .updateTable('blogs')
+      .set((eb) => ({ comments_count: eb('comments_count', '-', deleted) }))
+      .where('id', '=', blogId)
+      .execute();
+  }
+  return deleted;
+}
+
+export async function insertReport(db: Db, row: Insertable<ReportsTable>): Promise<number> {
+  const result = await db
+    .insertInto('reports')
+    .values(row)
+        // The literal predicate, not a parameter: the conflict target must name the partial index's own.
+    .onConflict((oc) => oc.columns(['reporter_id', 'target_type', 'target_id']).where(sql<boolean>`status = 'open'`).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+export async function findOpenReport(db: Db, id: string) {
+  return db.selectFrom('reports').selectAll().where('id', '=', id).where('status', '=', 'open').executeTakeFirst();
+}
+
+export type ReportRow = Selectable<ReportsTable> & { reporter_name: string | null };
+
+/** Open reports, newest first, at most `limit` (the queue groups them by target). */
+export async function listOpenReports(db: Db, limit: number): Promise<ReportRow[]> {
+  return db
+    .selectFrom('reports')
+    .selectAll()
+    .select(shownName('reports.reporter_id').as('reporter_name'))
+    .where('status', '=', 'open')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function closeReports(db: Db, target: { type: ReportTargetType; id: string }, status: 'dismissed' | 'resolved', by: string | null, at: string, reportId?: string): Promise<number> {
+  let query = db
+    .updateTable('reports')
+    .set({ status, resolved_by: by, resolved_at: at })
+    .where('status', '=', 'open')
+    .where('target_type', '=', target.type)
+    .where('target_id', '=', target.id);
+  if (reportId) query = query.where('id', '=', reportId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function upsertRestriction(db: Db, row: UserRestrictionsTable): Promise<void> {
+  await db
+    .insertInto('user_restrictions')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'kind']).doUpdateSet({ until: row.until, reason: row.reason, created_by: row.created_by, created_at: row.created_at }))
+    .execute();
+}
+
+export async function deleteRestriction(db: Db, userId: string, kind: UserRestrictionsTable['kind']): Promise<number> {
+  const result = await db.deleteFrom('user_restrictions').where('user_id', '=', userId).where('kind', '=', kind).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The user's restrictions still in force at `now` (until null: for good). */
+export async function activeRestrictions(db: Db, userId: string, now: string) {
+  return db
+    .selectFrom('user_restrictions')
+    .select(['kind', 'until', 'reason'])
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
+    .execute();
+}
+
+/** Every session of the user, hence every cookie and bearer token (a bearer token is a session's token). */
+export async function deleteSessions(db: Db, userId: string): Promise<number> {
+  const result = await (db as unknown as Kysely<{ session: { userId: string } }>).deleteFrom('session').where('userId', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Blogs and comments a moderator removed, the latest removal first. */
+export async function listRemoved(db: Db, limit: number) {
+  const blogs = db
+    .selectFrom('blogs')
+    .select([sql<'blog' | 'comment'>`'blog'`.as('type'), 'id', 'title as text', 'removed_at', 'removed_reason', 'id as blog_id'])
+    .where('removed_at', 'is not', null);
+  const comments = db
+    .selectFrom('comments')
+    .select([sql<'blog' | 'comment'>`'comment'`.as('type'), 'id', 'comment_text as text', 'removed_at', 'removed_reason', 'blog_id'])
+    .where('removed_at', 'is not', null);
+  const rows = await db.selectFrom(blogs.unionAll(comments).as('removed')).selectAll().orderBy('removed_at', 'desc').orderBy('id').limit(limit).execute();
+  return rows as { type: 'blog' | 'comment'; id: string; text: string; removed_at: string; removed_reason: string | null; blog_id: string }[];
+}

@@ -1,0 +1,396 @@
+import type { ReportTargetType, Role } from '~/db/schema';
+import { AppError } from '~/lib/errors';
+import { newId } from '~/lib/ids.server';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import * as repo from './moderation.repo.server';
+import type { GrantModeratorInput, ModeratedContent, ModerationReasonInput, ReportInput, SuspendInput } from './moderation.schema';
+
+/**
+ * Moderation (issue 19, docs/decisions/028-moderation.md). Every permission is checked here, so
+ * the pages and the API cannot drift; every action leaves a row in the audit log.
+ */
+
+/** The queue shows at most this many open reports (grouped by target). */
+export const QUEUE_REPORTS_SHOWN = 500;
+
+const RANK: Record<Role | 'writer', number> = { writer: 0, moderator: 1, admin: 2 };
+
+function requireSignedIn(ctx: ServiceContext): SessionUser {
+  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+  return ctx.user;
+}
+
+export async function getRole(ctx: ServiceContext, userId: string): Promise<Role | 'writer'> {
+  return (await repo.findRole(ctx.db, userId)) ?? 'writer';
+}
+
+/** The caller, when their role is at least `least`; 401 when signed out, 403 otherwise. */
+export async function requireRole(ctx: ServiceContext, least: Role): Promise<SessionUser & { role: Role }> {
+  const user = requireSignedIn(ctx);
+  const role = await getRole(ctx, user.id);
+  if (RANK[role] < RANK[least]) throw new AppError('forbidden', least === 'admin' ? MESSAGES.adminsOnly : MESSAGES.moderatorsOnly);
+  return { ...user, role: role as Role };
+}
+
+async function audit(ctx: ServiceContext, actorId: string | null, action: string, target: { type: string; id: string }, reason: string) {
+  await repo.insertLog(ctx.db, { id: newId(), actor_id: actorId, action, target_type: target.type, target_id: target.id, reason, created_at: ctx.now().toISOString() });
+}
+
+// --- Roles -------------------------------------------------------------------------------
+
+/**
+ * The operator's command line (`npm run admin -- grant|revoke EMAIL`): no signed-in actor, so
+ * the audit row's actor is null. Only the operator names admins.
+ */
+export async function setAdminByOperator(ctx: ServiceContext, email: string, grant: boolean): Promise<{ userId: string; changed: boolean }> {
+  const userId = await repo.findUserIdByEmail(ctx.db, email);
+  if (!userId) throw new AppError('not_found', MESSAGES.userNotFound);
+  return ctx.db.transaction().execute(async (db) => {
+    const tx = { ...ctx, db };
+    const current = await repo.findRole(db, userId);
+    if (grant) {
+      if (current === 'admin') return { userId, changed: false };
+      await repo.upsertRole(db, { user_id: userId, role: 'admin', granted_by: null, granted_at: ctx.now().toISOString() });
+    } else if ((await repo.deleteRole(db, userId, 'admin')) === 0) {
+      return { userId, changed: false };
+    }
+    await audit(tx, null, grant ? 'grant_admin' : 'revoke_admin', { type: 'user', id: userId }, 'operator command line');
+    return { userId, changed: true };
+  });
+}
+
+/** Admins make a writer a moderator (an admin stays an admin). */
+export async function grantModerator(ctx: ServiceContext, input: GrantModeratorInput): Promise<{ userId: string; modifiedCount: number }> {
+  const admin = await requireRole(ctx, 'admin');
+  const userId = await repo.findUserIdByEmail(ctx.db, input.email);
+  if (!userId) throw new AppError('not_found', MESSAGES.userNotFound);
+  if ((await getRole(ctx, userId)) !== 'writer') return { userId, modifiedCount: 0 };
+  await ctx.db.transaction().execute(async (db) => {
+    await repo.upsertRole(db, { user_id: userId, role: 'moderator', granted_by: admin.id, granted_at: ctx.now().toISOString() });
+    await audit({ ...ctx, db }, admin.id, 'grant_moderator', { type: 'user', id: userId }, input.reason);
+  });
+  return { userId, modifiedCount: 1 };
+}
+
+export async function revokeModerator(ctx: ServiceContext, userId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  const admin = await requireRole(ctx, 'admin');
+  return ctx.db.transaction().execute(async (db) => {
+    const modifiedCount = await repo.deleteRole(db, userId, 'moderator');
+    if (modifiedCount > 0) await audit({ ...ctx, db }, admin.id, 'revoke_moderator', { type: 'user', id: userId }, input.reason);
+    return { modifiedCount };
+  });
+}
+
+export interface StaffJson {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+  since: string;
+}
+
+/** Admins see who the staff are, emails included: they grant and revoke by email. */
+export async function listStaff(ctx: ServiceContext): Promise<StaffJson[]> {
+  await requireRole(ctx, 'admin');
+  const rows = await repo.listStaff(ctx.db);
+  return rows.map((r) => ({ userId: r.user_id, name: r.name || MESSAGES.defaultDisplayName, email: r.email, role: r.role, since: r.granted_at }));
+}
+
+export interface AuditEntryJson {
+  id: string;
+  actorId: string | null;
+  actorName: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  reason: string;
+  at: string;
+}
+
+export async function listAuditLog(ctx: ServiceContext, page: { page: number; limit: number }): Promise<{ entries: AuditEntryJson[]; total: number }> {
+  await requireRole(ctx, 'admin');
+  const [rows, total] = await Promise.all([repo.listLog(ctx.db, { limit: page.limit, offset: (page.page - 1) * page.limit }), repo.countLog(ctx.db)]);
+  return {
+    entries: rows.map((r) => ({
+      id: r.id,
+      actorId: r.actor_id,
+      actorName: r.actor_id ? r.actor_name || MESSAGES.defaultDisplayName : 'operator',
+      action: r.action,
+      targetType: r.target_type,
+      targetId: r.target_id,
+      reason: r.reason,
+      at: r.created_at,
+    })),
+    total,
+  };
+}
+
+// --- Restrictions: suspension and comment ban ----------------------------------------------
+
+/**
+ * The rule every write passes (blogs, likes, comments, wishlist, uploads, profile, reports): a
+ * suspended account can read but not write. Suspending also ends every session at once; this
+ * holds for sessions made afterwards (a suspended user may sign in to read).
+ */
+export async function assertCanWrite(ctx: ServiceContext): Promise<SessionUser> {
+  const user = requireSignedIn(ctx);
+  const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
+  const suspension = active.find((r) => r.kind === 'suspended');
+  if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
+  return user;
+}
+
+/** assertCanWrite, and not banned from commenting. */
+export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser> {
+  const user = requireSignedIn(ctx);
+  const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
+  const suspension = active.find((r) => r.kind === 'suspended');
+  if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
+  if (active.some((r) => r.kind === 'comment_ban')) throw new AppError('forbidden', MESSAGES.commentBanned);
+  return user;
+}
+
+/** Moderators act on writers; only an admin acts on a moderator, and nobody on an admin here. */
+async function requireOutranks(ctx: ServiceContext, least: Role, targetId: string) {
+  const actor = await requireRole(ctx, least);
+  if (!(await repo.findUserSummary(ctx.db, targetId))) throw new AppError('not_found', MESSAGES.userNotFound);
+  const targetRole = await getRole(ctx, targetId);
+  if (targetId === actor.id || RANK[targetRole] >= RANK[actor.role]) throw new AppError('forbidden', MESSAGES.cannotModerateStaff);
+  return actor;
+}
+
+/** For a period (`days`) or for good; every session and bearer token of the user ends now. */
+export async function suspendUser(ctx: ServiceContext, userId: string, input: SuspendInput): Promise<{ until: string | null; sessionsEnded: number }> {
+  const actor = await requireOutranks(ctx, 'moderator', userId);
+  const now = ctx.now();
+  const until = input.days ? new Date(now.getTime() + input.days * 86_400_000).toISOString() : null;
+  const sessionsEnded = await ctx.db.transaction().execute(async (db) => {
+    await repo.upsertRestriction(db, { user_id: userId, kind: 'suspended', until, reason: input.reason, created_by: actor.id, created_at: now.toISOString() });
+    await repo.closeReports(db, { type: 'user', id: userId }, 'resolved', actor.id, now.toISOString());
+    await audit({ ...ctx, db }, actor.id, until ? `suspend_until ${until}` : 'suspend', { type: 'user', id: userId }, input.reason);
+    // Deleting the sessions bumps the `sessions` version (a trigger), so every instance's
+    // session cache drops them on its next request (docs/decisions/019).
+    return repo.deleteSessions(db, userId);
+  });
+  return { until, sessionsEnded };
+}
+
+export async function unsuspendUser(ctx: ServiceContext, userId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  return lift(ctx, userId, 'suspended', input);
+}
+
+export async function banFromCommenting(ctx: ServiceContext, userId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  const actor = await requireOutranks(ctx, 'moderator', userId);
+  const now = ctx.now().toISOString();
+  await ctx.db.transaction().execute(async (db) => {
+    await repo.upsertRestriction(db, { user_id: userId, kind: 'comment_ban', until: null, reason: input.reason, created_by: actor.id, created_at: now });
+    await audit({ ...ctx, db }, actor.id, 'comment_ban', { type: 'user', id: userId }, input.reason);
+  });
+  return { modifiedCount: 1 };
+}
+
+export async function liftCommentBan(ctx: ServiceContext, userId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  return lift(ctx, userId, 'comment_ban', input);
+}
+
+async function lift(ctx: ServiceContext, userId: string, kind: 'suspended' | 'comment_ban', input: ModerationReasonInput) {
+  const actor = await requireOutranks(ctx, 'moderator', userId);
+  return ctx.db.transaction().execute(async (db) => {
+    const modifiedCount = await repo.deleteRestriction(db, userId, kind);
+    if (modifiedCount > 0) await audit({ ...ctx, db }, actor.id, kind === 'suspended' ? 'unsuspend' : 'lift_comment_ban', { type: 'user', id: userId }, input.reason);
+    return { modifiedCount };
+  });
+}
+
+// --- Reports -------------------------------------------------------------------------------
+
+interface Snapshot {
+  /** The blog a comment is on, for the queue's link. */
+  blogId?: string;
+  ownerId: string;
+  title?: string;
+  text: string;
+}
+
+async function snapshotOf(ctx: ServiceContext, type: ReportTargetType, id: string): Promise<Snapshot | null> {
+  if (type === 'blog') {
+    const blog = await repo.findBlogForModeration(ctx.db, id);
+    // A Hidden blog (a private draft) does not exist for anyone but its owner.
+    if (!blog || (blog.availability === 'Hidden' && blog.owner_id !== ctx.user?.id) || blog.removed_at) return null;
+    return { blogId: blog.id, ownerId: blog.owner_id, title: blog.title, text: `${blog.short_description}\n\n${blog.long_description}` };
+  }
+  if (type === 'comment') {
+    const comment = await repo.findCommentForModeration(ctx.db, id);
+    if (!comment || comment.removed_at) return null;
+    const blog = await repo.findBlogForModeration(ctx.db, comment.blog_id);
+    if (!blog || (blog.availability === 'Hidden' && blog.owner_id !== ctx.user?.id) || blog.removed_at) return null;
+    return { blogId: comment.blog_id, ownerId: comment.user_id, text: comment.comment_text };
+  }
+  const user = await repo.findUserSummary(ctx.db, id);
+  if (!user) return null;
+  return { ownerId: user.id, title: user.name || MESSAGES.defaultDisplayName, text: '' };
+}
+
+/** One open report per reporter and target: a second answers 409 (the index decides). */
+export async function reportContent(ctx: ServiceContext, input: ReportInput): Promise<{ insertedId: string }> {
+  const user = await assertCanWrite(ctx);
+  const snapshot = await snapshotOf(ctx, input.targetType, input.targetId);
+  if (!snapshot) throw new AppError('not_found', MESSAGES.reportTargetMissing);
+  if (snapshot.ownerId === user.id) throw new AppError('forbidden', MESSAGES.reportOwnContent);
+  const id = newId();
+  const inserted = await repo.insertReport(ctx.db, {
+    id,
+    reporter_id: user.id,
+    target_type: input.targetType,
+    target_id: input.targetId,
+    reason: input.reason,
+    details: input.details || null,
+    snapshot: JSON.stringify(snapshot),
+    created_at: ctx.now().toISOString(),
+  });
+  if (inserted === 0) throw new AppError('conflict', MESSAGES.reportAlreadyOpen);
+  return { insertedId: id };
+}
+
+export interface QueueReportJson {
+  id: string;
+  reporterName: string;
+  reason: string;
+  details: string | null;
+  at: string;
+}
+
+export interface QueueItemJson {
+  targetType: ReportTargetType;
+  targetId: string;
+  /** The blog to open (the blog itself, or the one a comment is on). */
+  blogId: string | null;
+  ownerId: string;
+  /** What the target showed when first reported among the open reports. */
+  title: string | null;
+  text: string;
+  latestAt: string;
+  reports: QueueReportJson[];
+}
+
+/** Open reports grouped by target, the target most recently reported first. */
+export async function listModerationQueue(ctx: ServiceContext): Promise<QueueItemJson[]> {
+  await requireRole(ctx, 'moderator');
+  const rows = await repo.listOpenReports(ctx.db, QUEUE_REPORTS_SHOWN);
+  const groups = new Map<string, QueueItemJson>();
+  for (const row of rows) {
+    const key = `${row.target_type}:${row.target_id}`;
+    let group = groups.get(key);
+    const snapshot = JSON.parse(row.snapshot) as Snapshot;
+    if (!group) {
+      group = {
+        targetType: row.target_type,
+        targetId: row.target_id,
+        blogId: snapshot.blogId ?? null,
+        ownerId: snapshot.ownerId,
+        title: snapshot.title ?? null,
+        text: snapshot.text,
+        latestAt: row.created_at,
+        reports: [],
+      };
+      groups.set(key, group);
+    }
+    // Newest first: the last one seen is the oldest, whose snapshot is the one first reported.
+    group.title = snapshot.title ?? null;
+    group.text = snapshot.text;
+    group.reports.push({ id: row.id, reporterName: row.reporter_name || MESSAGES.defaultDisplayName, reason: row.reason, details: row.details, at: row.created_at });
+  }
+  return [...groups.values()];
+}
+
+export async function dismissReport(ctx: ServiceContext, reportId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  const actor = await requireRole(ctx, 'moderator');
+  const report = await repo.findOpenReport(ctx.db, reportId);
+  if (!report) throw new AppError('not_found', MESSAGES.reportNotFound);
+  return ctx.db.transaction().execute(async (db) => {
+    const modifiedCount = await repo.closeReports(db, { type: report.target_type, id: report.target_id }, 'dismissed', actor.id, ctx.now().toISOString(), reportId);
+    await audit({ ...ctx, db }, actor.id, 'dismiss_report', { type: 'report', id: reportId }, input.reason);
+    return { modifiedCount };
+  });
+}
+
+// --- Hide, restore, delete -----------------------------------------------------------------
+
+const TABLE: Record<ModeratedContent, 'blogs' | 'comments'> = { blog: 'blogs', comment: 'comments' };
+
+async function findContent(ctx: ServiceContext, type: ModeratedContent, id: string) {
+  const row = type === 'blog' ? await repo.findBlogForModeration(ctx.db, id) : await repo.findCommentForModeration(ctx.db, id);
+  if (!row) throw new AppError('not_found', MESSAGES.contentNotFound);
+  return row;
+}
+
+/**
+ * Hidden from everyone but its author, who sees "Removed by a moderator" and the reason. Open
+ * reports on it are resolved. Cached pages go stale: the row's change bumps `content`.
+ */
+export async function hideContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  const actor = await requireRole(ctx, 'moderator');
+  await findContent(ctx, type, id);
+  const now = ctx.now().toISOString();
+  return ctx.db.transaction().execute(async (db) => {
+    const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: now, removed_reason: input.reason });
+    await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
+    await audit({ ...ctx, db }, actor.id, 'hide', { type, id }, input.reason);
+    return { modifiedCount };
+  });
+}
+
+export async function restoreContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  const actor = await requireRole(ctx, 'moderator');
+  await findContent(ctx, type, id);
+  return ctx.db.transaction().execute(async (db) => {
+    const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: null, removed_reason: null });
+    await audit({ ...ctx, db }, actor.id, 'restore', { type, id }, input.reason);
+    return { modifiedCount };
+  });
+}
+
+/** For good: a blog goes with its comments, likes and wishlist rows (ON DELETE CASCADE). */
+export async function deleteContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ deletedCount: number }> {
+  const actor = await requireRole(ctx, 'moderator');
+  const row = await findContent(ctx, type, id);
+  const now = ctx.now().toISOString();
+  return ctx.db.transaction().execute(async (db) => {
+    const deletedCount = 'blog_id' in row ? await repo.deleteCommentRow(db, id, row.blog_id) : await repo.deleteBlogRow(db, id);
+    await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
+    await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason);
+    return { deletedCount };
+  });
+}
+
+/** The removed blogs and comments the screen lists, so a moderator can restore them. */
+export const REMOVED_SHOWN = 50;
+
+export interface RemovedJson {
+  targetType: ModeratedContent;
+  targetId: string;
+  blogId: string;
+  text: string;
+  reason: string;
+  at: string;
+}
+
+export interface ModerationOverview {
+  role: Role;
+  queue: QueueItemJson[];
+  removed: RemovedJson[];
+  /** Admins only. */
+  staff: StaffJson[] | null;
+  log: AuditEntryJson[] | null;
+}
+
+/** The /moderation screen: the queue for moderators; the staff and the audit log for admins too. */
+export async function getModerationOverview(ctx: ServiceContext): Promise<ModerationOverview> {
+  const { role } = await requireRole(ctx, 'moderator');
+  const [queue, removedRows] = await Promise.all([listModerationQueue(ctx), repo.listRemoved(ctx.db, REMOVED_SHOWN)]);
+  const removed = removedRows.map((r) => ({ targetType: r.type, targetId: r.id, blogId: r.blog_id, text: r.text, reason: r.removed_reason ?? '', at: r.removed_at }));
+  if (role !== 'admin') return { role, queue, removed, staff: null, log: null };
+  const [staff, { entries }] = await Promise.all([listStaff(ctx), listAuditLog(ctx, { page: 1, limit: 50 })]);
+  return { role, queue, removed, staff, log: entries };
+}
