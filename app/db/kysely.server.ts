@@ -8,6 +8,7 @@ import {
   type QueryResult,
   type RootOperationNode,
   SqliteDialect,
+  type Driver,
   type UnknownRow,
   sql,
 } from 'kysely';
@@ -91,7 +92,27 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // 32 MB of page cache instead of SQLite's 2 MB: the hot indexes and rows of a 100,000-blog
   // site stay in memory (measured by `npm run bench -- --blogs 100000`).
   sqlite.pragma('cache_size = -32768');
-  return { ...wrap(new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), 'sqlite'), sqlite };
+  return { ...wrap(new Kysely<any>({ dialect: new SqliteDialectKeepingErrors(sqlite) }), 'sqlite'), sqlite };
+}
+
+/**
+ * SQLite rolls a transaction back by itself when a statement fails with SQLITE_FULL, SQLITE_IOERR
+ * and a few others. Kysely's own ROLLBACK then fails with "no transaction is active", and that
+ * error replaced the one that matters: a full disk answered 500 instead of 503 (decision 009).
+ */
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: withStatementCache(sqlite) });
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (this.sqlite.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 500;
