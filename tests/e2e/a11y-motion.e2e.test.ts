@@ -70,7 +70,7 @@ describe('reduced motion', () => {
     try {
       const page = await openPage(context, '/');
       expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
-      await page.getByRole('img', { name: 'sunset banner' }).hover();
+      await page.getByRole('img', { name: 'sunset banner' }).hover({ position: { x: 40, y: 560 } });
       expect(await moving(page)).toEqual([]);
       expect(await page.getByRole('img', { name: 'sunset banner' }).evaluate((img) => getComputedStyle(img).transform)).toBe('none');
       await scrollThrough(page);

@@ -34,7 +34,7 @@ export interface StoryCardProps {
 export function StoryCard({ blog, heading: Heading = 'h2', actions, testId }: StoryCardProps) {
   return (
     <article
-      className="group card relative h-full overflow-hidden bg-base-200 shadow-sm ring-1 ring-base-300 transition hover:-translate-y-0.5 hover:shadow-lg focus-within:ring-2 focus-within:ring-primary"
+      className="group card relative h-full overflow-hidden bg-base-200 shadow-sm ring-1 ring-base-300 transition hover:shadow-lg motion-safe:hover:-translate-y-0.5 focus-within:ring-2 focus-within:ring-primary"
       data-testid={testId}
       aria-labelledby={`card-${blog._id}`}
     >
