@@ -2,7 +2,7 @@ import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { likedByViewer } from '~/features/blogs/blog.presenter';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blog.schema';
-import { addComment, deleteBlog, getBlogWithAuthor } from '~/features/blogs/blog.service.server';
+import { addComment, deleteBlog, deleteComment, editComment, getBlogWithAuthor } from '~/features/blogs/blog.service.server';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
@@ -103,6 +103,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
   try {
     if (intent === 'delete') return await deleteAndLeave(context.service, params.id);
+    if (intent === 'edit-comment' || intent === 'delete-comment') return await ownComment(context.service, params.id, intent, form);
     const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });
     if (!parsed.success) {
       return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
@@ -119,6 +120,25 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const message = error.code === 'forbidden' ? error.message : MESSAGES.commentError;
     return data<CommentsActionData>({ intent: 'comment', error: message }, { status: error.status });
   }
+}
+
+/** Writers' own tools (issue 19): edit one's comment, delete it, or delete one on one's blog. */
+async function ownComment(ctx: Route.ActionArgs['context']['service'], blogId: string, intent: 'edit-comment' | 'delete-comment', form: FormData) {
+  const commentId = String(form.get('commentId') ?? '');
+  const back = `/blogs/${blogId}#comments`;
+  try {
+    if (intent === 'delete-comment') await deleteComment(ctx, commentId);
+    else {
+      const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });
+      if (!parsed.success) return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: fieldErrors(parsed.error).commentText ?? MESSAGES.commentError }) });
+      await editComment(ctx, commentId, parsed.data);
+    }
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: error.message }) });
+  }
+  const text = intent === 'delete-comment' ? MESSAGES.commentDeleted : MESSAGES.commentUpdated;
+  return redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }) });
 }
 
 const VIEWED_KEY = 'viewedBlogs';

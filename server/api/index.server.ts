@@ -11,6 +11,7 @@ import { wishlistApi } from './wishlist.api.server';
 import { blogsApi } from './blogs.api.server';
 import { imagesApi } from './images.api.server';
 import { moderationApi } from './moderation.api.server';
+import { commentsApi } from './comments.api.server';
 
 /** better-auth's two-factor endpoints that check a password or a code: one shared counter. */
 export const TWO_FACTOR_ENDPOINTS = ['enable', 'disable', 'verify-totp', 'verify-backup-code', 'get-totp-uri', 'generate-backup-codes'] as const;
@@ -60,6 +61,7 @@ export function createApi(deps: AppDeps) {
   api.route('/', imagesApi(deps));
   api.route('/', subscribersApi(deps));
   api.route('/', moderationApi(deps));
+  api.route('/', commentsApi(deps));
   api.route('/', docsApi(deps));
 
   return api;

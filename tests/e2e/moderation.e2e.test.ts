@@ -118,4 +118,27 @@ describe('moderation', () => {
     await moderator.page.getByTestId('report-blog').locator('summary').click();
     await screenshot(moderator.page, 'moderation-report-dialog-phone-dark');
   });
+
+  it('a commenter edits their comment (marked edited); the blog’s owner deletes it', async () => {
+    const writer = await open();
+    await signUp(writer.context, server.url, { name: 'Owen Owner' });
+    const blogId = await seedBlog(writer.context, server.url, { title: 'Tide tables', photo: await uploadPhoto(writer.context, server.url) });
+    const commenter = await open();
+    await signUp(commenter.context, server.url, { name: 'Tess Typo' });
+    await commenter.context.request.patch(`${server.url}/api/blogs/${blogId}`, { headers: { origin: server.url }, data: { commentText: 'Lovley' } });
+
+    await commenter.page.goto(`${server.url}/blogs/${blogId}`);
+    await waitForHydration(commenter.page);
+    const mine = commenter.page.getByTestId('comments').locator('li').first();
+    await mine.locator('summary', { hasText: 'Edit' }).click();
+    await mine.getByLabel('Comment').fill('Lovely');
+    await mine.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => commentsSeenAnonymously(blogId)).toEqual(['Lovely']);
+    await expect.poll(() => mine.textContent()).toContain('edited');
+
+    await writer.page.goto(`${server.url}/blogs/${blogId}`);
+    await waitForHydration(writer.page);
+    await writer.page.getByTestId('comments').locator('li').first().getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => commentsSeenAnonymously(blogId)).toEqual([]);
+  });
 });

@@ -102,6 +102,8 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     { name: 'send a sign-in code with no pending sign-in', method: 'POST', path: () => '/api/auth/two-factor/verify-totp', body: () => ({ code: '123456' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
     { name: 'send a recovery code with no pending sign-in', method: 'POST', path: () => '/api/auth/two-factor/verify-backup-code', body: () => ({ code: 'abcde-fghij' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
     { name: 'change a password anonymously', method: 'POST', path: () => '/api/auth/change-password', body: () => ({ currentPassword: 'x', newPassword: 'Sunset1234' }), denied: { anonymous: ANON, 'other (cookie)': [], 'other (bearer)': [] } },
+    { name: "edit someone's comment", method: 'PUT', path: () => `/api/comments/${commentId}`, body: () => ({ commentText: 'Hijacked' }), denied: { ...both(ANON, [403]) } },
+    { name: "delete someone's comment on someone else's blog", method: 'DELETE', path: () => `/api/comments/${commentId}`, denied: { ...both(ANON, [403]) } },
     { name: 'read the moderation queue', method: 'GET', path: () => '/api/moderation/reports', denied: staff() },
     { name: 'dismiss a report', method: 'POST', path: () => `/api/moderation/reports/${reportId}/dismiss`, body: why, denied: staff() },
     { name: 'hide a blog', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/hide`, body: why, denied: staff() },

@@ -358,3 +358,32 @@ export async function listComments(db: Db, blogId: string, limit: number, viewer
     .execute();
   return rows.reverse();
 }
+
+/** A comment with the owner of the blog it is on: who may change or delete it. */
+export async function findCommentWithBlogOwner(db: Db, id: string) {
+  return db
+    .selectFrom('comments')
+    .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
+    .select(['comments.id', 'comments.blog_id', 'comments.user_id', 'blogs.owner_id as blog_owner_id'])
+    .where('comments.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function updateCommentText(db: Db, id: string, text: string, at: string): Promise<number> {
+  const result = await db.updateTable('comments').set({ comment_text: text, edited_at: at }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The comment and its share of its blog's count, together (call inside a transaction). */
+export async function deleteComment(db: Db, id: string, blogId: string): Promise<number> {
+  const result = await db.deleteFrom('comments').where('id', '=', id).executeTakeFirst();
+  const deleted = Number(result.numDeletedRows);
+  if (deleted > 0) {
+    await db
+      .updateTable('blogs')
+      .set((eb) => ({ comments_count: eb('comments_count', '-', deleted) }))
+      .where('id', '=', blogId)
+      .execute();
+  }
+  return deleted;
+}

@@ -246,3 +246,24 @@ export async function addComment(ctx: ServiceContext, id: string, input: Comment
   );
   return { success: true };
 }
+
+const commentNotFound = () => new AppError('not_found', MESSAGES.commentNotFound);
+
+/** Its author edits a comment; it is then shown as "edited" (issue 19). */
+export async function editComment(ctx: ServiceContext, commentId: string, input: CommentInput): Promise<{ modifiedCount: number }> {
+  const user = await assertCanComment(ctx);
+  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
+  if (!comment) throw commentNotFound();
+  if (comment.user_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthor);
+  return { modifiedCount: await repo.updateCommentText(ctx.db, commentId, input.commentText, ctx.now().toISOString()) };
+}
+
+/** Its author deletes a comment, or the owner of the blog it is on (issue 19). */
+export async function deleteComment(ctx: ServiceContext, commentId: string): Promise<{ deletedCount: number }> {
+  const user = await assertCanWrite(ctx);
+  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
+  if (!comment) throw commentNotFound();
+  if (comment.user_id !== user.id && comment.blog_owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthorOrBlogOwner);
+  const deletedCount = await ctx.db.transaction().execute((trx) => repo.deleteComment(trx, commentId, comment.blog_id));
+  return { deletedCount };
+}

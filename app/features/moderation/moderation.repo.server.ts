@@ -88,19 +88,8 @@ export async function deleteBlogRow(db: Db, id: string): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-/** The comment and its share of its blog's count, together. */
-export async function deleteCommentRow(db: Db, id: string, blogId: string): Promise<number> {
-  const result = await db.deleteFrom('comments').where('id', '=', id).executeTakeFirst();
-  const deleted = Number(result.numDeletedRows);
-  if (deleted > 0) {
-    await db
-      .updateTable('blogs')
-      .set((eb) => ({ comments_count: eb('comments_count', '-', deleted) }))
-      .where('id', '=', blogId)
-      .execute();
-  }
-  return deleted;
-}
+/** The comment and its share of its blog's count, together: the blogs feature's own query. */
+export { deleteComment as deleteCommentRow } from '~/features/blogs/blog.repo.server';
 
 export async function insertReport(db: Db, row: Insertable<ReportsTable>): Promise<number> {
   const result = await db

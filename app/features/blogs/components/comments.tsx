@@ -31,6 +31,36 @@ export interface CommentsProps {
   actionData?: CommentsActionData;
 }
 
+/** Edit (its author) and Delete (its author or the blog's owner), as plain forms to the page's action. */
+function OwnCommentTools({ comment, canDelete }: { comment: CommentJson; canDelete: boolean }) {
+  if (!comment.isMine && !canDelete) return null;
+  return (
+    <div className="mt-2 flex flex-wrap items-start gap-2">
+      {comment.isMine ? (
+        <details>
+          <summary className="btn btn-ghost btn-xs">{MESSAGES.editComment}</summary>
+          <Form method="post" preventScrollReset className="mt-2 flex flex-col gap-2">
+            <input type="hidden" name="intent" value="edit-comment" />
+            <input type="hidden" name="commentId" value={comment._id} />
+            <label htmlFor={`edit-${comment._id}`} className="text-sm font-semibold">Comment</label>
+            <textarea id={`edit-${comment._id}`} name="commentText" rows={3} required maxLength={BLOG_LIMITS.commentText} className="textarea w-full" defaultValue={comment.commentText} />
+            <div>
+              <button type="submit" className="btn btn-primary btn-sm">{MESSAGES.saveComment}</button>
+            </div>
+          </Form>
+        </details>
+      ) : null}
+      {canDelete ? (
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value="delete-comment" />
+          <input type="hidden" name="commentId" value={comment._id} />
+          <button type="submit" className="btn btn-ghost btn-xs">{MESSAGES.deleteComment}</button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}
+
 /** 'Leave a Comment' and the comments list (spec §2, §5). Posts to the detail route's action. */
 export function Comments({ comments, isOwner, signedIn, actionData }: CommentsProps) {
   const location = useLocation();
@@ -123,6 +153,7 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
                 </p>
                 {comment.removed ? <RemovedNotice reason={comment.removed.reason} /> : null}
                 <p className="whitespace-pre-line break-words">{comment.commentText}</p>
+                <OwnCommentTools comment={comment} canDelete={comment.isMine || isOwner} />
               </div>
               {signedIn && !comment.isMine ? <ReportButton targetType="comment" targetId={comment._id} label={`${MESSAGES.report}: comment by ${comment.userName}`} /> : null}
             </li>
