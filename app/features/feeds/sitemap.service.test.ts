@@ -26,11 +26,11 @@ describe.each(TEST_DIALECTS)('sitemap on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     const writer = await t.createUser();
-    let minute = 0;
-    const ctx = { ...t.context(writer.user), now: () => new Date(Date.UTC(2026, 10, 1, 0, minute++)) };
+    // Blog i is written at minute i, however often the write reads the clock.
+    const at = (minute: number) => ({ ...t.context(writer.user), now: () => new Date(Date.UTC(2026, 10, 1, 0, minute)) });
     const blog = { category: 'Personal', type: 'Mini blog', short_description: 's', long_description: 'l', photo: '/uploads/a.webp' } as const;
-    for (let i = 0; i < 5; i++) publicIds.push((await createBlog(ctx, { ...blog, title: `Public ${i}`, availability: 'Public' })).insertedId);
-    hiddenId = (await createBlog(ctx, { ...blog, title: 'Draft', availability: 'Hidden' })).insertedId;
+    for (let i = 0; i < 5; i++) publicIds.push((await createBlog(at(i), { ...blog, title: `Public ${i}`, availability: 'Public' })).insertedId);
+    hiddenId = (await createBlog(at(5), { ...blog, title: 'Draft', availability: 'Hidden' })).insertedId;
   });
   afterAll(async () => t?.close());
 
