@@ -33,13 +33,15 @@ export interface CommentsProps {
 
 /** Edit (its author) and Delete (its author or the blog's owner), as plain forms to the page's action. */
 function OwnCommentTools({ comment, canDelete }: { comment: CommentJson; canDelete: boolean }) {
+  // The edit form is made when opened, so the comment's text is on the page once until then.
+  const [editing, setEditing] = useState(false);
   if (!comment.isMine && !canDelete) return null;
   return (
     <div className="mt-2 flex flex-wrap items-start gap-2">
       {comment.isMine ? (
-        <details>
+        <details onToggle={(event) => setEditing(event.currentTarget.open)}>
           <summary className="btn btn-ghost btn-xs">{MESSAGES.editComment}</summary>
-          <Form method="post" preventScrollReset className="mt-2 flex flex-col gap-2">
+          {editing ? <Form method="post" preventScrollReset className="mt-2 flex flex-col gap-2">
             <input type="hidden" name="intent" value="edit-comment" />
             <input type="hidden" name="commentId" value={comment._id} />
             <label htmlFor={`edit-${comment._id}`} className="text-sm font-semibold">Comment</label>
@@ -47,7 +49,7 @@ function OwnCommentTools({ comment, canDelete }: { comment: CommentJson; canDele
             <div>
               <button type="submit" className="btn btn-primary btn-sm">{MESSAGES.saveComment}</button>
             </div>
-          </Form>
+          </Form> : null}
         </details>
       ) : null}
       {canDelete ? (
