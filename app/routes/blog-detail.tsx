@@ -10,7 +10,7 @@ import { RemovedNotice } from '~/features/moderation/components/removed-notice';
 import { ReportButton } from '~/features/moderation/components/report-button';
 import { LikeButton } from '~/features/blogs/components/like-button';
 import { FollowButton } from '~/features/follows/components/follow-button';
-import { followStateForBlog } from '~/features/follows/follows.service.server';
+import { followStateForWriter } from '~/features/follows/follows.service.server';
 import { Avatar } from '~/components/avatar';
 import { HiddenBadge, HiddenBanner } from '~/components/hidden-badge';
 import { LocalNumber, LocalTime } from '~/components/local-format';
@@ -73,7 +73,8 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const [{ blog, authorId }, follow] = await Promise.all([getBlogWithAuthor(context.service, params.id), followStateForBlog(context.service, params.id)]);
+    const { blog, authorId } = await getBlogWithAuthor(context.service, params.id);
+    const follow = await followStateForWriter(context.service, authorId);
     return { blog, authorId, html: renderMarkdown(blog.long_description), signedIn: context.user !== null, follow };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });

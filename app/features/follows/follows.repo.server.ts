@@ -48,9 +48,3 @@ export async function findWriter(db: Db, writerId: string) {
     .executeTakeFirst();
 }
 
-/** The writer of a blog the viewer may see (Public, or their own). */
-export async function writerOfBlog(db: Db, blogId: string, viewerId: string | null): Promise<string | undefined> {
-  const row = await db.selectFrom('blogs').select(['owner_id', 'availability']).where('id', '=', blogId).executeTakeFirst();
-  if (!row || (row.availability !== 'Public' && row.owner_id !== viewerId)) return undefined;
-  return row.owner_id;
-}

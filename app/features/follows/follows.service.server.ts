@@ -48,12 +48,12 @@ export async function listFollowing(ctx: ServiceContext): Promise<FollowedWriter
 }
 
 /**
- * What the follow button on a blog shows: its writer, and whether the viewer follows them.
- * Null when the viewer wrote it (nobody follows themselves) or may not see it.
+ * What the follow button beside a writer shows: whether the viewer follows them. Null for the
+ * writer themselves (nobody follows themselves). The caller has already shown the writer's blog
+ * or page, so visibility is its rule, not repeated here; a visitor costs no query.
  */
-export async function followStateForBlog(ctx: ServiceContext, blogId: string): Promise<{ writerId: string; following: boolean } | null> {
-  const writerId = await repo.writerOfBlog(ctx.db, blogId, ctx.user?.id ?? null);
-  if (!writerId || writerId === ctx.user?.id) return null;
+export async function followStateForWriter(ctx: ServiceContext, writerId: string): Promise<{ writerId: string; following: boolean } | null> {
+  if (writerId === ctx.user?.id) return null;
   return { writerId, following: ctx.user ? await repo.isFollowing(ctx.db, ctx.user.id, writerId) : false };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '~/db/testing.server';
 import { createBlog, updateBlog } from '~/features/blogs/blog.service.server';
-import { followWriter, listFollowing, unfollowWriter, followStateForBlog } from '~/features/follows/follows.service.server';
+import { followWriter, listFollowing, unfollowWriter, followStateForWriter } from '~/features/follows/follows.service.server';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
 import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
@@ -99,9 +99,9 @@ describe.each(TEST_DIALECTS)('newsletter sending on %s', (dialect) => {
     expect(await listFollowing(t.context(reader.user))).toMatchObject([{ writerId: writer.user.id, name: 'Writer', delivery: 'post' }]);
 
     const { insertedId: first } = await createBlog(t.context(writer.user), blogInput('For followers'));
-    expect(await followStateForBlog(t.context(reader.user), first)).toEqual({ writerId: writer.user.id, following: true });
-    expect(await followStateForBlog(t.context(stranger.user), first)).toEqual({ writerId: writer.user.id, following: false });
-    expect(await followStateForBlog(t.context(writer.user), first)).toBeNull();
+    expect(await followStateForWriter(t.context(reader.user), writer.user.id)).toEqual({ writerId: writer.user.id, following: true });
+    expect(await followStateForWriter(t.context(stranger.user), writer.user.id)).toEqual({ writerId: writer.user.id, following: false });
+    expect(await followStateForWriter(t.context(writer.user), writer.user.id)).toBeNull();
     const rows = await queueFor(`post:${first}`);
     expect(rows.filter((r) => r.stream === 'follow').map((r) => r.email)).toEqual([reader.user.email.toLowerCase()]);
 
