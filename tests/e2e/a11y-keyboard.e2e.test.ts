@@ -1,4 +1,4 @@
-import type { Browser as PlaywrightBrowser, Locator, Page } from 'playwright-core';
+import type { Browser as PlaywrightBrowser, FileChooser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegImage } from '../fixtures/images';
 import { signUp } from './helpers/auth';
@@ -136,7 +136,14 @@ describe('a keyboard-only visitor', () => {
       await tabTo(page, page.getByLabel('Long description'));
       await page.keyboard.type('Tab, type, **Enter**.');
       await tabTo(page, page.getByLabel('Image'));
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+      // Space on the focused file input opens the chooser; on a loaded machine a press can land
+      // before the page settles, so the same key is tried again while the input has focus.
+      let chooser: FileChooser | undefined;
+      for (let attempt = 0; !chooser && attempt < 3; attempt++) {
+        if (!(await isFocused(page.getByLabel('Image')))) await tabTo(page, page.getByLabel('Image'), { back: true });
+        [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10_000 }).catch(() => undefined), page.keyboard.press('Space')]);
+      }
+      if (!chooser) throw new Error('Space on the focused Image field never opened the file chooser');
       await chooser.setFiles({ name: 'keys.jpg', mimeType: 'image/jpeg', buffer: await jpegImage(800, 500) });
       await tabTo(page, page.getByLabel('Availability'));
       await page.keyboard.type('Pub');
