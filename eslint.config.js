@@ -1,6 +1,8 @@
 // Lint exists for one job above all: holding the one-way import rule of STYLE.md
 // (routes and server/api → feature services → repos → db; components and lib import nothing
 // from features, routes or server). Style is left to the formatter and review.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -12,20 +14,73 @@ const zones = [
   // The domain never reaches into transports.
   { target: './app/features', from: ['./app/routes', './server'] },
   { target: './app/db', from: ['./app/features', './app/routes', './server', './app/components'] },
-  // Transports never touch the database directly: they call services.
-  { target: './app/routes', from: ['./app/db/kysely.server.ts', './app/db/migrations'] },
+  // Transports never touch the database directly: they call services. Routes reach the server
+  // only through the seam's context (ctx.auth, ctx.limit), never server/ itself (issue 14).
+  { target: './app/routes', from: ['./app/db/kysely.server.ts', './app/db/migrations', './server'] },
   { target: './server/api', from: ['./app/db/kysely.server.ts', './app/db/migrations'] },
 ];
+
+// A feature reaches another only through its public face: its `*.service.server.ts`, schemas,
+// presenters, components and client-safe helpers — never its repo or its other server modules
+// (decision 035).
+const features = readdirSync('app/features');
+for (const feature of features) {
+  zones.push({
+    target: `./app/features/${feature}`,
+    from: `./app/features/!(${feature})/**/!(*.service).server.ts`,
+    message: `Reach another feature through its *.service.server.ts (decision 035).`,
+  });
+}
+
+// File names (decision 035): kebab-case parts joined by dots, `<subject>.<role>[.server].ts`; a
+// feature's own files carry its folder's (plural) name, never the singular; API tests sit beside
+// the API (server/api/<resource>.api.test.ts) and each API module is named after the feature it
+// exposes; whatever imports vitest is a `*.test.ts`, outside the test support folders.
+const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const API_RESOURCES = new Set([...features, 'comments', 'docs']);
+const fileNames = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const rel = path.relative(import.meta.dirname, context.filename).split(path.sep).join('/');
+    const base = path.basename(rel);
+    const problems = [];
+    if (!rel.startsWith('app/db/migrations/') && !base.endsWith('.d.ts')) {
+      const parts = base.replace(/\.(tsx?|jsx?)$/, '').split('.');
+      if (!parts.every((part) => KEBAB.test(part))) problems.push(`${base}: kebab-case parts joined by dots (<subject>.<role>[.server].ts)`);
+      const feature = /^app\/features\/([^/]+)\/[^/]+$/.exec(rel)?.[1];
+      if (feature && parts[0] === feature.replace(/s$/, '') && parts[0] !== feature) problems.push(`${base}: a feature's files carry its folder's name (${feature}.…)`);
+      if (/\.api\.test\.tsx?$/.test(base) && !rel.startsWith('server/api/')) problems.push(`${base}: API tests sit beside the API, in server/api/`);
+      const api = /^server\/api\/([^/.]+)\.api\.server\.ts$/.exec(rel)?.[1];
+      if (api && !API_RESOURCES.has(api)) problems.push(`${base}: an API module is named after the feature it exposes (app/features/<name>)`);
+    }
+    const isTest = /\.test\.tsx?$/.test(base) || /^tests\/(support|setup)\//.test(rel);
+    return {
+      Program(node) {
+        for (const message of problems) context.report({ node, message });
+      },
+      ImportDeclaration(node) {
+        if (node.source.value === 'vitest' && !isTest) context.report({ node, message: `${base} imports vitest: a test is named *.test.ts (helpers live in tests/support/)` });
+      },
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['build/**', 'node_modules/**', '.react-router/**', 'public/**', 'data/**'] },
   {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } },
-    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin, afterglow: { rules: { 'file-names': fileNames } } },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      // no-cycle follows imports through TypeScript files only when it may parse them.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'afterglow/file-names': 'error',
       'no-restricted-imports': [
         'error',
         {
@@ -44,7 +99,7 @@ export default tseslint.config(
   },
   {
     // Repos, the db layer, migrations and tests may build queries.
-    files: ['**/*.repo.server.ts', 'app/db/**', '**/*.test.ts', 'server/testing/**', 'scripts/**', 'server/context.server.ts', 'server/http.server.ts'],
+    files: ['**/*.repo.server.ts', 'app/db/**', '**/*.test.ts', 'scripts/**', 'server/context.server.ts', 'server/http.server.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

@@ -11,8 +11,14 @@ const alias = {
 // The SSR build's entry is our own server composition (server/app.ts), which imports
 // React Router's server build: one bundle, so the API and the pages share one database
 // pool and one set of services (docs/decisions/001-one-node-server.md).
+// react-router's package exports only its development build to Node (every condition but the
+// browser's points at dist/development), which checks and warns on every render. The server build
+// bundles the production build instead, and @react-router/node with it, so no second copy of
+// react-router is loaded beside it (docs/decisions/032).
+const reactRouterProduction = fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
+
 export default defineConfig(({ isSsrBuild }) => ({
-  resolve: { alias },
+  resolve: { alias: isSsrBuild ? [...Object.entries(alias).map(([find, replacement]) => ({ find, replacement })), { find: /^react-router$/, replacement: reactRouterProduction }] : alias },
   build: {
     target: 'es2022',
     rollupOptions: isSsrBuild ? { input: './server/app.ts' } : undefined,
@@ -21,6 +27,6 @@ export default defineConfig(({ isSsrBuild }) => ({
   // them one by one was 0.8 s of every start. Bundled into the server build they load in 0.3 s
   // (cold start measured by `npm run bench`). Native, optional and worker-based packages
   // (better-sqlite3, pg, sharp, pino) stay external.
-  ssr: isSsrBuild ? { noExternal: ['better-auth', /^@better-auth\//, /^@better-fetch\//, 'better-call', 'kysely', 'zod', 'jose', /^@noble\//, 'defu', 'rou3', 'nanostores', 'uncrypto'] } : undefined,
+  ssr: isSsrBuild ? { noExternal: ['react-router', '@react-router/node', 'better-auth', /^@better-auth\//, /^@better-fetch\//, 'better-call', 'kysely', 'zod', 'jose', /^@noble\//, 'defu', 'rou3', 'nanostores', 'uncrypto'] } : undefined,
   plugins: [tailwindcss(), reactRouter()],
 }));

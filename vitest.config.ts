@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 const alias = {
   '~': fileURLToPath(new URL('./app', import.meta.url)),
   '#server': fileURLToPath(new URL('./server', import.meta.url)),
+  '#test': fileURLToPath(new URL('./tests/support', import.meta.url)),
 };
 
 // Projects: fast unit/integration tests beside the code (real SQLite, and PostgreSQL when

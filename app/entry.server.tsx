@@ -54,6 +54,11 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // React sends a finished Suspense boundary later in the stream, to be put in place by a
+        // script, once the page passes this many bytes; without JavaScript it would stay missing.
+        // The home page's deferred sections are such boundaries (docs/decisions/036): every
+        // finished one goes out in place.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onShellReady() {
           if (!waitForAll) send();
         },

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createDatabase } from '~/db/kysely.server';
-import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '~/db/testing.server';
-import { createTestApp, type TestApp } from '#server/testing/test-app.server';
-import { tempDirs } from '#server/testing/temp-dirs';
+import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
+import { createTestApp, type TestApp } from '#test/test-app';
+import { tempDirs } from '#test/temp-dirs';
 // @ts-expect-error plain JavaScript operator scripts
 import { backup } from './backup.js';
 // @ts-expect-error plain JavaScript operator scripts

@@ -1,6 +1,6 @@
 // `npm run bench:image`: how long the image pipeline takes for a 12-megapixel JPEG (median of 5
 // runs) and the process's peak resident memory while it works. It runs the app's own pipeline
-// (app/features/images/image.service.server.ts), loaded through Vite, on a generated photo.
+// (app/features/images/images.service.server.ts), loaded through Vite, on a generated photo.
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { createServer } from 'vite';
@@ -30,7 +30,7 @@ const vite = await createServer({
   resolve: { alias: { '~': fileURLToPath(new URL('../app', import.meta.url)) } },
 });
 try {
-  const { processImage } = await vite.ssrLoadModule('/app/features/images/image.service.server.ts');
+  const { processImage } = await vite.ssrLoadModule('/app/features/images/images.service.server.ts');
   const jpeg = await twelveMegapixelJpeg();
   const meta = await sharp(jpeg).metadata();
   await processImage(jpeg); // warm-up: loads libvips' codecs once, as a running server has

@@ -5,15 +5,13 @@
 // its endpoints pointed at a closed loopback port). Prints the counts; exits 1 on any finding that
 // is not explained in docs/decisions/016-outside-scanners.md. Everything it wrote is deleted.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { scratchPostgres, startServerProcess } from '../tests/support/processes.js';
 import { ensureBuild } from './ensure-build.js';
 
-const root = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'Sunset123';
 const WAPITI_MODULES = ['blindsql', 'cookieflags', 'crlf', 'csp', 'exec', 'file', 'http_headers', 'methods', 'permanentxss', 'redirect', 'sql', 'xss'];
 const SQLMAP_LEVEL = process.env.SCAN_SQLMAP_LEVEL ?? '2';
@@ -43,13 +41,6 @@ function run(command, args, options = {}) {
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 /**
  * sqlmap and wapiti from Debian's packages, installed when missing; and python3-brotli, which
@@ -73,63 +64,8 @@ function ensureTools() {
   }
 }
 
-
-/** A scratch PostgreSQL database beside TEST_DATABASE_URL's, dropped afterwards. */
-async function throwawayPostgres(adminUrl) {
-  const { default: pg } = await import('pg');
-  const name = `afterglow_scan_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
-async function startServer(env) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'afterglow-scan-'));
-  let output = '';
-  const child = spawn(process.execPath, ['server.js'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', RATE_LIMITS: 'off', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  child.once('exit', (code, signal) => (output += `\n[server exited: code ${code}, signal ${signal}]\n`));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null || i > 300) throw new Error(`server did not start:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+/** The production server on a free port with a fresh DATA_DIR (removed by stop()). */
+const startServer = (env) => startServerProcess({ env: { DATABASE_URL: '', LOG_LEVEL: 'error', ...env } });
 
 /** Two writers, a few blogs, a wishlist item: every path parameter gets a real value to start from. */
 async function seedSite(url, tag) {
@@ -394,7 +330,7 @@ if (process.env.TEST_DATABASE_URL) targets.push({ label: 'postgres', dbms: 'Post
 else log('scan: TEST_DATABASE_URL is not set: the PostgreSQL half of the sqlmap scan is skipped');
 for (const target of targets) {
   if (process.env.SCAN_ONLY && process.env.SCAN_ONLY !== target.label) continue;
-  const pg = target.env ? null : await throwawayPostgres(process.env.TEST_DATABASE_URL);
+  const pg = target.env ? null : await scratchPostgres(process.env.TEST_DATABASE_URL, 'afterglow_scan');
   const server = await startServer(pg ? { DATABASE_URL: pg.url } : target.env);
   try {
     const seed = await seedSite(server.url, 'sqlmap');

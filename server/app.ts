@@ -6,6 +6,7 @@ import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from './mail.server';
 import { startMailQueue } from './mail-queue.server';
+import { scheduleHoldRelease } from './spam-hold.server';
 import { scheduleUploadSweep } from './upload-sweep.server';
 
 export { ConfigError, StartupError };
@@ -62,12 +63,14 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   // the build itself, so that is done once.
   const pageHandler = createRequestHandler(dev ? loadBuild : await loadBuild(), dev ? 'development' : 'production');
   const stopSweep = scheduleUploadSweep(deps);
+  const stopHoldRelease = scheduleHoldRelease(deps);
   const stopMail = startMailQueue(deps);
   return {
     app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir }),
     deps,
     async close() {
       stopSweep();
+      stopHoldRelease();
       // Buffered views are written first, then the mail in flight is finished and recorded; the
       // rest of its batch goes back to the queue.
       await deps.views.close();

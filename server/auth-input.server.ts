@@ -1,6 +1,7 @@
 import { APIError } from 'better-auth/api';
 import { z } from 'zod';
-import { NAME_MAX_LENGTH, PhotoSchema, SignUpSchema } from '~/features/users/users.schema';
+import { ClearablePhotoUrlSchema } from '~/features/images/photo-url.schema';
+import { NAME_MAX_LENGTH, SignUpSchema } from '~/features/users/users.schema';
 
 /**
  * better-auth serves /api/auth/* itself, so its JSON doors skip what our forms check: a name of
@@ -9,8 +10,8 @@ import { NAME_MAX_LENGTH, PhotoSchema, SignUpSchema } from '~/features/users/use
  * The forms' own schemas run on those bodies here; the database's CHECKs back them up.
  */
 export const AUTH_INPUT = {
-  '/sign-up/email': SignUpSchema.pick({ email: true, name: true }).extend({ image: PhotoSchema.nullish() }),
-  '/update-user': z.object({ name: SignUpSchema.shape.name.optional(), image: PhotoSchema.nullish() }),
+  '/sign-up/email': SignUpSchema.pick({ email: true, name: true }).extend({ image: ClearablePhotoUrlSchema.nullish() }),
+  '/update-user': z.object({ name: SignUpSchema.shape.name.optional(), image: ClearablePhotoUrlSchema.nullish() }),
 } satisfies Record<string, z.ZodObject>;
 
 /** Refuses a bad body with 400 and the form's message; other endpoints pass untouched. */
@@ -34,6 +35,6 @@ interface UserFields {
 export function fitUserToLimits(user: UserFields): { data: { name?: string; image?: string | null } } {
   const data: { name?: string; image?: string | null } = {};
   if (typeof user.name === 'string' && user.name.length > NAME_MAX_LENGTH) data.name = user.name.trim().slice(0, NAME_MAX_LENGTH);
-  if (typeof user.image === 'string' && !PhotoSchema.safeParse(user.image).success) data.image = null;
+  if (typeof user.image === 'string' && !ClearablePhotoUrlSchema.safeParse(user.image).success) data.image = null;
   return { data };
 }

@@ -1,21 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { describeOnDialects } from '#test/dialects';
 import { MESSAGES } from '~/lib/messages';
 import { mailOrigin } from './mail.server';
-import { AUTH_RATE_LIMITS } from './middleware/rate-limit.server';
-import { createTestApp, type TestApp } from './testing/test-app.server';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { createTestApp, type TestApp } from '../tests/support/test-app';
 
 const sessionCookie = (res: Response) => res.headers.getSetCookie().find((c) => c.includes('session_token='))?.split(';')[0];
 
-describe.each(TEST_DIALECTS)('accounts on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
+describeOnDialects('accounts on %s', (t) => {
   it.each([
     ['short1A', MESSAGES.passwordHint],
     ['alllowercase1', MESSAGES.passwordHint],
@@ -114,10 +108,10 @@ describe('rate limits on the account routes', () => {
   const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
   it.each([
-    ['sign-in', '/api/auth/sign-in/email', AUTH_RATE_LIMITS.signIn, { email: 'a@example.com', password: 'Wrong1234' }],
-    ['sign-up', '/api/auth/sign-up/email', AUTH_RATE_LIMITS.signUp, { email: 'x', name: 'x', password: 'x' }],
-    ['reset request', '/api/auth/request-password-reset', AUTH_RATE_LIMITS.resetRequest, { email: 'a@example.com', redirectTo: '/reset-password' }],
-    ['reset', '/api/auth/reset-password', AUTH_RATE_LIMITS.reset, { token: 'nope', newPassword: 'Sunset123' }],
+    ['sign-in', '/api/auth/sign-in/email', RATE_LIMITS.signIn, { email: 'a@example.com', password: 'Wrong1234' }],
+    ['sign-up', '/api/auth/sign-up/email', RATE_LIMITS.signUp, { email: 'x', name: 'x', password: 'x' }],
+    ['reset request', '/api/auth/request-password-reset', RATE_LIMITS.resetRequest, { email: 'a@example.com', redirectTo: '/reset-password' }],
+    ['reset', '/api/auth/reset-password', RATE_LIMITS.reset, { token: 'nope', newPassword: 'Sunset123' }],
   ])('limits %s to its rule per client address', async (_name, path, rule, json) => {
     const started = Date.now();
     for (let i = 0; i < rule.limit; i++) {
@@ -140,7 +134,7 @@ describe('rate limits on the account routes', () => {
     const proxied = await createTestApp('sqlite', { RATE_LIMITS: 'on', TRUST_PROXY: '127.0.0.1' });
     try {
       const json = { email: 'a@example.com', password: 'Wrong1234' };
-      for (let i = 0; i < AUTH_RATE_LIMITS.signIn.limit; i++) {
+      for (let i = 0; i < RATE_LIMITS.signIn.limit; i++) {
         await proxied.request('/api/auth/sign-in/email', { method: 'POST', json, headers: from('198.51.100.7') });
       }
       expect((await proxied.request('/api/auth/sign-in/email', { method: 'POST', json, headers: from('198.51.100.7') })).status).toBe(429);

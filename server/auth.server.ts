@@ -5,15 +5,17 @@ import { bearer, genericOAuth, oauthPopup, twoFactor } from 'better-auth/plugins
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, DialectName } from '~/db/schema';
+import { imageStoreFor } from '~/features/images/image-store.server';
 import { createUserRecord, recordSignIn } from '~/features/users/users.service.server';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '~/features/users/users.schema';
 import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import type { AuthPort, ServiceContext } from '~/lib/service-context';
 import { checkAuthInput, fitUserToLimits } from './auth-input.server';
 import type { Config } from './config.server';
 import { createMailer, mailLink, type Mailer } from './mail.server';
 import { expectedOrigin } from './middleware/origin-check.server';
-import { consumeEmailRateLimit, EMAIL_RATE_LIMITS, type RateLimitRule, type RateLimitStore } from './middleware/rate-limit.server';
+import { consumeEmailRateLimit, type RateLimitStore } from './middleware/rate-limit.server';
+import { clientRulesOf, emailRuleOf, type RateLimitRule } from '~/lib/rate-limits';
 
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 export const SESSION_COOKIE_PREFIX = 'afterglow';
@@ -72,22 +74,23 @@ const PASSWORD_FIELDS: Record<string, string> = {
 };
 
 /**
- * Endpoints limited per account as well as per address. Counted here, inside better-auth,
- * because the API and the page forms (callAuth) both pass through it.
- */
-const EMAIL_LIMITED: Record<string, RateLimitRule> = {
-  '/sign-in/email': EMAIL_RATE_LIMITS.signIn,
-  '/request-password-reset': EMAIL_RATE_LIMITS.resetRequest,
-};
-
-/**
  * better-auth owns accounts, passwords and sessions (BRIEF §2 "Identity provider").
  * Sessions live in the database, so any instance can serve any request.
  */
 export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimits = null }: AuthDeps) {
   const authLog = log.child({ module: 'auth' });
   const mail = mailer ?? createMailer(config, log);
-  const hookContext = (): ServiceContext => ({ db, dialect, user: null, log: authLog, now: () => new Date() });
+  const hookContext = (): ServiceContext => ({
+    db,
+    dialect,
+    user: null,
+    log: authLog,
+    now: () => new Date(),
+    clientIp: '',
+    limit: async () => {},
+    auth: authPort({ auth, config }, undefined, '', async () => {}),
+    images: imageStoreFor(config),
+  });
   /**
    * Only the newest reset link of a user works (audit item 5): a new request, or a completed
    * reset, ends every other one still in better-auth's `verification` table.
@@ -198,7 +201,9 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
       // The spec's password rule (§5) holds for every way of choosing a password, not only the form.
       before: createAuthMiddleware(async (ctx) => {
         checkAuthInput(ctx.path, ctx.body);
-        const perEmail = EMAIL_LIMITED[ctx.path];
+        // Per account as well as per address (AUTH_ENDPOINT_LIMITS): counted here, inside
+        // better-auth, because the API and the page forms (the auth port) both pass through it.
+        const perEmail = emailRuleOf(ctx.path);
         const email = (ctx.body as Record<string, unknown> | undefined)?.email;
         if (perEmail && typeof email === 'string') {
           const limit = await consumeEmailRateLimit(rateLimits, perEmail, email, authLog);
@@ -301,18 +306,34 @@ export async function callAuth({ auth, config, request, clientIp }: AuthCall, pa
   return auth.handler(new Request(new URL(`/api/auth${path}`, origin), { method: 'POST', headers, body: JSON.stringify(body) }));
 }
 
-/** better-auth's reason for refusing, as a sentence for the form. */
-export async function authErrorMessage(response: Response, fallback: string): Promise<{ message: string; code?: string }> {
-  try {
-    const body = (await response.json()) as { message?: string; code?: string };
-    return { message: body.message || fallback, code: body.code };
-  } catch {
-    return { message: fallback };
-  }
-}
-
-/** The session (or state) cookies better-auth set, onto a page's redirect. */
-export function forwardCookies(from: Response, to: Headers = new Headers()): Headers {
-  for (const cookie of from.headers.getSetCookie()) to.append('Set-Cookie', cookie);
-  return to;
+/**
+ * The auth port of one request (docs/decisions/033): page actions reach better-auth only
+ * through it, and each call counts the endpoint's rules of AUTH_ENDPOINT_LIMITS first, the
+ * same counters /api/auth/* counts.
+ */
+export function authPort(
+  deps: { auth: Auth; config: Config },
+  request: Request | undefined,
+  clientIp: string,
+  limit: (rule: RateLimitRule) => Promise<void>,
+): AuthPort {
+  const session = async () => (request ? deps.auth.api.getSession({ headers: request.headers }) : null);
+  return {
+    async call(path, body) {
+      if (!request) throw new Error(`auth call ${path} outside a request`);
+      for (const rule of clientRulesOf(path)) await limit(rule);
+      return callAuth({ auth: deps.auth, config: deps.config, request, clientIp }, path, body);
+    },
+    async signOut() {
+      if (!request) throw new Error('sign-out outside a request');
+      const response = await deps.auth.api.signOut({ headers: request.headers, asResponse: true });
+      if (response.status >= 500) throw new Error(`sign-out answered ${response.status}`);
+      // better-auth reports success even when its database write failed; the session must be gone.
+      if (await session()) throw new Error('the session outlived sign-out');
+      return response;
+    },
+    sessionToken: async () => (await session())?.session.token ?? null,
+    twoFactorEnabled: async () => Boolean(((await session())?.user as { twoFactorEnabled?: boolean | null } | undefined)?.twoFactorEnabled),
+    providers: () => socialProviders(deps.config),
+  };
 }

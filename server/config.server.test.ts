@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseEnv } from './config.server';
-import { tempDirs } from './testing/temp-dirs';
+import { tempDirs } from '../tests/support/temp-dirs';
 
 const dirs = tempDirs();
 const dataDir = () => dirs.make('afterglow-config-');

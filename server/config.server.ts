@@ -48,6 +48,9 @@ const EnvSchema = z.object({
   MAIL_RETRY_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).positive('must be above 0').max(86_400, 'must be at most 86400').default(60),
   MAIL_CLAIM_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).positive('must be above 0').max(86_400, 'must be at most 86400').default(300),
   MAIL_DIGEST_HOUR: z.coerce.number({ message: 'must be an hour from 0 to 23' }).int('must be a whole hour').min(0, 'must be an hour from 0 to 23').max(23, 'must be an hour from 0 to 23').default(7),
+  // The spam hold for new accounts (docs/decisions/029): 0 days turns it off.
+  SPAM_HOLD_DAYS: z.coerce.number({ message: 'must be a number of days' }).int('must be a whole number of days').min(0, 'must be 0 or more').max(365, 'must be at most 365').default(3),
+  SPAM_HOLD_MAX_LINKS: z.coerce.number({ message: 'must be a number of links' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(2),
   REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
   REDIS_PREFIX: z.string().trim().min(1).max(100).default('afterglow:rate:'),
   RATE_LIMITS: onOff.default('on'),
@@ -62,6 +65,9 @@ const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
   OIDC_NAME: z.string().trim().min(1).max(40).default('OpenID'),
+  // How old a view count (and a list's like and comment counts) on a kept page may be
+  // (docs/decisions/024, 032). Views are written within a sixth of it, at most every 5 s.
+  COUNTS_MAX_AGE_S: z.coerce.number({ message: 'must be a number of seconds' }).int('must be a whole number').min(1, 'must be at least 1').max(3600, 'must be at most 3600').default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_UPLOAD_MB: z.coerce
     .number({ message: 'must be a number of megabytes' })

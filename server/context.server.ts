@@ -1,15 +1,18 @@
-import type { Hono } from 'hono';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { readCurrentVersions } from '~/db/content-version.server';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
-import { memoryViewMarks, ViewCounter } from '~/features/blogs/view-counter.server';
+import { countsFreshness, memoryViewMarks, ViewCounter } from '~/features/blogs/view-counter.server';
+import { imageStoreFor } from '~/features/images/image-store.server';
 import { withStoredProfile } from '~/features/users/users.service.server';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
-import { type Auth, createAuth, migrateAuthTables } from './auth.server';
+import { RateLimitedError } from '~/lib/errors';
+import { MESSAGES } from '~/lib/messages';
+import type { RateLimitRule } from '~/lib/rate-limits';
+import { type Auth, authPort, createAuth, migrateAuthTables } from './auth.server';
 import type { Config } from './config.server';
-import { createRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './middleware/rate-limit.server';
+import { consumeRule, createRateLimitStore, type RateLimitResult, rateLimitHeaders, RedisRateLimitStore, type RateLimitStore } from './middleware/rate-limit.server';
 
 /** Everything one process holds: created once at start, closed once at shutdown. */
 export interface AppDeps {
@@ -43,7 +46,7 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
   const marks = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, config.REDIS_PREFIX) : memoryViewMarks();
   const deps: AppDeps = { config, log, database, auth, now: () => new Date(), rateLimits, views: undefined!, migrationsApplied: applied };
   // The counter asks deps for the time, so a test that sets the clock moves the day too.
-  deps.views = new ViewCounter({ db: database.db, log, marks, secret: config.SESSION_SECRET, now: () => deps.now() });
+  deps.views = new ViewCounter({ db: database.db, log, marks, secret: config.SESSION_SECRET, now: () => deps.now(), flushMs: countsFreshness(config.COUNTS_MAX_AGE_S * 1000).flushMs });
   return deps;
 }
 
@@ -51,8 +54,35 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
-export function serviceContext(deps: AppDeps, user: SessionUser | null, log: Logger = deps.log): ServiceContext {
-  return { db: deps.database.db, dialect: deps.database.dialect, user, log, now: deps.now };
+/** Where a use case is called from: the request (absent for jobs and start-up tasks). */
+export interface CallSite {
+  log?: Logger;
+  clientIp?: string;
+  request?: Request;
+  /** Told each counted limit, so a transport can send the RateLimit-* headers. */
+  onLimit?: (result: RateLimitResult) => void;
+}
+
+/** The seam's context (docs/decisions/033): one per request, given to every use case. */
+export function serviceContext(deps: AppDeps, user: SessionUser | null, site: CallSite = {}): ServiceContext {
+  const { log = deps.log, clientIp = '', request } = site;
+  const limit = async (rule: RateLimitRule, email?: string) => {
+    const result = await consumeRule(deps.rateLimits, rule, { clientIp, email }, log);
+    site.onLimit?.(result);
+    if (!result.allowed) throw new RateLimitedError(MESSAGES.tooManyRequests, rateLimitHeaders(result));
+  };
+  return {
+    db: deps.database.db,
+    dialect: deps.database.dialect,
+    user,
+    log,
+    now: deps.now,
+    clientIp,
+    limit: (rule) => limit(rule),
+    auth: authPort(deps, request, clientIp, limit),
+    images: imageStoreFor(deps.config),
+    spamHold: { days: deps.config.SPAM_HOLD_DAYS, maxLinks: deps.config.SPAM_HOLD_MAX_LINKS },
+  };
 }
 
 /**
@@ -101,13 +131,14 @@ export async function resolveUser(deps: AppDeps, headers: Headers): Promise<Sess
   return user;
 }
 
-export type AppHono = Hono<{ Variables: AppVariables }>;
+/** The Hono environment of every app and API router: `new Hono<AppEnv>()`. */
+export type AppEnv = { Variables: AppVariables };
 
 export interface AppVariables {
   requestId: string;
   clientIp: string;
   nonce: string;
   user: SessionUser | null;
-  /** The parsed JSON body of an /api request (server/api/http.server.ts). */
+  /** The parsed JSON body of an /api request (server/api/handlers.server.ts). */
   json: unknown;
 }

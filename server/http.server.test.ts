@@ -1,15 +1,9 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { createTestApp, TEST_ORIGIN, type TestApp } from './testing/test-app.server';
+import { expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import { TEST_ORIGIN } from '#test/test-app';
 
-describe.each(TEST_DIALECTS)('HTTP surface on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
+describeOnDialects('HTTP surface on %s', (t) => {
   it('answers the health and readiness probes', async () => {
     expect(await (await t.request('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await t.request('/readyz');

@@ -9,7 +9,7 @@ import { RETRY_AFTER_SECONDS } from './api/errors.server';
 import { serveUploads } from './api/images.api.server';
 import { createApi } from './api/index.server';
 import { providerPhotoOrigins } from './auth.server';
-import { type AppDeps, type AppVariables, resolveUser, serviceContext } from './context.server';
+import { type AppDeps, type AppEnv, resolveUser, serviceContext } from './context.server';
 import { compress } from './middleware/compress.server';
 import { originCheck } from './middleware/origin-check.server';
 import { pageBodyLimit } from './middleware/page-body-limit.server';
@@ -34,7 +34,7 @@ export interface HttpAppOptions {
 export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   const { config, log } = deps;
   const dev = options.dev ?? false;
-  const app = new Hono<{ Variables: AppVariables }>();
+  const app = new Hono<AppEnv>();
   app.use(requestContext(log, config.TRUST_PROXY));
   app.use(
     securityHeaders({
@@ -109,7 +109,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     const failure = { databaseUnavailable: false };
     const response = await pageHandler(c.req.raw, {
       deps,
-      service: serviceContext(deps, user, requestLog),
+      service: serviceContext(deps, user, { log: requestLog, clientIp: c.get('clientIp'), request: c.req.raw }),
       user,
       nonce: c.get('nonce'),
       requestId: c.get('requestId'),
@@ -117,8 +117,11 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       formPost: c.req.method !== 'GET' && c.req.method !== 'HEAD',
       failure,
     });
-    // A page that failed because the database is away is a 503 (retry), not a 500 (bug).
-    if (response.status === 500 && (failure.databaseUnavailable || !(await databaseReachable(deps)))) {
+    // A page that failed because the database is away is a 503 (retry), not a 500 (bug): the
+    // page helpers answer 503 themselves (app/lib/page-errors.server.ts), a loader that does not
+    // catch fails with 500 and is told apart here.
+    if (response.status === 503 || (response.status === 500 && (failure.databaseUnavailable || !(await databaseReachable(deps))))) {
+      if (response.status === 503) requestLog.warn('page answered 503 (unavailable)');
       const headers = new Headers(response.headers);
       headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
       return new Response(response.body, { status: 503, headers });

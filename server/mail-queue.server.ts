@@ -60,7 +60,7 @@ export interface MailQueue {
 export function createMailQueue(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): MailQueue {
   const { config } = deps;
   const log = deps.log.child({ module: 'mail-queue' });
-  const ctx = serviceContext(deps, null, log);
+  const ctx = serviceContext(deps, null, { log });
   const mailer = options.mailer ?? createMailer(config, log, { pool: true, logEach: false });
   const worker = options.worker ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const gapMs = 60_000 / config.MAIL_RATE_PER_MINUTE;

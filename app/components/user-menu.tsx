@@ -8,6 +8,8 @@ export interface MenuUser {
   name: string | null;
   email: string;
   photo: string | null;
+  /** A moderator or an admin: the menu links to /moderation (issue 19). */
+  canModerate?: boolean;
 }
 
 /** The signed-in avatar dropdown: name (default 'User'), email, Profile, divider, Logout. */
@@ -29,6 +31,11 @@ export function UserMenu({ user }: { user: MenuUser }) {
           <li role="none">
             <Link role="menuitem" to="/profile">{MESSAGES.profile}</Link>
           </li>
+          {user.canModerate ? (
+            <li role="none">
+              <Link role="menuitem" to="/moderation" data-testid="moderation-link">{MESSAGES.moderationNav}</Link>
+            </li>
+          ) : null}
           <li role="separator" className="my-1 h-px bg-base-300" aria-hidden="true" />
           <li role="none">
             <button role="menuitem" type="submit" form="logout-form">

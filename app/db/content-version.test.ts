@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addComment, createBlog, likeBlog, recordView, unlikeBlog } from '~/features/blogs/blog.service.server';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import { addComment, createBlog, likeBlog, recordView, unlikeBlog } from '~/features/blogs/blogs.service.server';
+import type { TestUser } from '#test/test-app';
 import { readContentVersions, readCurrentVersions } from './content-version.server';
-import { TEST_DIALECTS } from './testing.server';
 
 const BLOG = {
   title: 'Harbour lights',
@@ -14,19 +14,16 @@ const BLOG = {
   photo: 'https://example.com/harbour.jpg',
 } as const;
 
-describe.each(TEST_DIALECTS)('content versions on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('content versions on %s', (t) => {
   let owner: TestUser;
   let readers: TestUser[];
   const versions = () => readContentVersions(t.deps.database.db);
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     owner = await t.createUser();
     readers = [];
     for (let i = 0; i < 8; i++) readers.push(await t.createUser());
   });
-  afterAll(async () => t?.close());
 
   it('moves a blog\'s revision on its comment, like, edit or author rename; lists only on listed changes; nothing on a view; sessions on sign-out', async () => {
     const page = (id: string) => readCurrentVersions(t.deps.database, id);

@@ -1,7 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#server/testing/test-app.server';
-import { TEST_DIALECTS } from './testing.server';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 
 const modules = import.meta.glob<Migration>('./migrations/*.ts', { eager: true });
 const migrations = Object.fromEntries(Object.entries(modules).map(([path, module]) => [path.replace(/^.*\//, '').replace(/\.ts$/, ''), module]));
@@ -13,14 +12,11 @@ const BEFORE = Object.keys(migrations).sort().filter((name) => name < IDENTITY).
  * comments go, what the old endpoints let into the account table is brought within the limits,
  * and the way back restores the copies from the people themselves.
  */
-describe.each(TEST_DIALECTS)('the identity migration on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('the identity migration on %s', (t) => {
   let migrator: Migrator;
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     migrator = new Migrator({ db: t.deps.database.db as Kysely<any>, provider: { getMigrations: async () => migrations } });
   });
-  afterAll(async () => t?.close());
 
   it('keeps blogs and comments, drops their copies, and fixes over-long or unsafe account values', async () => {
     const writer = await t.createUser({ name: 'Writer' });
@@ -44,7 +40,7 @@ describe.each(TEST_DIALECTS)('the identity migration on %s', (dialect) => {
     expect(blog).not.toHaveProperty('email');
     expect(blog).not.toHaveProperty('name');
     const comment = await db.selectFrom('comments').selectAll().where('id', '=', 'c1').executeTakeFirstOrThrow();
-    expect(Object.keys(comment).sort()).toEqual(['blog_id', 'comment_text', 'commented_at', 'edited_at', 'id', 'removed_at', 'removed_reason', 'user_id']);
+    expect(Object.keys(comment).sort()).toEqual(['blog_id', 'comment_text', 'commented_at', 'edited_at', 'id', 'pending_since', 'removed_at', 'removed_reason', 'user_id']);
     const users = await db.selectFrom('user').select(['id', 'name', 'image']).where('id', 'in', [writer.user.id, reader.user.id]).execute();
     const byId = new Map(users.map((u) => [u.id, u]));
     expect(byId.get(writer.user.id)).toMatchObject({ name: 'n'.repeat(100), image: null });

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import SQLite from 'better-sqlite3';
 import {
   Kysely,
@@ -12,7 +13,7 @@ import {
   type UnknownRow,
   sql,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database, DialectName } from './schema';
 
 /**
@@ -36,11 +37,17 @@ class NormalizeResultsPlugin implements KyselyPlugin {
   }
 }
 
+/**
+ * pg is loaded only when DATABASE_URL asks for it: its modules were a fifth of what a SQLite
+ * server loads before its first answer (cold start, docs/decisions/032).
+ */
+const loadPg = () => createRequire(import.meta.url)('pg') as typeof pg;
+
 const INT8_OID = 20;
-const pgTypes = {
+const pgTypes = (driver: typeof pg) => ({
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
+    oid === INT8_OID ? (value: string) => Number(value) : driver.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+});
 
 export interface DatabaseHandle {
   /** The application's query builder, with normalised results. */
@@ -68,10 +75,11 @@ export interface DatabaseOptions {
 
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const driver = loadPg();
+    const pool = new driver.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
-      types: pgTypes,
+      types: pgTypes(driver),
       connectionTimeoutMillis: 5_000,
     });
     // A connection's error (e.g. the server restarting) must not crash the process: the pool

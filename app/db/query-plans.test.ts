@@ -1,12 +1,12 @@
 import { type CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import type { TestApp, TestUser } from '#test/test-app';
 import { readContentVersions } from '~/db/content-version.server';
-import { addComment, createBlog, getBlog, likeBlog, listBlogs, listFeaturedBlogs, listLikedBlogs, listRecentBlogs } from '~/features/blogs/blog.service.server';
+import { addComment, createBlog, getBlog, likeBlog, listBlogs, listFeaturedBlogs, listLikedBlogs, listRecentBlogs } from '~/features/blogs/blogs.service.server';
 import { addToWishlist, listWishlist, listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
 import type { ServiceContext } from '~/lib/service-context';
 import type { Database, DialectName } from './schema';
-import { TEST_DIALECTS } from './testing.server';
 
 /** Records every query a piece of code runs, compiled, so its plan can be asked for. */
 function recorder(t: TestApp) {
@@ -34,14 +34,12 @@ async function planOf(db: Kysely<Database>, dialect: DialectName, query: Compile
  * checked too. PostgreSQL prefers a sequential scan on tables this small, so the check runs with
  * sequential scans and explicit sorts priced out: it asks whether an index *can* serve the query.
  */
-describe.each(TEST_DIALECTS)('query plans on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('query plans on %s', (t, dialect) => {
   let owner: TestUser;
   let reader: TestUser;
   let blogId = '';
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     owner = await t.createUser();
     reader = await t.createUser();
     const ctx = t.context(owner.user);
@@ -62,7 +60,6 @@ describe.each(TEST_DIALECTS)('query plans on %s', (dialect) => {
     await addToWishlist(t.context(reader.user), { blogId, source: 'home' });
     if (dialect === 'postgres') await sql`analyze`.execute(t.deps.database.db);
   });
-  afterAll(async () => t?.close());
 
   const reads: [string, (ctx: ServiceContext) => Promise<unknown>][] = [
     ['all blogs, anonymous', (ctx) => listBlogs({ ...ctx, user: null }, { page: 2, limit: 12, search: undefined })],

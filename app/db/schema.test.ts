@@ -1,16 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#server/testing/test-app.server';
+import { expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 import { DIALECT_ONLY_COLUMNS, TABLE_COLUMNS } from './schema';
-import { TEST_DIALECTS } from './testing.server';
 
-describe.each(TEST_DIALECTS)('database on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
+describeOnDialects('database on %s', (t, dialect) => {
   it('matches the table types after a fresh migration', async () => {
     const tables = await t.deps.database.db.introspection.getTables();
     for (const [table, columns] of Object.entries(TABLE_COLUMNS)) {

@@ -27,6 +27,10 @@ export interface BlogsTable {
   /** Hidden by a moderator: shown to its owner only, with the reason (docs/decisions/028). */
   removed_at: string | null;
   removed_reason: string | null;
+  /** Written while its author was held for spam: not indexed, listed in feeds or mailed until then (decision 029). */
+  held_until: string | null;
+  /** More than K links from a held account: shown to its author only until a moderator approves it. */
+  pending_since: string | null;
 }
 
 export interface CommentsTable {
@@ -40,6 +44,8 @@ export interface CommentsTable {
   removed_reason: string | null;
   /** Set when its author edits it: shown as "edited". */
   edited_at: string | null;
+  /** More than K links from a held account: shown to its author only until a moderator approves it. */
+  pending_since: string | null;
 }
 
 export interface LikesTable {
@@ -185,6 +191,14 @@ export interface UserRestrictionsTable {
   created_at: string;
 }
 
+/** A moderator approved the account: its spam hold is over (decision 029). */
+export interface AccountApprovalsTable {
+  user_id: string;
+  approved_by: string | null;
+  approved_at: string;
+  reason: string;
+}
+
 export interface Database {
   blogs: BlogsTable;
   comments: CommentsTable;
@@ -202,6 +216,7 @@ export interface Database {
   moderation_log: ModerationLogTable;
   reports: ReportsTable;
   user_restrictions: UserRestrictionsTable;
+  account_approvals: AccountApprovalsTable;
 }
 
 /**
@@ -223,8 +238,8 @@ export type DialectName = 'sqlite' | 'postgres';
  */
 type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
 export const TABLE_COLUMNS = {
-  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason'],
-  comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at', 'removed_at', 'removed_reason', 'edited_at'],
+  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason', 'held_until', 'pending_since'],
+  comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at', 'removed_at', 'removed_reason', 'edited_at', 'pending_since'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
   subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],
@@ -239,6 +254,7 @@ export const TABLE_COLUMNS = {
   moderation_log: ['id', 'actor_id', 'action', 'target_type', 'target_id', 'reason', 'created_at'],
   reports: ['id', 'reporter_id', 'target_type', 'target_id', 'reason', 'details', 'snapshot', 'status', 'created_at', 'resolved_at', 'resolved_by'],
   user_restrictions: ['user_id', 'kind', 'until', 'reason', 'created_by', 'created_at'],
+  account_approvals: ['user_id', 'approved_by', 'approved_at', 'reason'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -268,4 +284,5 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   moderation_log: true,
   reports: true,
   user_restrictions: true,
+  account_approvals: true,
 };

@@ -41,3 +41,13 @@ export class AppError extends Error {
 }
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
+
+/** Over a rate limit (`ctx.limit`): a 429 that knows when the window ends, for Retry-After. */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    readonly headers: Record<string, string>,
+  ) {
+    super('rate_limited', message);
+  }
+}

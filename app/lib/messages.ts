@@ -4,6 +4,8 @@
  */
 export const MESSAGES = {
   // Frame and error page (spec §2)
+  /** Every form's empty required field (spec §5). */
+  fieldRequired: 'This field is required',
   notFoundHeading: 'No Page found!',
   notFoundText: 'Opps!! No Content Found With the route.',
   backToHome: 'Back To Home',
@@ -95,7 +97,10 @@ export const MESSAGES = {
   profileErrorText: 'Failed to update profile',
 
   // Ours, where the spec has no text
+  serverErrorHeading: 'Something went wrong',
   serverError: 'Something went wrong on our side. Please try again in a moment.',
+  forbiddenHeading: 'Not allowed',
+  unavailableHeading: 'Briefly unavailable',
   /** A form sent after the session ended (signed out in another tab, expired): nothing is lost. */
   formFailed: 'Failed to send the form',
   formTooLarge: (limit: string) => `The form is too large to send: at most ${limit}.`,
@@ -207,6 +212,18 @@ export const MESSAGES = {
   grantModerator: 'Make moderator',
   revokeModerator: 'Remove moderator',
   auditLogHeading: 'Audit log',
+  // The spam hold (docs/decisions/029)
+  waitingForModerator: 'Waiting for a moderator',
+  waitingForModeratorText: 'Only you can see this until a moderator approves it: new accounts may share only a few links at first.',
+  approveAccount: 'Approve account',
+  approveContent: 'Approve',
+  pendingHeading: 'Waiting for approval',
+  pendingEmpty: 'Nothing is waiting for approval.',
+  heldAccountsHeading: 'New accounts on hold',
+  heldAccountsEmpty: 'No account is on hold.',
+  notPending: 'That is not waiting for approval.',
+  reportAuthor: 'Report this writer',
+  moderationNav: 'Moderation',
   edited: 'edited',
   commentNotFound: 'Comment not found',
   onlyCommentAuthor: 'Only its author can edit a comment.',

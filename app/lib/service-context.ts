@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, DialectName } from '~/db/schema';
+import { AppError } from './errors';
+import { MESSAGES } from './messages';
+import type { RateLimitRule } from './rate-limits';
 
 /** The signed-in user as every layer sees it. */
 export interface SessionUser {
@@ -10,11 +13,81 @@ export interface SessionUser {
   image: string | null;
 }
 
-/** What every service receives first (STYLE §3): tests pass a fresh database and a fixed clock. */
+/**
+ * The spam hold for new accounts (docs/decisions/029): for `days` after sign-up, unless a
+ * moderator approved the account, its blogs stay out of what spreads them, and anything of it
+ * with more than `maxLinks` links waits for a moderator. `days` 0: no hold.
+ */
+export interface SpamHold {
+  days: number;
+  maxLinks: number;
+}
+
+/** Where images live: local disk or S3-compatible storage (app/features/images/image-store.server.ts). */
+export interface ImageStore {
+  /** Stores `body` under `name` and answers its public URL. */
+  put(name: string, body: Buffer, contentType: string): Promise<string>;
+  /** Removes `name`; removing what is already gone is not an error (several instances may sweep). */
+  delete(name: string): Promise<void>;
+  /** Every stored object with its last change, for the orphan sweep. */
+  list(): AsyncIterable<StoredObject>;
+}
+
+export interface StoredObject {
+  name: string;
+  modified: Date;
+}
+
+/**
+ * better-auth behind a port (docs/decisions/033): `server/auth.server.ts` is the adapter. Calls
+ * are made as the browser would make them, with this request's cookies and client address.
+ */
+export interface AuthPort {
+  /**
+   * Calls an account endpoint (a path under /api/auth), counting its rules of
+   * `AUTH_ENDPOINT_LIMITS` first (the same counters as /api/auth/*). Answers better-auth's own
+   * response; its Set-Cookie is for the caller to forward.
+   */
+  call(path: string, body: Record<string, unknown>): Promise<Response>;
+  /**
+   * Ends the caller's session and answers better-auth's response (its Set-Cookie clears the
+   * cookie); throws when better-auth failed or the session outlived it.
+   */
+  signOut(): Promise<Response>;
+  /** The token of the caller's current session (what /api/jwt hands out), or null. */
+  sessionToken(): Promise<string | null>;
+  /** Whether the caller's account asks for a code at sign-in. */
+  twoFactorEnabled(): Promise<boolean>;
+  /** The social sign-in providers the operator configured. */
+  providers(): { id: string; name: string }[];
+}
+
+/**
+ * What every use case receives first (STYLE §3, docs/decisions/033): the caller, their address,
+ * the rate limiter, the clock, the database and the auth port. Tests pass a fresh database and a
+ * fixed clock.
+ */
 export interface ServiceContext {
   db: Kysely<Database>;
   dialect: DialectName;
   user: SessionUser | null;
   log: Logger;
   now: () => Date;
+  /** Absent: no hold (a test's context); the server passes SPAM_HOLD_DAYS and SPAM_HOLD_MAX_LINKS. */
+  spamHold?: SpamHold;
+  /** The client's address as TRUST_PROXY resolved it ('' outside a request). */
+  clientIp: string;
+  /** Counts one hit of `rule` for this client (see app/lib/rate-limits.ts); over it, throws a 429 AppError. */
+  limit(rule: RateLimitRule): Promise<void>;
+  auth: AuthPort;
+  images: ImageStore;
+}
+
+/**
+ * The one sign-in check of every use case (issue 14): the signed-in user, or a 401. Transports
+ * check it before reading input too (the API from its declarations, forms with signedOutPost).
+ */
+export function requireUser(ctx: Pick<ServiceContext, 'user'>): SessionUser {
+  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
+  return ctx.user;
 }

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 
+/** The longest email address (RFC 5321's path limit), for the sign-up, login and newsletter fields alike. */
+export const EMAIL_MAX_LENGTH = 254;
+
 /** First message per field of a failed parse, for rendering a form's errors beside its inputs. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};

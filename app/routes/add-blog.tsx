@@ -1,16 +1,17 @@
 import { data, redirect } from 'react-router';
 import { Page } from '~/components/page';
 import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs/blog-form.server';
-import { createBlog } from '~/features/blogs/blog.service.server';
+import { createBlog } from '~/features/blogs/blogs.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
-import { isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { pageRefusal } from '~/lib/page-errors.server';
 import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/add-blog';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Add a blog · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Add a blog') }];
 
 export function loader({ context, request }: Route.LoaderArgs) {
   const user = userOrSignedOutPost(context, request);
@@ -25,8 +26,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     await saveBlogForm(context.service, context.deps.config, form, (input) => createBlog(context.service, { ...input, photo: photo! }));
   } catch (error) {
-    if (!isAppError(error)) throw error;
-    return data({ formError: error.message, values: fields }, { status: error.status });
+    const refused = pageRefusal(error);
+    return data({ formError: refused.message, values: fields }, { status: refused.status });
   }
   return redirect('/allblogs', {
     headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.addBlogSuccess, duration: FEEDBACK_MS.success }),

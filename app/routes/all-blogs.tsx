@@ -1,10 +1,11 @@
 import { Form, Link, useNavigation } from 'react-router';
 import { Page } from '~/components/page';
-import { toCard } from '~/features/blogs/blog.presenter';
+import { toCard } from '~/features/blogs/blogs.presenter';
 import { z } from 'zod';
-import { BLOG_CATEGORIES, BLOGS_PAGE_SIZE, ListBlogsQuerySchema, SEARCH_MAX_LENGTH } from '~/features/blogs/blog.schema';
-import { listBlogs } from '~/features/blogs/blog.service.server';
+import { BLOG_CATEGORIES, BLOGS_PAGE_SIZE, ListBlogsQuerySchema, SEARCH_MAX_LENGTH } from '~/features/blogs/blogs.schema';
+import { listBlogs } from '~/features/blogs/blogs.service.server';
 import { BlogCard } from '~/features/blogs/components/blog-card';
+import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
 import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
 import { MESSAGES } from '~/lib/messages';
 import { pageMeta, siteOf } from '~/lib/seo';
@@ -108,7 +109,11 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
         <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" aria-busy={loading} data-testid="blog-grid">
           {blogs.map((blog) => (
             <li key={blog._id}>
-              <BlogCard blog={blog} signedIn={signedIn} inWishlist={wished.has(blog._id)} />
+              <BlogCard
+                blog={blog}
+                signedIn={signedIn}
+                wishlistButton={<AddToWishlistButton blog={blog} variant="allblogs" signedIn={signedIn} inWishlist={wished.has(blog._id)} />}
+              />
             </li>
           ))}
         </ul>

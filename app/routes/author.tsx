@@ -1,32 +1,52 @@
-import { data } from 'react-router';
 import { Avatar } from '~/components/avatar';
+import { FeedLink } from '~/components/feed-link';
 import { LocalNumber } from '~/components/local-format';
-import { listAuthorBlogs } from '~/features/blogs/blog.service.server';
+import { toCard } from '~/features/blogs/blogs.presenter';
+import { listAuthorBlogs } from '~/features/blogs/blogs.service.server';
 import { StoryCard } from '~/features/blogs/components/story-card';
+import { authorFeedPath } from '~/features/feeds/feeds.service.server';
+import { FollowButton } from '~/features/follows/components/follow-button';
+import { followStateForWriter } from '~/features/follows/follows.service.server';
 import { getAuthor } from '~/features/users/users.service.server';
-import { isAppError } from '~/lib/errors';
+import { ReportButton } from '~/features/moderation/components/report-button';
+import { MESSAGES } from '~/lib/messages';
+import { errorPage } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/author';
 
 export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const site = siteOf(matches);
   if (!loaded) return [{ title: site.siteName }];
-  return pageMeta(site, { title: `${loaded.author.name} · ${site.siteName}`, description: `Blogs by ${loaded.author.name} on ${site.siteName}.`, path: `/authors/${loaded.author.id}` });
+  const { author, feeds } = loaded;
+  return [
+    ...pageMeta(site, { title: `${author.name} · ${site.siteName}`, description: `Blogs by ${author.name} on ${site.siteName}.`, path: `/authors/${author.id}` }),
+    // Feed readers given this page find the writer's own feed (issue 17).
+    { tagName: 'link', rel: 'alternate', type: 'application/atom+xml', href: feeds.atom, title: `${author.name} (Atom)` },
+    { tagName: 'link', rel: 'alternate', type: 'application/rss+xml', href: feeds.rss, title: `${author.name} (RSS)` },
+  ];
 };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
     const [author, blogs] = await Promise.all([getAuthor(context.service, params.id), listAuthorBlogs(context.service, params.id)]);
-    return { author, blogs, isMe: context.user?.id === author.id };
+    const isMe = context.user?.id === author.id;
+    return {
+      author,
+      // Cards, not whole blogs: the page never ships the long descriptions.
+      blogs: blogs.map((blog) => ({ ...toCard(blog), ...(isMe ? { views: blog.views } : {}) })),
+      isMe,
+      signedIn: context.user !== null,
+      follow: await followStateForWriter(context.service, author.id),
+      feeds: { atom: authorFeedPath(author.id, 'atom'), rss: authorFeedPath(author.id, 'rss') },
+    };
   } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });
-    throw error;
+    errorPage(error);
   }
 }
 
-/** A writer's page (issue 17): name, photo and their blogs; the writer also sees Hidden ones with views and likes. */
+/** A writer's page (issue 17): name, photo, follow, their feed and their blogs; the writer also sees Hidden ones with views and likes. */
 export default function Author({ loaderData }: Route.ComponentProps) {
-  const { author, blogs, isMe } = loaderData;
+  const { author, blogs, isMe, signedIn, follow, feeds } = loaderData;
   return (
     <section className="mx-auto w-full max-w-6xl px-4 py-10">
       <header className="flex flex-wrap items-center gap-5">
@@ -36,7 +56,16 @@ export default function Author({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 opacity-85" data-testid="author-count">
             {isMe ? 'Your blogs' : 'Blogs'}: <LocalNumber value={blogs.length} />
           </p>
+          <div className="mt-3 flex flex-wrap items-center gap-x-5 gap-y-2">
+            {follow ? <FollowButton writerId={follow.writerId} writerName={author.name} following={follow.following} redirectTo={`/authors/${author.id}`} /> : null}
+            <FeedLink href={feeds.rss}>{isMe ? 'Your feed (RSS)' : `Follow ${author.name} by RSS`}</FeedLink>
+          </div>
         </div>
+        {signedIn && !isMe ? (
+          <div className="ml-auto">
+            <ReportButton targetType="user" targetId={author.id} label={`${MESSAGES.reportAuthor}: ${author.name}`} />
+          </div>
+        ) : null}
       </header>
       {blogs.length === 0 ? (
         <p className="mt-10 opacity-85">No blogs yet.</p>
@@ -47,7 +76,7 @@ export default function Author({ loaderData }: Route.ComponentProps) {
               <StoryCard
                 blog={blog}
                 actions={
-                  isMe ? (
+                  blog.views !== undefined ? (
                     <p className="text-sm opacity-85" data-testid="author-stats">
                       <LocalNumber value={blog.views} /> {blog.views === 1 ? 'view' : 'views'} · <LocalNumber value={blog.likes} /> {blog.likes === 1 ? 'like' : 'likes'}
                     </p>

@@ -1,12 +1,12 @@
 import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
-import { likedByViewer } from '~/features/blogs/blog.presenter';
-import { CommentSchema, fieldErrors } from '~/features/blogs/blog.schema';
-import { addComment, deleteBlog, deleteComment, editComment, getBlogWithAuthor } from '~/features/blogs/blog.service.server';
+import { likedByViewer } from '~/features/blogs/blogs.presenter';
+import { CommentSchema, fieldErrors } from '~/features/blogs/blogs.schema';
+import { addComment, deleteBlog, deleteComment, editComment, getBlogWithAuthor } from '~/features/blogs/blogs.service.server';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
-import { RemovedNotice } from '~/features/moderation/components/removed-notice';
+import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
 import { ReportButton } from '~/features/moderation/components/report-button';
 import { LikeButton } from '~/features/blogs/components/like-button';
 import { FollowButton } from '~/features/follows/components/follow-button';
@@ -17,14 +17,15 @@ import { LocalNumber, LocalTime } from '~/components/local-format';
 import { readingTime } from '~/features/blogs/reading-time';
 import { MarkdownBody } from '~/features/blogs/components/markdown-body';
 import { renderMarkdown } from '~/features/blogs/markdown.server';
+import { ownImageBases } from '~/features/images/image-store.server';
 import { useFeedback } from '~/components/feedback';
-import { isAppError } from '~/lib/errors';
+import { RateLimitedError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
 import { requireUser, signedOutPost } from '~/lib/session.server';
-import { CONTENT_RATE_LIMITS, consumeRateLimit, rateLimitHeaders } from '#server/middleware/rate-limit.server';
 import type { Route } from './+types/blog-detail';
 
 /**
@@ -39,7 +40,14 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const url = absoluteUrl(site, `/blogs/${blog._id}`);
   const image = blog.photo ? absoluteUrl(site, blog.photo) : undefined;
   return [
-    ...pageMeta(site, { title: `${blog.title} · ${site.siteName}`, description: blog.short_description, path: `/blogs/${blog._id}`, index: blog.availability === 'Public' && !blog.removed }),
+    ...pageMeta(site, {
+      title: `${blog.title} · ${site.siteName}`,
+      description: blog.short_description,
+      path: `/blogs/${blog._id}`,
+      index: blog.availability === 'Public' && !blog.removed && !blog.pending,
+      // A writer on the spam hold: not indexed, and its links pass nothing (docs/decisions/029).
+      robots: loaded.held ? 'noindex' : undefined,
+    }),
     { property: 'og:type', content: 'article' },
     { property: 'og:site_name', content: site.siteName },
     { property: 'og:title', content: blog.title },
@@ -73,12 +81,11 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const { blog, authorId } = await getBlogWithAuthor(context.service, params.id);
+    const { blog, authorId, held } = await getBlogWithAuthor(context.service, params.id);
     const follow = await followStateForWriter(context.service, authorId);
-    return { blog, authorId, html: renderMarkdown(blog.long_description), signedIn: context.user !== null, follow };
+    return { blog, authorId, held, html: await renderMarkdown(blog.long_description, { nofollow: held, imageBases: ownImageBases(context.deps.config) }), signedIn: context.user !== null, follow };
   } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') throw data(null, { status: 404 });
-    throw error;
+    errorPage(error);
   }
 }
 
@@ -86,7 +93,7 @@ async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: s
   try {
     await deleteBlog(ctx, id);
   } catch (error) {
-    if (!isAppError(error) || error.code === 'not_found') throw error;
+    pageRefusal(error, { boundary: ['not_found'] });
     const flash = { type: 'dialog' as const, kind: 'error' as const, title: MESSAGES.deleteErrorTitle, text: MESSAGES.deleteErrorText };
     return redirect(`/blogs/${id}`, { headers: withFlash(flash) });
   }
@@ -109,17 +116,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (!parsed.success) {
       return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
     }
-    const limit = await consumeRateLimit(context.deps.rateLimits, CONTENT_RATE_LIMITS.comment, context.clientIp, context.service.log);
-    if (!limit.allowed) return data<CommentsActionData>({ intent: 'comment', error: MESSAGES.tooManyRequests }, { status: 429, headers: rateLimitHeaders(limit) });
     await addComment(context.service, params.id, parsed.data);
     return redirect(`/blogs/${params.id}#comments`, {
       headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.commentSuccess, duration: FEEDBACK_MS.success }),
     });
   } catch (error) {
-    if (!isAppError(error)) throw error;
-    if (error.code === 'not_found') throw data(null, { status: 404 });
-    const message = error.code === 'forbidden' ? error.message : MESSAGES.commentError;
-    return data<CommentsActionData>({ intent: 'comment', error: message }, { status: error.status });
+    const refused = pageRefusal(error, { boundary: ['not_found'] });
+    const message = refused.code === 'forbidden' || refused.code === 'rate_limited' ? refused.message : MESSAGES.commentError;
+    return data<CommentsActionData>({ intent: 'comment', error: message }, { status: refused.status, headers: refused instanceof RateLimitedError ? refused.headers : undefined });
   }
 }
 
@@ -135,8 +139,7 @@ async function ownComment(ctx: Route.ActionArgs['context']['service'], blogId: s
       await editComment(ctx, commentId, parsed.data);
     }
   } catch (error) {
-    if (!isAppError(error)) throw error;
-    return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: error.message }) });
+    return backWithRefusal(error, back);
   }
   const text = intent === 'delete-comment' ? MESSAGES.commentDeleted : MESSAGES.commentUpdated;
   return redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }) });
@@ -181,6 +184,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
     <article className="py-8 sm:py-12">
       <header className="reading-column">
         {blog.removed ? <div className="mb-6"><RemovedNotice reason={blog.removed.reason} /></div> : null}
+        {blog.pending ? <div className="mb-6"><WaitingNotice /></div> : null}
         {blog.availability === 'Hidden' ? <div className="mb-6"><HiddenBanner /></div> : null}
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <Link to={`/allblogs?${new URLSearchParams({ category: blog.category })}`} className="badge badge-secondary badge-outline hover:badge-secondary">{blog.category}</Link>

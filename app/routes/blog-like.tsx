@@ -1,10 +1,10 @@
 import { redirect } from 'react-router';
-import { likeBlog, unlikeBlog } from '~/features/blogs/blog.service.server';
-import { isAppError } from '~/lib/errors';
+import { likeBlog, unlikeBlog } from '~/features/blogs/blogs.service.server';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { LOG_IN, loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
+import { pageRefusal } from '~/lib/page-errors.server';
 import { safeRedirectPath } from '~/lib/session.server';
 import type { Route } from './+types/blog-like';
 
@@ -27,8 +27,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return redirect(back, modifiedCount ? { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.likeSuccess, duration: FEEDBACK_MS.like }) } : undefined);
   } catch (error) {
     // Spec §8: like errors are only logged.
-    if (!isAppError(error)) throw error;
-    context.service.log.warn({ err: error, blog: params.id }, 'like failed');
+    context.service.log.warn({ err: pageRefusal(error), blog: params.id }, 'like failed');
     return redirect(back);
   }
 }

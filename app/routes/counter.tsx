@@ -1,4 +1,5 @@
 import { Achievements } from '~/features/home/components/achievements';
+import { loadSiteFigures } from '~/features/home/home.service.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/counter';
 
@@ -7,7 +8,11 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   return pageMeta(site, { title: `Our Achievements · ${site.siteName}`, description: `${site.siteName} in numbers: writers, blogs and readers.`, path: '/counter' });
 };
 
+export async function loader({ context }: Route.LoaderArgs) {
+  return { figures: (await loadSiteFigures(context.service, { evenWhenEmpty: true }))! };
+}
+
 /** The achievements section alone (spec §2 route table). */
-export default function Counter() {
-  return <Achievements standalone />;
+export default function Counter({ loaderData }: Route.ComponentProps) {
+  return <Achievements figures={loaderData.figures} standalone />;
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Page } from '~/components/page';
-import { listFeaturedBlogs } from '~/features/blogs/blog.service.server';
+import { listFeaturedBlogs } from '~/features/blogs/blogs.service.server';
 import { MESSAGES } from '~/lib/messages';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/featured-blogs';

@@ -1,19 +1,37 @@
 import { data } from 'react-router';
-import { buildFeed, categoryFromSlug } from '~/features/feeds/feed.service.server';
+import { buildFeed, categoryFromSlug, type FeedScope } from '~/features/feeds/feeds.service.server';
+import { getAuthor } from '~/features/users/users.service.server';
+import { errorPage } from '~/lib/page-errors.server';
 import { siteBaseUrl } from '~/lib/site-url.server';
 import type { Route } from './+types/feed';
 
 const TYPES = { atom: 'application/atom+xml; charset=utf-8', rss: 'application/rss+xml; charset=utf-8' };
 
-/** /feed.xml (Atom), /rss.xml (RSS 2.0) and their per-category twins under /categories/{slug}/. */
+/** Whose feed the address asks for; a 404 for an unknown category or writer. */
+async function scopeOf(context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']): Promise<FeedScope> {
+  if ('category' in params && params.category !== undefined) {
+    const category = categoryFromSlug(params.category);
+    if (!category) throw data(null, { status: 404 });
+    return { category };
+  }
+  if ('id' in params && params.id !== undefined) {
+    try {
+      const { id, name } = await getAuthor(context.service, params.id);
+      return { author: { id, name } };
+    } catch (error) {
+      errorPage(error);
+    }
+  }
+  return {};
+}
+
+/** /feed.xml (Atom), /rss.xml (RSS 2.0), and their twins per category (/categories/{slug}/) and per writer (/authors/{id}/). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const format = new URL(request.url).pathname.endsWith('/rss.xml') ? 'rss' : 'atom';
-  const category = params.category === undefined ? undefined : categoryFromSlug(params.category);
-  if (params.category !== undefined && !category) throw data(null, { status: 404 });
   const body = await buildFeed(
     context.service,
     { baseUrl: siteBaseUrl(context.deps.config.PUBLIC_URL, request), siteName: context.deps.config.SITE_NAME },
-    { format, category },
+    { format, ...(await scopeOf(context, params)) },
   );
   return new Response(body, { headers: { 'Content-Type': TYPES[format], 'Cache-Control': 'public, max-age=300' } });
 }

@@ -1,8 +1,7 @@
 import { redirect } from 'react-router';
 import { FollowFormSchema } from '~/features/follows/follows.schema';
 import { followWriter, unfollowWriter } from '~/features/follows/follows.service.server';
-import { isAppError } from '~/lib/errors';
-import { withFlash } from '~/lib/flash.server';
+import { backWithRefusal } from '~/lib/page-errors.server';
 import { safeRedirectPath } from '~/lib/session.server';
 import type { Route } from './+types/follow';
 
@@ -18,8 +17,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     else await followWriter(context.service, parsed.data.writerId);
     return redirect(back);
   } catch (error) {
-    if (!isAppError(error)) throw error;
-    return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: error.message }) });
+    return backWithRefusal(error, back);
   }
 }
 

@@ -3,30 +3,21 @@ import { data, Form, Link, useNavigation } from 'react-router';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
+import { requestPasswordReset } from '~/features/users/account.service.server';
 import { fieldErrors, ForgotPasswordSchema } from '~/features/users/users.schema';
 import { MESSAGES } from '~/lib/messages';
-import { callAuth } from '#server/auth.server';
-import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/forgot-password';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Forgot password · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Forgot password') }];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { deps } = context;
   const form = Object.fromEntries(await request.formData());
   const email = typeof form.email === 'string' ? form.email : '';
   const parsed = ForgotPasswordSchema.safeParse(form);
   if (!parsed.success) return data({ sent: false, email, error: fieldErrors(parsed.error).email ?? null, formError: null }, 400);
-  const limit = await consumeRateLimit(deps.rateLimits, AUTH_RATE_LIMITS.resetRequest, context.clientIp, context.service.log);
-  if (!limit.allowed) return data({ sent: false, email, error: null, formError: MESSAGES.tooManyRequests }, 429);
-  // The answer is the same whether or not the email has an account (issue 3 §4).
-  const response = await callAuth({ auth: deps.auth, config: deps.config, request, clientIp: context.clientIp }, '/request-password-reset', {
-    email: parsed.data.email,
-    redirectTo: '/reset-password',
-  });
-  // The per-account limit (counted inside better-auth, for every door) says the same for any email.
-  if (response.status === 429) return data({ sent: false, email, error: null, formError: MESSAGES.tooManyRequests }, 429);
-  if (!response.ok) context.service.log.warn({ status: response.status }, 'password reset request refused');
+  const outcome = await requestPasswordReset(context.service, parsed.data.email);
+  if (!outcome.ok) return data({ sent: false, email, error: null, formError: outcome.message }, outcome.status);
   return { sent: true, email, error: null, formError: null };
 }
 

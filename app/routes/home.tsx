@@ -1,16 +1,18 @@
 import { data, useRouteLoaderData } from 'react-router';
 import type { loader as rootLoader } from '~/root';
-import { Achievements } from '~/features/home/components/achievements';
-import { Gallery } from '~/features/home/components/gallery';
+import { deferredSection } from '~/features/home/components/deferred-section';
 import { Hero } from '~/features/home/components/hero';
 import { RecentBlogs } from '~/features/home/components/recent-blogs';
-import { loadRecentBlogsSection } from '~/features/home/home.service.server';
-import { NewsletterSection } from '~/features/newsletter/components/newsletter-section';
+import { loadRecentBlogsSection, loadSiteFigures } from '~/features/home/home.service.server';
 import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newsletter-form.server';
-import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
-import { consumeRateLimit } from '#server/middleware/rate-limit.server';
+import { findMySubscription } from '~/features/newsletter/newsletter.service.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/home';
+
+// Below the first screen: server-rendered whole, their client code loaded near the viewport (decision 036).
+const Gallery = deferredSection(() => import('~/features/home/components/gallery').then((m) => ({ default: m.Gallery })));
+const NewsletterSection = deferredSection(() => import('~/features/newsletter/components/newsletter-section').then((m) => ({ default: m.NewsletterSection })));
+const Achievements = deferredSection(() => import('~/features/home/components/achievements').then((m) => ({ default: m.Achievements })));
 
 export function meta({ matches }: Route.MetaArgs) {
   const site = siteOf(matches);
@@ -18,13 +20,21 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { signedIn: !!context.user, ...(await loadRecentBlogsSection(context.service)) };
+  const [recent, figures, subscription] = await Promise.all([
+    loadRecentBlogsSection(context.service),
+    loadSiteFigures(context.service),
+    findMySubscription(context.service),
+    Gallery.ready,
+    NewsletterSection.ready,
+    Achievements.ready,
+  ]);
+  return { signedIn: !!context.user, ...recent, figures, subscription };
 }
 
 /** The newsletter form posted without JavaScript lands here and is answered on the same page. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const limit = await consumeRateLimit(context.deps.rateLimits, SUBSCRIBE_RATE_LIMIT, context.clientIp, context.service.log);
-  const outcome = await subscribeFromForm(context.service, await request.formData(), { rateLimited: !limit.allowed });
+  await NewsletterSection.ready;
+  const outcome = await subscribeFromForm(context.service, await request.formData());
   return data(outcome, { status: outcomeStatus(outcome) });
 }
 
@@ -35,8 +45,8 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
       <Hero siteName={siteName} />
       <RecentBlogs blogs={loaderData.blogs} signedIn={loaderData.signedIn} wishlistIds={loaderData.wishlistIds} />
       <Gallery />
-      <NewsletterSection action="/?index" outcome={actionData} />
-      <Achievements />
+      <NewsletterSection action="/?index" outcome={actionData} subscription={loaderData.subscription} />
+      {loaderData.figures ? <Achievements figures={loaderData.figures} /> : null}
     </>
   );
 }

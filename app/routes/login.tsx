@@ -2,22 +2,23 @@ import { useEffect, useRef } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
+import { useFreshErrors } from '~/components/use-fresh-errors';
 import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';
 import { SocialLogin } from '~/features/users/components/social-login';
+import { signIn, startSocialSignIn, verifySignInCode } from '~/features/users/account.service.server';
 import { socialErrorMessage } from '~/features/users/social-errors';
+import { hasTwoFactorChallenge } from '~/features/users/two-factor.server';
 import { fieldErrors, LogInSchema, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { safeRedirectPath } from '~/lib/session.server';
-import { authErrorMessage, callAuth, forwardCookies, socialProviders } from '#server/auth.server';
-import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
-import { hasTwoFactorChallenge, twoFactorErrorMessage, verifyPath } from '#server/two-factor.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/login';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Log In · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Log In') }];
 
 type FieldErrors = Partial<Record<'email' | 'password', string>>;
 
@@ -30,9 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The end of a social sign-in (popup or redirect): better-auth has set the session cookie.
   if (url.searchParams.get('social') === 'done' && context.user) return loggedIn(redirectTo);
   if (context.user) throw redirect('/');
-  const providers = socialProviders(context.deps.config);
+  const providers = context.service.auth.providers();
   const provider = url.searchParams.get('provider');
-  if (provider && providers.some((p) => p.id === provider)) return startSocialRedirect(request, context, provider, redirectTo);
+  if (provider && providers.some((p) => p.id === provider)) return startSocialRedirect(context, provider, redirectTo);
   const error = url.searchParams.get('error');
   // The second step of a password sign-in for a two-factor account (issue 7).
   const step = url.searchParams.get('step') === 'code' && hasTwoFactorChallenge(request.headers.get('cookie')) ? 'code' : 'password';
@@ -40,64 +41,36 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** The redirect flow (no JavaScript, or a blocked popup): a GET, so the CSP's form-action stays 'self'. */
-async function startSocialRedirect(request: Request, context: Route.LoaderArgs['context'], provider: string, redirectTo: string) {
-  const response = await callAuth(authCall(request, context), '/sign-in/social', {
-    provider,
-    callbackURL: `/login?${new URLSearchParams({ social: 'done', redirectTo })}`,
-    errorCallbackURL: `/login?${new URLSearchParams({ redirectTo })}`,
-    disableRedirect: true,
-  });
-  const body = (await response.json().catch(() => null)) as { url?: string } | null;
-  if (!response.ok || !body?.url) throw redirect(`/login?${new URLSearchParams({ redirectTo, error: 'internal-error' })}`);
-  return redirect(body.url, { headers: forwardCookies(response) });
+async function startSocialRedirect(context: Route.LoaderArgs['context'], provider: string, redirectTo: string) {
+  const started = await startSocialSignIn(context.service, provider, redirectTo);
+  if (!started) throw redirect(`/login?${new URLSearchParams({ redirectTo, error: 'internal-error' })}`);
+  return redirect(started.url, { headers: started.cookies });
 }
 
-const authCall = (request: Request, context: Route.LoaderArgs['context']) => ({
-  auth: context.deps.auth,
-  config: context.deps.config,
-  request,
-  clientIp: context.clientIp,
-});
-
+const NO_ERRORS: FieldErrors = {};
 type ActionData = { step: 'password' | 'code'; errors: FieldErrors; formError: string | null; values: { email: string } };
 const answer = (body: ActionData, status: number) => data(body, status);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo') ?? String(form.redirectTo ?? ''));
-  if (form.intent === 'code') return verifyCode(request, context, String(form.code ?? '').trim(), redirectTo);
+  if (form.intent === 'code') return verifyCode(context, String(form.code ?? '').trim(), redirectTo);
   const values = { email: typeof form.email === 'string' ? form.email : '' };
   const parsed = LogInSchema.safeParse(form);
   if (!parsed.success) return answer({ step: 'password', errors: fieldErrors(parsed.error) as FieldErrors, formError: null, values }, 400);
-  const limit = await consumeRateLimit(context.deps.rateLimits, AUTH_RATE_LIMITS.signIn, context.clientIp, context.service.log);
-  if (!limit.allowed) return answer({ step: 'password', errors: {}, formError: MESSAGES.tooManyRequests, values }, 429);
-  const response = await callAuth(authCall(request, context), '/sign-in/email', { ...parsed.data, rememberMe: true });
-  if (!response.ok) {
-    const { message } = await authErrorMessage(response, MESSAGES.invalidCredentials);
-    return answer({ step: 'password', errors: {}, formError: message, values }, response.status === 429 ? 429 : 401);
-  }
-  const body = (await response.clone().json().catch(() => null)) as { twoFactorRedirect?: boolean } | null;
-  if (body?.twoFactorRedirect) {
-    // The password was right; better-auth set its short-lived two_factor cookie instead of a session.
-    return redirect(`/login?${new URLSearchParams({ step: 'code', redirectTo })}`, { headers: forwardCookies(response) });
-  }
-  return loggedIn(redirectTo, forwardCookies(response));
+  const outcome = await signIn(context.service, parsed.data);
+  if (!outcome.ok) return answer({ step: 'password', errors: {}, formError: outcome.message, values }, outcome.status);
+  // The password was right; for a two-factor account better-auth set its short-lived two_factor cookie instead of a session.
+  if (outcome.twoFactor) return redirect(`/login?${new URLSearchParams({ step: 'code', redirectTo })}`, { headers: outcome.cookies });
+  return loggedIn(redirectTo, outcome.cookies);
 }
 
 /** The code step: a TOTP code, or a recovery code (once each); limited like sign-in itself. */
-async function verifyCode(request: Request, context: Route.ActionArgs['context'], code: string, redirectTo: string) {
-  const values = { email: '' };
-  if (!code) return answer({ step: 'code', errors: {}, formError: MESSAGES.twoFactorCodeRequired, values }, 400);
-  const limit = await consumeRateLimit(context.deps.rateLimits, AUTH_RATE_LIMITS.twoFactor, context.clientIp, context.service.log);
-  if (!limit.allowed) return answer({ step: 'code', errors: {}, formError: MESSAGES.tooManyRequests, values }, 429);
-  const response = await callAuth(authCall(request, context), verifyPath(code), { code, trustDevice: false });
-  if (response.ok) return loggedIn(redirectTo, forwardCookies(response));
-  const { code: reason } = await authErrorMessage(response, MESSAGES.serverError);
-  const { message, restart } = twoFactorErrorMessage(reason, response.status);
-  return data<ActionData>(
-    { step: restart ? 'password' : 'code', errors: {}, formError: message, values },
-    { status: response.status === 429 ? 429 : 401, headers: forwardCookies(response) },
-  );
+async function verifyCode(context: Route.ActionArgs['context'], code: string, redirectTo: string) {
+  const outcome = await verifySignInCode(context.service, code);
+  if (outcome.ok) return loggedIn(redirectTo, outcome.cookies);
+  const step = outcome.restart ? 'password' : 'code';
+  return data<ActionData>({ step, errors: {}, formError: outcome.message, values: { email: '' } }, { status: outcome.status, headers: outcome.cookies });
 }
 
 export default function LogIn({ loaderData, actionData }: Route.ComponentProps) {
@@ -109,6 +82,7 @@ export default function LogIn({ loaderData, actionData }: Route.ComponentProps) 
   const step = actionData?.step ?? loaderData.step;
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(formRef, actionData?.errors);
+  const fresh = useFreshErrors(actionData?.errors ?? NO_ERRORS);
 
   useEffect(() => {
     if (!actionData?.formError) return;
@@ -131,17 +105,17 @@ export default function LogIn({ loaderData, actionData }: Route.ComponentProps) 
         </>
       }
     >
-      <Form ref={formRef} method="post" action={`/login${search}`} noValidate className="flex flex-col gap-3" data-testid="login-form">
+      <Form ref={formRef} method="post" action={`/login${search}`} noValidate onInput={fresh.onInput} className="flex flex-col gap-3" data-testid="login-form">
         <FormField
           label="Email"
           name="email"
           type="email"
           autoComplete="email"
           defaultValue={actionData?.values.email}
-          error={actionData?.errors.email}
+          error={fresh.errors.email}
           required
         />
-        <PasswordField autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={actionData?.errors.password} />
+        <PasswordField autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={fresh.errors.password} />
         <div className="text-right">
           <Link to="/forgot-password" className="link link-hover text-sm">{MESSAGES.forgotPassword}</Link>
         </div>

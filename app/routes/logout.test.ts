@@ -1,9 +1,10 @@
 import type { AppLoadContext } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { TEST_DIALECTS } from '#test/databases';
 import { readFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app.server';
+import { serviceContext } from '#server/context.server';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '#test/test-app';
 import { action } from './logout';
 
 const apps: TestApp[] = [];
@@ -13,7 +14,8 @@ afterEach(async () => {
 
 async function logOut(t: TestApp, cookie: string) {
   const request = new Request(`${TEST_ORIGIN}/logout`, { method: 'POST', headers: { cookie, origin: TEST_ORIGIN, referer: `${TEST_ORIGIN}/allblogs` } });
-  const context = { deps: t.deps, service: t.context(null), user: null, nonce: '', requestId: 'test', clientIp: '127.0.0.1' } as AppLoadContext;
+  const service = serviceContext(t.deps, null, { clientIp: '127.0.0.1', request });
+  const context = { deps: t.deps, service, user: null, nonce: '', requestId: 'test', clientIp: '127.0.0.1' } as AppLoadContext;
   const response = (await action({ request, context, params: {} } as never)) as Response;
   const flashCookie = response.headers.getSetCookie().find((c) => c.startsWith('afterglow.flash='))!;
   return { response, flash: readFlash(new Request(TEST_ORIGIN, { headers: { cookie: flashCookie.split(';')[0]! } })) };

@@ -1,11 +1,12 @@
 import { data, Link } from 'react-router';
 import { confirmSubscription } from '~/features/newsletter/newsletter.service.server';
 import { AuthCard } from '~/features/users/components/auth-card';
-import { isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
+import { errorPage, pageRefusal } from '~/lib/page-errors.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/mail-confirm';
 
-export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.subscriptionConfirmedTitle} · Afterglow` }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.subscriptionConfirmedTitle) }, { name: 'robots', content: 'noindex' }];
 
 /**
  * The double opt-in link: opening it confirms (docs/decisions/023 says why a GET may). The
@@ -16,8 +17,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     const { email, manageToken } = await confirmSubscription(context.service, context.deps.config.SESSION_SECRET, params.token);
     return { ok: true as const, email, manageToken };
   } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return data({ ok: false as const, email: '', manageToken: '' }, { status: 404 });
-    throw error;
+    if (pageRefusal(error).code !== 'not_found') errorPage(error);
+    return data({ ok: false as const, email: '', manageToken: '' }, { status: 404 });
   }
 }
 

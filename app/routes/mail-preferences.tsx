@@ -3,13 +3,14 @@ import { listFollowing, setFollowDelivery, unfollowWriter } from '~/features/fol
 import { DeliveryForm } from '~/features/newsletter/components/delivery-form';
 import { DeliverySchema } from '~/features/newsletter/newsletter.schema';
 import { newsletterPreferences, setNewsletterDelivery, unsubscribeMe, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
-import { isAppError } from '~/lib/errors';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { requireUser } from '~/lib/session.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/mail-preferences';
 
-export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.preferencesTitle} · Afterglow` }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.preferencesTitle) }, { name: 'robots', content: 'noindex' }];
 
 /** By the mailed link (`?t=`, newsletter only, no login) or for the signed-in reader (all). */
 function who(request: Request, context: Route.LoaderArgs['context']) {
@@ -26,8 +27,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const follows = by === 'me' ? await listFollowing(context.service) : null;
     return { ok: true as const, newsletter, follows };
   } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return data({ ok: false as const, newsletter: null, follows: null }, { status: 404 });
-    throw error;
+    if (pageRefusal(error).code !== 'not_found') errorPage(error);
+    return data({ ok: false as const, newsletter: null, follows: null }, { status: 404 });
   }
 }
 
@@ -60,8 +61,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     }
     return redirect(back);
   } catch (error) {
-    if (!isAppError(error)) throw error;
-    return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: error.message }) });
+    return backWithRefusal(error, back);
   }
 }
 

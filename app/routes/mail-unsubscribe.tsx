@@ -1,21 +1,25 @@
 import { data, Form, Link } from 'react-router';
 import { describeMailLink, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
 import { AuthCard } from '~/features/users/components/auth-card';
-import { isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
+import { errorPage, pageRefusal } from '~/lib/page-errors.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/mail-unsubscribe';
 
-export const meta: Route.MetaFunction = () => [{ title: `${MESSAGES.unsubscribeTitle} · Afterglow` }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.unsubscribeTitle) }, { name: 'robots', content: 'noindex' }];
 
-const invalid = () => data({ state: 'invalid' as const }, { status: 404 });
+/** An unknown or forged link: the page says so (404); anything else is the error page. */
+function invalid(error: unknown) {
+  if (pageRefusal(error).code !== 'not_found') errorPage(error);
+  return data({ state: 'invalid' as const }, { status: 404 });
+}
 
 /** GET shows what the link would end and a button; it changes nothing (RFC 8058 §3). */
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
     return { state: 'ask' as const, token: params.token, target: await describeMailLink(context.service, context.deps.config.SESSION_SECRET, params.token) };
   } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return invalid();
-    throw error;
+    return invalid(error);
   }
 }
 
@@ -27,8 +31,7 @@ export async function action({ context, params }: Route.ActionArgs) {
   try {
     return { state: 'done' as const, result: await unsubscribeByLink(context.service, context.deps.config.SESSION_SECRET, params.token) };
   } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return invalid();
-    throw error;
+    return invalid(error);
   }
 }
 

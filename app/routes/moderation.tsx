@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect } from 'react-router';
+import type { ReactNode } from 'react';
+import { Form, Link, redirect } from 'react-router';
 import { LocalTime } from '~/components/local-format';
 import { GrantModeratorSchema, MODERATED_CONTENT, ModerationReasonSchema, SuspendSchema } from '~/features/moderation/moderation.schema';
 import {
@@ -12,9 +13,10 @@ import {
   revokeModerator,
   suspendUser,
 } from '~/features/moderation/moderation.service.server';
-import { isAppError } from '~/lib/errors';
+import { approveAccount, approveContent, listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import { requireUser } from '~/lib/session.server';
 import type { Route } from './+types/moderation';
@@ -28,10 +30,10 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireUser(context, request);
   try {
-    return await getModerationOverview(context.service);
+    const [overview, hold] = await Promise.all([getModerationOverview(context.service), listPendingAndHeld(context.service)]);
+    return { ...overview, ...hold };
   } catch (error) {
-    if (isAppError(error) && error.code === 'forbidden') throw data(null, { status: 404 });
-    throw error;
+    errorPage(error, { hideForbidden: true });
   }
 }
 
@@ -51,6 +53,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       if (intent === 'hide' && type) await hideContent(ctx, type, field('targetId'), reason);
       else if (intent === 'restore' && type) await restoreContent(ctx, type, field('targetId'), reason);
       else if (intent === 'delete' && type) await deleteContent(ctx, type, field('targetId'), reason);
+      else if (intent === 'approve' && type) await approveContent(ctx, type, field('targetId'), reason);
+      else if (intent === 'approve-account') await approveAccount(ctx, field('userId'), reason);
       else if (intent === 'dismiss') for (const id of form.getAll('reportId')) await dismissReport(ctx, String(id), reason);
       else if (intent === 'suspend') await suspendUser(ctx, field('userId'), SuspendSchema.parse({ ...reason, days: field('days') || null }));
       else if (intent === 'comment-ban') await banFromCommenting(ctx, field('userId'), reason);
@@ -58,8 +62,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       else return redirect('/moderation');
     }
   } catch (error) {
-    const text = isAppError(error) ? error.message : error instanceof Error && error.name === 'ZodError' ? MESSAGES.moderationReasonLabel : null;
-    if (text === null) throw error;
+    const text = error instanceof Error && error.name === 'ZodError' ? MESSAGES.moderationReasonLabel : pageRefusal(error).message;
     return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text }) });
   }
   return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
@@ -76,8 +79,42 @@ function ReasonField({ id }: { id: string }) {
 
 const pathOf = (type: 'blog' | 'comment') => (type === 'blog' ? 'blogs' : 'comments');
 
+/** One part of the screen: a heading, and a line saying so when it has nothing to show. */
+function Part({ id, heading, emptyText, children }: { id: string; heading: string; emptyText: string | null; children: ReactNode }) {
+  return (
+    <section className="mt-10" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="text-xl font-semibold">{heading}</h2>
+      {emptyText ? <p className="mt-4 opacity-85">{emptyText}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+/** What was reported or waits: its title, if any, and its text. */
+function Quoted({ title, text }: { title: string | null; text: string }) {
+  return (
+    <>
+      {title ? <p className="mt-2 font-semibold">{title}</p> : null}
+      {text ? <blockquote className="mt-2 max-h-40 overflow-auto whitespace-pre-line break-words border-l-4 border-base-300 pl-3">{text}</blockquote> : null}
+    </>
+  );
+}
+
+/** The blog or comment a form acts on, its writer, and the two actions every such form has. */
+function ContentActions({ type, id, ownerId }: { type: 'blog' | 'comment'; id: string; ownerId: string }) {
+  return (
+    <>
+      <input type="hidden" name="targetPath" value={pathOf(type)} />
+      <input type="hidden" name="targetId" value={id} />
+      <input type="hidden" name="userId" value={ownerId} />
+      <button className="btn btn-warning btn-sm" name="intent" value="hide">{MESSAGES.moderationHide}</button>
+      <button className="btn btn-error btn-sm" name="intent" value="delete">{MESSAGES.moderationDelete}</button>
+    </>
+  );
+}
+
 export default function Moderation({ loaderData }: Route.ComponentProps) {
-  const { queue, removed, staff, log } = loaderData;
+  const { queue, removed, staff, log, pending, held } = loaderData;
   return (
     <main className="mx-auto w-full max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold">{MESSAGES.moderationHeading}</h1>
@@ -92,9 +129,9 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
                 <span className="badge badge-outline">{item.targetType}</span>
                 <span className="font-semibold">{MESSAGES.moderationReports(item.reports.length)}</span>
                 {item.blogId ? <Link className="link" to={`/blogs/${item.blogId}`}>open</Link> : null}
+                {item.targetType === 'user' ? <Link className="link" to={`/authors/${item.targetId}`}>open</Link> : null}
               </p>
-              {item.title ? <p className="mt-2 font-semibold">{item.title}</p> : null}
-              {item.text ? <blockquote className="mt-2 max-h-40 overflow-auto whitespace-pre-line break-words border-l-4 border-base-300 pl-3">{item.text}</blockquote> : null}
+              <Quoted title={item.title} text={item.text} />
               <ul className="mt-3 flex flex-col gap-1 text-sm">
                 {item.reports.map((r) => (
                   <li key={r.id}>
@@ -108,13 +145,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
                 {item.targetType === 'user' ? (
                   <input type="hidden" name="userId" value={item.targetId} />
                 ) : (
-                  <>
-                    <input type="hidden" name="targetPath" value={pathOf(item.targetType)} />
-                    <input type="hidden" name="targetId" value={item.targetId} />
-                    <input type="hidden" name="userId" value={item.ownerId} />
-                    <button className="btn btn-warning btn-sm" name="intent" value="hide">{MESSAGES.moderationHide}</button>
-                    <button className="btn btn-error btn-sm" name="intent" value="delete">{MESSAGES.moderationDelete}</button>
-                  </>
+                  <ContentActions type={item.targetType} id={item.targetId} ownerId={item.ownerId} />
                 )}
                 <button className="btn btn-ghost btn-sm" name="intent" value="dismiss">{MESSAGES.moderationDismiss}</button>
                 <button className="btn btn-ghost btn-sm" name="intent" value="comment-ban">{MESSAGES.moderationCommentBan}</button>
@@ -128,6 +159,45 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
       </section>
+
+      <Part id="pending" heading={MESSAGES.pendingHeading} emptyText={pending.length === 0 ? MESSAGES.pendingEmpty : null}>
+        <ol className="mt-4 flex flex-col gap-3" data-testid="pending">
+          {pending.map((p) => (
+            <li key={`${p.targetType}:${p.targetId}`} className="rounded-box bg-base-200 p-4" data-testid="pending-item">
+              <p className="flex flex-wrap items-center gap-2 text-sm">
+                <span className="badge badge-outline">{p.targetType}</span>
+                <span className="font-semibold">{p.ownerName}</span>
+                <span className="opacity-75"><LocalTime iso={p.since} withTime /></span>
+                <Link className="link" to={`/blogs/${p.blogId}`}>open</Link>
+              </p>
+              <Quoted title={p.title} text={p.text} />
+              <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
+                <ReasonField id={`approve-${p.targetId}`} />
+                <button className="btn btn-success btn-sm" name="intent" value="approve">{MESSAGES.approveContent}</button>
+                <button className="btn btn-success btn-outline btn-sm" name="intent" value="approve-account">{MESSAGES.approveAccount}</button>
+                <ContentActions type={p.targetType} id={p.targetId} ownerId={p.ownerId} />
+              </Form>
+            </li>
+          ))}
+        </ol>
+      </Part>
+
+      <Part id="held" heading={MESSAGES.heldAccountsHeading} emptyText={held.length === 0 ? MESSAGES.heldAccountsEmpty : null}>
+        <ul className="mt-4 flex flex-col gap-3" data-testid="held">
+          {held.map((h) => (
+            <li key={h.userId} className="rounded-box bg-base-200 p-4" data-testid="held-account">
+              <p className="text-sm">
+                <Link className="link font-semibold" to={`/authors/${h.userId}`}>{h.name}</Link> · {h.blogs === 1 ? '1 blog' : `${h.blogs} blogs`} · until <LocalTime iso={h.heldUntil} withTime />
+              </p>
+              <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
+                <input type="hidden" name="userId" value={h.userId} />
+                <ReasonField id={`approve-account-${h.userId}`} />
+                <button className="btn btn-success btn-sm" name="intent" value="approve-account">{MESSAGES.approveAccount}</button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      </Part>
 
       <section className="mt-10" aria-labelledby="removed-heading">
         <h2 id="removed-heading" className="text-xl font-semibold">{MESSAGES.removedByModerator}</h2>

@@ -1,8 +1,7 @@
 import { data } from 'react-router';
 import { NewsletterSection } from '~/features/newsletter/components/newsletter-section';
 import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newsletter-form.server';
-import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
-import { consumeRateLimit } from '#server/middleware/rate-limit.server';
+import { findMySubscription } from '~/features/newsletter/newsletter.service.server';
 import { MESSAGES } from '~/lib/messages';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/newsletter';
@@ -13,12 +12,15 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const limit = await consumeRateLimit(context.deps.rateLimits, SUBSCRIBE_RATE_LIMIT, context.clientIp, context.service.log);
-  const outcome = await subscribeFromForm(context.service, await request.formData(), { rateLimited: !limit.allowed });
+  const outcome = await subscribeFromForm(context.service, await request.formData());
   return data(outcome, { status: outcomeStatus(outcome) });
 }
 
+export async function loader({ context }: Route.LoaderArgs) {
+  return { subscription: await findMySubscription(context.service) };
+}
+
 /** The newsletter section alone (spec §2 route table). */
-export default function Newsletter({ actionData }: Route.ComponentProps) {
-  return <NewsletterSection action="/newsletter" outcome={actionData} standalone />;
+export default function Newsletter({ loaderData, actionData }: Route.ComponentProps) {
+  return <NewsletterSection action="/newsletter" outcome={actionData} subscription={loaderData.subscription} standalone />;
 }

@@ -2,22 +2,21 @@ import { data, Link, redirect } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { Page } from '~/components/page';
 import { TwoFactorSection, type TwoFactorActionData } from '~/features/users/components/two-factor-section';
+import { changeTwoFactor } from '~/features/users/account.service.server';
 import { getOwnProfile } from '~/features/users/users.service.server';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { requireUser } from '~/lib/session.server';
-import { authErrorMessage, callAuth, forwardCookies } from '#server/auth.server';
-import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
-import { totpSetup, twoFactorEnabled, twoFactorErrorMessage } from '#server/two-factor.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/profile';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Profile · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Profile') }];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   if (!context.user) return { profile: null, twoFactor: false };
   const { name, email, photo } = await getOwnProfile(context.service, context.user.email);
-  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await twoFactorEnabled(context.deps.auth, request.headers) };
+  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await context.service.auth.twoFactorEnabled() };
 }
 
 /**
@@ -38,31 +37,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '') as Intent;
   if (!INTENTS.includes(intent)) throw data(null, { status: 400 });
-  const fail = (error: string, status: number) => data<TwoFactorActionData>({ intent, error }, { status });
-  const limit = await consumeRateLimit(context.deps.rateLimits, AUTH_RATE_LIMITS.twoFactor, context.clientIp, context.service.log);
-  if (!limit.allowed) return fail(MESSAGES.tooManyRequests, 429);
-
-  const call = { auth: context.deps.auth, config: context.deps.config, request, clientIp: context.clientIp };
-  const field = (name: string) => String(form.get(name) ?? '').trim();
-  const [path, body] =
-    intent === 'confirm'
-      ? (['/two-factor/verify-totp', { code: field('code') }] as const)
-      : ([`/two-factor/${intent}`, { password: String(form.get('password') ?? '') }] as const);
-  if (intent === 'confirm' ? !/^\d{6}$/.test(body.code!) : !body.password) {
-    return fail(intent === 'confirm' ? MESSAGES.twoFactorInvalidCode : MESSAGES.twoFactorWrongPassword, 400);
-  }
-  const response = await callAuth(call, path, body);
-  if (!response.ok) {
-    const { code } = await authErrorMessage(response, MESSAGES.serverError);
-    return fail(twoFactorErrorMessage(code, response.status).message, response.status === 429 ? 429 : 400);
-  }
-  if (intent === 'enable') {
-    const { totpURI, backupCodes } = (await response.json()) as { totpURI: string; backupCodes: string[] };
-    return data<TwoFactorActionData>({ intent, setup: await totpSetup(totpURI, backupCodes) }, { headers: { 'Cache-Control': 'no-store' } });
-  }
+  const field = (name: string) => String(form.get(name) ?? '');
+  const outcome = await changeTwoFactor(context.service, intent, intent === 'confirm' ? field('code').trim() : field('password'));
+  if (!outcome.ok) return data<TwoFactorActionData>({ intent, error: outcome.message }, { status: outcome.status });
+  if (outcome.setup) return data<TwoFactorActionData>({ intent: 'enable', setup: outcome.setup }, { headers: { 'Cache-Control': 'no-store' } });
   // Both rotate the session: the new cookie goes with the redirect.
   const text = intent === 'confirm' ? MESSAGES.twoFactorEnabled : MESSAGES.twoFactorDisabled;
-  return redirect('/profile', { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }, forwardCookies(response)) });
+  return redirect('/profile', { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }, outcome.cookies) });
 }
 
 export default function Profile({ loaderData: { profile, twoFactor }, actionData }: Route.ComponentProps) {

@@ -2,78 +2,64 @@ import { useEffect, useRef, useState } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
-import { imageStoreFor } from '~/features/images/image-store.server';
-import { processImage, uploadImage } from '~/features/images/image.service.server';
-import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
+import { useFreshErrors } from '~/components/use-fresh-errors';
+import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
 import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
 import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';
 import { SocialLogin } from '~/features/users/components/social-login';
-import { updateOwnProfile } from '~/features/users/users.service.server';
+import { signUp } from '~/features/users/account.service.server';
 import { fieldErrors, imageFailure, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, SignUpSchema } from '~/features/users/users.schema';
-import { isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { pageRefusal } from '~/lib/page-errors.server';
 import { safeRedirectPath } from '~/lib/session.server';
-import { authErrorMessage, callAuth, forwardCookies, socialProviders } from '#server/auth.server';
-import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/register';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sign Up · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Sign Up') }];
 
 type Field = 'email' | 'name' | 'password' | 'terms' | 'image';
+const NO_ERRORS: Failure['errors'] = {};
 type Failure = { errors: Partial<Record<Field, string>>; formError: string | null; values: { email: string; name: string } };
 
 export function loader({ request, context }: Route.LoaderArgs) {
   if (context.user) throw redirect('/');
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'));
-  return { providers: socialProviders(context.deps.config), redirectTo };
+  return { providers: context.service.auth.providers(), redirectTo };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { deps, service } = context;
-  const maxBytes = megabytes(deps.config.MAX_UPLOAD_MB);
+  const maxBytes = megabytes(context.deps.config.MAX_UPLOAD_MB);
   const fail = (failure: Partial<Failure>, status: number) =>
     data({ errors: {}, formError: null, values: { email: '', name: '' }, ...failure } as Failure, status);
   let form: FormData;
   try {
     form = await readUploadForm(request, maxBytes);
   } catch (error) {
-    if (isAppError(error)) return fail({ formError: error.message }, error.status);
-    throw error;
+    const refused = pageRefusal(error);
+    return fail({ formError: refused.message }, refused.status);
   }
   const text = (name: string) => (typeof form.get(name) === 'string' ? String(form.get(name)) : '');
   const values = { email: text('email'), name: text('name') };
   const parsed = SignUpSchema.safeParse({ email: text('email'), name: text('name'), password: text('password'), terms: form.get('terms') ?? undefined });
   if (!parsed.success) return fail({ errors: fieldErrors(parsed.error), values }, 400);
 
-  // The picture is checked before the account exists: a bad file must not leave half a sign-up.
   let image: Buffer | null;
   try {
     image = await fileBytes(form, 'image', maxBytes);
-    if (image) await processImage(image);
   } catch (error) {
-    if (!isAppError(error)) throw error;
-    return fail({ errors: { image: imageFailure(error.message) }, values }, error.status);
+    const refused = pageRefusal(error);
+    return fail({ errors: { image: imageFailure(refused.message) }, values }, refused.status);
   }
-
-  const limit = await consumeRateLimit(deps.rateLimits, AUTH_RATE_LIMITS.signUp, context.clientIp, service.log);
-  if (!limit.allowed) return fail({ formError: MESSAGES.tooManyRequests, values }, 429);
-  const { email, name, password } = parsed.data;
-  const response = await callAuth({ auth: deps.auth, config: deps.config, request, clientIp: context.clientIp }, '/sign-up/email', { email, name, password });
-  if (!response.ok) {
-    const { message, code } = await authErrorMessage(response, MESSAGES.serverError);
-    return fail({ formError: code?.startsWith('USER_ALREADY_EXISTS') ? MESSAGES.emailTaken : message, values }, response.status);
+  const outcome = await signUp(context.service, { ...parsed.data, image });
+  if (!outcome.ok) {
+    const failure = outcome.field === 'image' ? { errors: { image: imageFailure(outcome.message) } } : { formError: outcome.message };
+    return fail({ ...failure, values }, outcome.status);
   }
-  const { user } = (await response.json()) as { user: { id: string; email: string; name: string } };
-  if (image) {
-    const ctx = { ...service, user: { id: user.id, email: user.email, name: user.name, image: null } };
-    const { url } = await uploadImage(ctx, imageStoreFor(deps.config), image);
-    await updateOwnProfile(ctx, user.email, { name: undefined, photo: url });
-  }
-  const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.signupSuccess, timer: FEEDBACK_MS.success }, forwardCookies(response));
+  const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.signupSuccess, timer: FEEDBACK_MS.success }, outcome.cookies);
   return redirect('/', { headers });
 }
 
@@ -83,7 +69,12 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const submitting = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const { dialog } = useFeedback();
   const [clientErrors, setClientErrors] = useState<Failure['errors'] | null>(null);
-  const errors = clientErrors ?? actionData?.errors ?? {};
+  const answered = clientErrors ?? actionData?.errors ?? NO_ERRORS;
+  const fresh = useFreshErrors(answered);
+  const errors = fresh.errors;
+  // "Already exists" is about the email: that field is marked, and the message goes once it changes.
+  const emailTaken = actionData?.formError === MESSAGES.emailTaken && !clientErrors && !fresh.edited('email');
+  const formError = actionData?.formError === MESSAGES.emailTaken && !emailTaken ? null : actionData?.formError;
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(formRef, clientErrors ?? actionData?.errors);
 
@@ -114,8 +105,19 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         </>
       }
     >
-      <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={validate} className="flex flex-col gap-3" data-testid="register-form">
-        <FormField label="Email" name="email" type="email" autoComplete="email" defaultValue={actionData?.values.email} hint={MESSAGES.emailHint} error={errors.email} required />
+      <Form ref={formRef} method="post" encType="multipart/form-data" noValidate onSubmit={validate} onInput={fresh.onInput} className="flex flex-col gap-3" data-testid="register-form">
+        <FormField
+          label="Email"
+          name="email"
+          id="register-email"
+          type="email"
+          autoComplete="email"
+          defaultValue={actionData?.values.email}
+          hint={MESSAGES.emailHint}
+          error={errors.email}
+          required
+          {...(emailTaken && !errors.email ? { 'aria-invalid': true, 'aria-describedby': 'register-error register-email-hint' } : {})}
+        />
         <FormField label="Name" name="name" autoComplete="name" maxLength={NAME_MAX_LENGTH} defaultValue={actionData?.values.name} error={errors.name} required />
         <FormField label="Profile image" name="image" type="file" accept={ACCEPTED_IMAGE_TYPES} className="file-input file-input-bordered px-0" error={errors.image} />
         <PasswordField autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} hint={MESSAGES.passwordHint} error={errors.password} />
@@ -135,7 +137,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
           {MESSAGES.signUp}
         </button>
-        <FormError message={actionData?.formError} />
+        <FormError id="register-error" message={formError} />
       </Form>
       <SocialLogin providers={providers} mode="register" redirectTo={redirectTo} />
     </AuthCard>

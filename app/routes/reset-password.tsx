@@ -3,14 +3,14 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { PasswordField } from '~/features/users/components/password-field';
+import { resetPassword } from '~/features/users/account.service.server';
 import { fieldErrors, PASSWORD_MAX_LENGTH, ResetPasswordSchema } from '~/features/users/users.schema';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { callAuth, forwardCookies } from '#server/auth.server';
-import { AUTH_RATE_LIMITS, consumeRateLimit } from '#server/middleware/rate-limit.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/reset-password';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Choose a new password') }];
 
 /** better-auth checked the mailed link and sent the visitor here with ?token= or ?error=. */
 export function loader({ request }: Route.LoaderArgs) {
@@ -20,21 +20,15 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { deps } = context;
   const form = Object.fromEntries(await request.formData());
   const parsed = ResetPasswordSchema.safeParse(form);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
     return data({ error: errors.password ?? null, formError: errors.token ?? null }, 400);
   }
-  const limit = await consumeRateLimit(deps.rateLimits, AUTH_RATE_LIMITS.reset, context.clientIp, context.service.log);
-  if (!limit.allowed) return data({ error: null, formError: MESSAGES.tooManyRequests }, 429);
-  const response = await callAuth({ auth: deps.auth, config: deps.config, request, clientIp: context.clientIp }, '/reset-password', {
-    token: parsed.data.token,
-    newPassword: parsed.data.password,
-  });
-  if (!response.ok) return data({ error: null, formError: MESSAGES.resetLinkInvalid }, 400);
-  const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.passwordResetTitle, text: MESSAGES.passwordResetText }, forwardCookies(response));
+  const outcome = await resetPassword(context.service, parsed.data);
+  if (!outcome.ok) return data({ error: null, formError: outcome.message }, outcome.status);
+  const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.passwordResetTitle, text: MESSAGES.passwordResetText }, outcome.cookies);
   return redirect('/login', { headers });
 }
 

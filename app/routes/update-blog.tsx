@@ -1,24 +1,26 @@
 import { data, redirect } from 'react-router';
 import { Page } from '~/components/page';
 import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs/blog-form.server';
-import { getBlogForUpdate, updateBlog } from '~/features/blogs/blog.service.server';
+import { getBlogForUpdate, updateBlog } from '~/features/blogs/blogs.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
-import { type AppError, isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/update-blog';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Edit blog · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Edit blog') }];
 
 /** Unknown or someone else's Hidden blog: the 404 page; another user's blog: back with the spec's text. */
-function refuse(error: AppError, id: string): never {
-  if (error.code === 'forbidden') {
-    throw redirect(`/blogs/${id}`, { headers: withFlash({ type: 'dialog', kind: 'error', title: error.message, timer: FEEDBACK_MS.other }) });
+function refuse(error: unknown, id: string): never {
+  const refused = pageRefusal(error);
+  if (refused.code === 'forbidden') {
+    throw redirect(`/blogs/${id}`, { headers: withFlash({ type: 'dialog', kind: 'error', title: refused.message, timer: FEEDBACK_MS.other }) });
   }
-  throw data(null, { status: 404 });
+  errorPage(refused);
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -29,8 +31,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     const blog = await getBlogForUpdate(context.service, params.id);
     return { blog, author: { email: user.email, name: blog.name }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
   } catch (error) {
-    if (isAppError(error)) refuse(error, params.id);
-    throw error;
+    refuse(error, params.id);
   }
 }
 
@@ -40,16 +41,15 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     // The owner check runs before the upload is read: nobody else's image gets stored.
     await getBlogForUpdate(context.service, params.id);
   } catch (error) {
-    if (isAppError(error)) refuse(error, params.id);
-    throw error;
+    refuse(error, params.id);
   }
   const form = await readBlogForm(context.service, context.deps.config, request, 'edit');
   if (!form.ok) return data(form.data, { status: form.status });
   try {
     await saveBlogForm(context.service, context.deps.config, form, (input) => updateBlog(context.service, params.id, input));
   } catch (error) {
-    if (!isAppError(error)) throw error;
-    return data({ formError: error.message, values: form.input }, { status: error.status });
+    const refused = pageRefusal(error);
+    return data({ formError: refused.message, values: form.input }, { status: refused.status });
   }
   return redirect('/allblogs', {
     headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.updateBlogSuccess, duration: FEEDBACK_MS.success }),

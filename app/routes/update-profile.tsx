@@ -1,23 +1,26 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { data, Form, redirect, useNavigation } from 'react-router';
+import { z } from 'zod';
 import { Avatar } from '~/components/avatar';
 import { useFeedback } from '~/components/feedback';
+import { useFreshErrors } from '~/components/use-fresh-errors';
 import { imageStoreFor } from '~/features/images/image-store.server';
-import { uploadImage } from '~/features/images/image.service.server';
-import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
+import { uploadImage } from '~/features/images/images.service.server';
+import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
 import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
 import { FormField } from '~/features/users/components/form-field';
 import { useLocalDateTime } from '~/features/users/components/local-date-time';
 import { getOwnProfile, updateOwnProfile } from '~/features/users/users.service.server';
 import { imageFailure, NAME_MAX_LENGTH, UpdateProfileSchema } from '~/features/users/users.schema';
-import { isAppError } from '~/lib/errors';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { pageRefusal } from '~/lib/page-errors.server';
 import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
+import { pageTitle } from '~/lib/seo';
 import { SignedOutNotice } from '~/components/signed-out-notice';
 import type { Route } from './+types/update-profile';
 
-export const meta: Route.MetaFunction = () => [{ title: 'My Profile · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'My Profile') }];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = userOrSignedOutPost(context, request);
@@ -48,9 +51,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     const photo = image ? (await uploadImage(service, imageStoreFor(deps.config), image)).url : undefined;
     await updateOwnProfile(service, user.email, { ...input, photo });
   } catch (error) {
-    service.log.warn({ err: error }, 'profile update failed');
-    const reason = isAppError(error) ? imageFailure(error.message) : null;
-    return data<ProfileActionData>({ failed: true, reason }, isAppError(error) ? error.status : 400);
+    // A zod refusal of the name is a 400; an image or other refusal says why; an outage is a 503.
+    if (error instanceof z.ZodError) return data<ProfileActionData>({ failed: true, reason: null }, 400);
+    const refused = pageRefusal(error);
+    service.log.warn({ err: refused }, 'profile update failed');
+    return data<ProfileActionData>({ failed: true, reason: imageFailure(refused.message) }, refused.status);
   }
   return redirect('/update-profile', { headers: withFlash({ type: 'toast', kind: 'success', text: `${MESSAGES.profileSavedTitle} ${MESSAGES.profileSavedText}` }) });
 }
@@ -63,6 +68,9 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
   const lastLogin = useLocalDateTime(profile?.lastLoginAt ?? null);
   const signIn = actionData?.signIn;
   const typedName = actionData?.values?.name;
+  // The picture's refusal is about that file: choosing another one clears it.
+  const fresh = useFreshErrors(useMemo(() => ({ photo: actionData?.reason ?? undefined }), [actionData]));
+  const photoInvalid = Boolean(fresh.errors.photo);
 
   useEffect(() => {
     if (!actionData?.failed) return;
@@ -74,21 +82,21 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
   return (
     <section className="mx-auto w-full max-w-xl px-4 py-10">
       <div className="card border border-base-300 bg-base-100 shadow-xl">
-        <Form method="post" encType="multipart/form-data" className="card-body gap-4" data-testid="profile-form">
+        <Form method="post" encType="multipart/form-data" onInput={fresh.onInput} className="card-body gap-4" data-testid="profile-form">
           <h1 className="text-center text-3xl font-bold tracking-tight">{MESSAGES.myProfile}</h1>
           <div className="flex flex-col items-center gap-2">
             <div className="rounded-full ring-4 ring-primary ring-offset-2 ring-offset-base-100">
               <Avatar src={preview ?? profile?.photo ?? null} alt={`Photo of ${profile?.name || MESSAGES.defaultDisplayName}`} size={112} />
             </div>
-            <label className="btn btn-outline btn-sm mt-2 focus-within:outline focus-within:outline-2 focus-within:outline-offset-2">
+            <label className={`btn btn-outline btn-sm mt-2 focus-within:outline focus-within:outline-2 focus-within:outline-offset-2 ${photoInvalid ? 'btn-error' : ''}`}>
               {MESSAGES.change}
               <input
                 type="file"
                 name="photo"
                 accept={ACCEPTED_IMAGE_TYPES}
                 className="sr-only"
-                aria-invalid={actionData?.reason ? true : undefined}
-                aria-describedby={actionData?.reason ? 'photo-hint profile-error' : 'photo-hint'}
+                aria-invalid={photoInvalid || undefined}
+                aria-describedby={photoInvalid ? 'photo-hint profile-error' : 'photo-hint'}
                 onChange={(event) => {
                   const file = event.currentTarget.files?.[0];
                   if (!file) return setPreview(null);
@@ -113,7 +121,7 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
               <FormField label="Last Login" name="last-login-shown" value={lastLogin} readOnly className="bg-base-200" data-testid="last-login" data-iso={profile.lastLoginAt ?? undefined} />
             </>
           ) : null}
-          {actionData?.failed ? (
+          {actionData?.failed && !(actionData.reason && !photoInvalid) ? (
             <div role="alert" id="profile-error" className="alert alert-error" data-testid="profile-error">
               <span><strong>{MESSAGES.profileErrorTitle}</strong> {MESSAGES.profileErrorText}{actionData.reason ? ` (${actionData.reason})` : ''}{signIn ? <> <SignedOutNotice signIn={signIn} /></> : null}</span>
             </div>

@@ -1,11 +1,11 @@
 import { redirect } from 'react-router';
 import { addToWishlist } from '~/features/wishlist/wishlist.service.server';
 import { AddWishlistFormSchema } from '~/features/wishlist/wishlist.schema';
-import { isAppError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { LOG_IN, loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
+import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { safeRedirectPath } from '~/lib/session.server';
 import type { Route } from './+types/wishlist-add';
 
@@ -14,21 +14,21 @@ import type { Route } from './+types/wishlist-add';
  * page as a flash message — the home page goes on to /wishlist (spec §2), All blogs comes back.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = AddWishlistFormSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = Object.fromEntries(await request.formData());
+  // Signed out: the "log in" notice, before the rest of the form is even checked.
+  if (!context.user) {
+    const back = safeRedirectPath(typeof form.redirectTo === 'string' ? form.redirectTo : null);
+    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, action: { text: LOG_IN, href: loginPath(back) } }) });
+  }
+  const parsed = AddWishlistFormSchema.safeParse(form);
   if (!parsed.success) throw new Response('Bad request', { status: 400 });
   const { blogId, variant, redirectTo } = parsed.data;
   const back = safeRedirectPath(redirectTo);
-  if (!context.user) {
-    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, action: { text: LOG_IN, href: loginPath(back) } }) });
-  }
   try {
     await addToWishlist(context.service, { blogId, source: variant });
   } catch (error) {
-    if (isAppError(error) && error.code === 'conflict') {
-      return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'info', title: MESSAGES.alreadyAddedTitle, text: MESSAGES.alreadyAddedText }) });
-    }
-    if (isAppError(error) && error.code === 'not_found') throw new Response('Not found', { status: 404 });
-    throw error;
+    if (pageRefusal(error).code !== 'conflict') errorPage(error);
+    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'info', title: MESSAGES.alreadyAddedTitle, text: MESSAGES.alreadyAddedText }) });
   }
   return variant === 'home'
     ? redirect('/wishlist', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.homeWishlistSuccess, duration: FEEDBACK_MS.success }) })

@@ -6,10 +6,12 @@ import { listWishlist, removeFromWishlist } from '~/features/wishlist/wishlist.s
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
+import { pageRefusal } from '~/lib/page-errors.server';
 import { requireUser } from '~/lib/session.server';
+import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/wishlist';
 
-export const meta: Route.MetaFunction = () => [{ title: 'My Wishlist · Afterglow' }];
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'My Wishlist') }];
 
 const pageOf = (value: unknown) => WishlistPageSchema.shape.page.catch(1).parse(value ?? undefined);
 
@@ -38,7 +40,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     deleted = (await removeFromWishlist(context.service, String(form.get('id') ?? ''))).deletedCount > 0;
   } catch (error) {
-    context.service.log.warn({ err: error }, 'wishlist removal failed');
+    // A refusal (not yours, gone) is the error dialog; a database outage is the 503 page.
+    context.service.log.warn({ err: pageRefusal(error) }, 'wishlist removal failed');
   }
   const flash = deleted
     ? { type: 'dialog' as const, kind: 'success' as const, title: MESSAGES.deletedTitle, text: MESSAGES.deletedText, timer: FEEDBACK_MS.success }

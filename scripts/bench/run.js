@@ -1,14 +1,17 @@
 // `npm run bench`: measures the production server on a seeded data set with autocannon and prints
 // req/s, p50, p99, errors and non-2xx per scenario, each also as a ratio to a bare node:http
-// "ceiling" serving the home page's bytes in the same run. Writes bench/results/latest.{md,json}.
-// Options: --blogs 1000|100000, --duration s, --connections n, --quick (CI-sized), DATABASE_URL env.
-import { spawn } from 'node:child_process';
+// "ceiling" serving the home page's bytes in the same run, then cold start and peak memory. Writes
+// bench/results/latest.{md,json} and <dialect>-<blogs>.json; a run on 100,000 blogs also prints
+// how it compares with the last 1,000-blog run on the same database.
+// Options: --blogs 1000|100000, --duration s, --connections n, --quick (CI-sized), --only text
+// (scenarios whose name contains it), DATABASE_URL env.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { BENCH_PASSWORD, benchUserEmail, SEED_FORMAT, seed, WRITERS, writePairs } from './seed.js';
+import { startServerProcess } from '../../tests/support/processes.js';
 import { ensureBuild, serverNodeFlags } from '../ensure-build.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -36,36 +39,9 @@ const databaseUrl = process.env.DATABASE_URL;
 const dialect = databaseUrl ? 'postgres' : 'sqlite';
 
 
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 async function startApp(env) {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, [...serverNodeFlags(), 'server.js'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited during start');
-    try {
-      const res = await fetch(`${url}/`);
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return { url, child, coldStartMs: performance.now() - started };
+  const app = await startServerProcess({ env, nodeFlags: serverNodeFlags(), waitPath: '/', accept: (res) => res.status === 200, intervalMs: 5, quiet: true });
+  return { url: app.url, child: app.child, coldStartMs: app.startMs };
 }
 
 // utime + stime of a process in ms (clock ticks are 10 ms on Linux): CPU a scenario cost the
@@ -348,10 +324,32 @@ async function main() {
     `cold start (process start → first 200, median of ${coldStarts.length}): ${summary.coldStartMsMedian} ms`,
     `server peak resident memory: ${summary.peakRssMb} MB (at the end: ${summary.rssAfterMb} MB)`,
   ].join('\n');
-  console.log(table);
-  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  writeFileSync(path.join(root, 'bench/results/latest.md'), `${table}\n`);
-  writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const results = path.join(root, 'bench/results');
+  // Issue 16: figures at 100,000 blogs within 1.5× of those at 1,000. Each run is kept per data
+  // set; a run on a larger one is compared with the last 1,000-blog run on the same database, as
+  // shares of each run's own ceiling (so two runs on a busy machine still compare).
+  const baselineFile = path.join(results, `${dialect}-1000.json`);
+  const baseline = blogCount !== 1000 && existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : null;
+  const scaling = (baseline?.rows ?? []).flatMap((before) => {
+    const now = rows.find((r) => r.scenario === before.scenario);
+    if (!now?.ofCeiling || !before.ofCeiling || now.cpuUsPerRequest === null) return [];
+    const slower = before.ofCeiling / now.ofCeiling;
+    return [`| ${now.scenario} | ${(before.ofCeiling * 100).toFixed(0)}% | ${(now.ofCeiling * 100).toFixed(0)}% | ${before.cpuUsPerRequest} → ${now.cpuUsPerRequest} | ${slower.toFixed(2)}× | ${slower <= 1.5 ? 'yes' : 'NO'} |`];
+  });
+  const report = [
+    table,
+    ...(scaling.length
+      ? ['', `At ${blogCount} blogs against the 1,000-blog run of ${baseline.date} (shares of each run's ceiling):`, '', '| scenario | 1,000 blogs | this run | server CPU µs/req | slower by | within 1.5× |', '|---|---:|---:|---:|---:|---|', ...scaling]
+      : []),
+  ].join('\n');
+  console.log(report);
+  mkdirSync(results, { recursive: true });
+  writeFileSync(path.join(results, 'latest.md'), `${report}\n`);
+  writeFileSync(path.join(results, 'latest.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  // A partial run (--only) replaces only the scenarios it ran in the data set's figures.
+  const setFile = path.join(results, `${dialect}-${blogCount}.json`);
+  const kept = args.only && existsSync(setFile) ? JSON.parse(readFileSync(setFile, 'utf8')).rows.filter((r) => !rows.some((now) => now.scenario === r.scenario)) : [];
+  writeFileSync(setFile, `${JSON.stringify({ ...summary, rows: [...kept, ...rows] }, null, 2)}\n`);
 }
 
 await main();

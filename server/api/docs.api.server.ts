@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
-import type { AppDeps, AppVariables } from '../context.server';
+import type { AppDeps, AppEnv } from '../context.server';
 import { buildOpenApiDocument, OPERATIONS } from './openapi.server';
 
 const AUTH_LABEL = { none: 'no sign-in', optional: 'sign-in optional', required: 'sign-in required' } as const;
 
 /** GET /api/openapi.json (OpenAPI 3.1) and GET /api/docs, a readable page made from the same document. */
 export function docsApi(deps: AppDeps) {
-  const api = new Hono<{ Variables: AppVariables }>();
+  const api = new Hono<AppEnv>();
   const site = deps.config.SITE_NAME;
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   const getDocument = () => (document ??= buildOpenApiDocument({ siteName: site, serverUrl: deps.config.PUBLIC_URL }));

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '~/db/errors.server';
-import { isAppError } from '~/lib/errors';
+import { isAppError, RateLimitedError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 
 export const RETRY_AFTER_SECONDS = 5;
@@ -11,6 +11,7 @@ export const RETRY_AFTER_SECONDS = 5;
 export function apiErrorHandler(log: Logger) {
   return (error: Error, c: Context) => {
     if (isAppError(error)) {
+      if (error instanceof RateLimitedError) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json({ message: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) }, error.status as 400);
     }
     if (isDatabaseUnavailable(error)) {

@@ -1,20 +1,21 @@
 import { Hono } from 'hono';
+import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import type { AppDeps, AppVariables } from '../context.server';
-import { AUTH_RATE_LIMITS, rateLimit, type RateLimitRule } from '../middleware/rate-limit.server';
+import type { AppDeps, AppEnv } from '../context.server';
+import { AUTH_ENDPOINT_LIMITS, clientRulesOf } from '~/lib/rate-limits';
+import { rateLimit } from '../middleware/rate-limit.server';
 import { docsApi } from './docs.api.server';
 import { apiErrorHandler } from './errors.server';
-import { parseJsonBody } from './http.server';
-import { usersApi } from './users.api.server';
-import { subscribersApi } from './subscribers.api.server';
-import { wishlistApi } from './wishlist.api.server';
-import { blogsApi } from './blogs.api.server';
-import { imagesApi } from './images.api.server';
-import { moderationApi } from './moderation.api.server';
-import { commentsApi } from './comments.api.server';
-
-/** better-auth's two-factor endpoints that check a password or a code: one shared counter. */
-export const TWO_FACTOR_ENDPOINTS = ['enable', 'disable', 'verify-totp', 'verify-backup-code', 'get-totp-uri', 'generate-backup-codes'] as const;
+import { parseJsonBody } from './handlers.server';
+import { BLOG_HANDLERS } from './blogs.api.server';
+import { COMMENT_HANDLERS } from './comments.api.server';
+import { mountOperations } from './endpoints.server';
+import { OPERATIONS } from './openapi.server';
+import { IMAGE_HANDLERS } from './images.api.server';
+import { MODERATION_HANDLERS, suspendedAccountGuard } from './moderation.api.server';
+import { SUBSCRIBER_HANDLERS } from './newsletter.api.server';
+import { USER_HANDLERS } from './users.api.server';
+import { WISHLIST_HANDLERS } from './wishlist.api.server';
 
 /** Hands a request to better-auth with the client address we resolved (never the client's claim). */
 function withClientIp(request: Request, ip: string): Request {
@@ -25,7 +26,7 @@ function withClientIp(request: Request, ip: string): Request {
 
 /** The JSON API under /api (BRIEF §2). Feature routers are mounted here. */
 export function createApi(deps: AppDeps) {
-  const api = new Hono<{ Variables: AppVariables }>();
+  const api = new Hono<AppEnv>();
   api.onError(apiErrorHandler(deps.log));
   api.notFound((c) => c.json({ message: MESSAGES.apiNotFound }, 404));
 
@@ -38,12 +39,22 @@ export function createApi(deps: AppDeps) {
       c.header('Cache-Control', 'no-store');
     });
   }
-  const limit = (rule: RateLimitRule) => rateLimit({ store: deps.rateLimits, log: deps.log, ...rule });
-  api.post('/auth/sign-in/email', limit(AUTH_RATE_LIMITS.signIn));
-  api.post('/auth/sign-up/email', limit(AUTH_RATE_LIMITS.signUp));
-  api.post('/auth/request-password-reset', limit(AUTH_RATE_LIMITS.resetRequest));
-  api.post('/auth/reset-password', limit(AUTH_RATE_LIMITS.reset));
-  for (const step of TWO_FACTOR_ENDPOINTS) api.post(`/auth/two-factor/${step}`, limit(AUTH_RATE_LIMITS.twoFactor));
+  // better-auth's endpoints that need a session get the declared sign-in check first (their own
+  // order validates the body before looking at the session, and sign-out answers 200 to anyone).
+  for (const op of OPERATIONS) {
+    if (!op.path.startsWith('/api/auth/') || op.auth !== 'required') continue;
+    api.on(op.method.toUpperCase(), op.path.slice('/api'.length), async (c, next) => {
+      if (!c.get('user')) throw new AppError('unauthenticated', MESSAGES.authRequired);
+      await next();
+    });
+  }
+  // better-auth's endpoints are counted by path, before it reads the body (the page forms count
+  // the same rules through the auth port; the per-account ones inside better-auth).
+  for (const path of Object.keys(AUTH_ENDPOINT_LIMITS)) {
+    for (const rule of clientRulesOf(path)) api.post(`/auth${path}`, rateLimit({ store: deps.rateLimits, log: deps.log, ...rule }));
+  }
+  // A suspended user's account writes end before better-auth sees them (docs/decisions/028).
+  api.post('/auth/*', suspendedAccountGuard(deps));
   api.on(['GET', 'POST'], '/auth/*', async (c) => {
     const response = await deps.auth.handler(withClientIp(c.req.raw, c.get('clientIp')));
     // The sign-in popup's last page posts to window.opener: a stricter opener policy on it
@@ -55,13 +66,8 @@ export function createApi(deps: AppDeps) {
     headers.set('Cross-Origin-Opener-Policy', 'unsafe-none');
     return new Response(response.body, { status: response.status, headers });
   });
-  api.route('/', usersApi(deps));
-  api.route('/', wishlistApi(deps));
-  api.route('/', blogsApi(deps));
-  api.route('/', imagesApi(deps));
-  api.route('/', subscribersApi(deps));
-  api.route('/', moderationApi(deps));
-  api.route('/', commentsApi(deps));
+  // Every other /api route comes from its declaration in openapi.server.ts (docs/decisions/033).
+  mountOperations(api, deps, USER_HANDLERS, WISHLIST_HANDLERS, BLOG_HANDLERS, IMAGE_HANDLERS, SUBSCRIBER_HANDLERS, MODERATION_HANDLERS, COMMENT_HANDLERS);
   api.route('/', docsApi(deps));
 
   return api;

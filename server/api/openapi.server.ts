@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_TYPES, CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blog.schema';
+import { BlogResponse, Pending } from '~/features/blogs/blog-json.schema';
+import { CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blogs.schema';
 import { AuditPageSchema, GrantModeratorSchema, ModerationReasonSchema, REPORT_REASONS, REPORT_TARGET_TYPES, ReportSchema, ROLES, SuspendSchema } from '~/features/moderation/moderation.schema';
 import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
 import { PasswordSchema, SaveUserSchema, TokenRequestSchema, UpdateProfileSchema } from '~/features/users/users.schema';
 import { AUTH_INPUT } from '../auth-input.server';
+import { AUTH_ENDPOINT_LIMITS, RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
 import { AddWishlistSchema, WishlistPageSchema } from '~/features/wishlist/wishlist.schema';
 
 /**
@@ -17,40 +19,6 @@ const text = z.string();
 const id = z.string().describe('A blog, comment or wishlist id (UUID)');
 
 export const MessageResponse = z.object({ message: text, code: text.optional(), field: text.optional(), requestId: text.optional() });
-const ownEmail = (whose: string) => text.optional().describe(`Only when the caller is ${whose}: nobody else is ever shown an email address (BRIEF §2)`);
-const Removal = z.strictObject({ reason: text }).optional().describe('Only to its author, when a moderator removed it: everyone else is not shown it at all');
-export const CommentResponse = z.strictObject({
-  _id: id,
-  userName: text.describe("The commenter's current name (read through their id, never a copy)"),
-  userPhoto: text.nullable().describe("The commenter's current photo"),
-  userEmail: ownEmail('the commenter'),
-  isMine: z.boolean().describe('Whether the caller wrote the comment'),
-  commentText: text,
-  commentedAt: text,
-  edited: z.boolean().describe('Its author changed it after posting'),
-  removed: Removal,
-});
-export const BlogResponse = z.strictObject({
-  _id: id,
-  title: text,
-  email: ownEmail("the blog's owner"),
-  isOwner: z.boolean().describe("Whether the caller owns the blog (what a client decides by, instead of comparing emails)"),
-  name: text.describe("The author's current name (read through their id, never a copy)"),
-  category: z.enum(BLOG_CATEGORIES),
-  type: z.enum(BLOG_TYPES),
-  short_description: text,
-  long_description: text.describe('Markdown (GitHub-flavoured)'),
-  details: text.nullable(),
-  availability: z.enum(BLOG_AVAILABILITY),
-  photo: text.nullable(),
-  createdAt: text.describe('ISO-8601'),
-  likes: z.number().int(),
-  likedBy: z.array(text).describe("The caller's email when the caller liked it; empty otherwise"),
-  views: z.number().int(),
-  comments: z.array(CommentResponse).optional().describe('Only on GET /api/blogs/{id}'),
-  removed: Removal,
-  snippet: text.optional().describe('Only with `?q=`: an excerpt of the long description as HTML, the text escaped and the matched words in `<mark>`'),
-});
 const wishlistBase = { _id: id, blogId: id, title: text, photo: text.nullable(), email: text, category: text, description: text };
 export const WishlistItemResponse = z.union([
   z.strictObject({ ...wishlistBase, createdAt: text }),
@@ -81,6 +49,13 @@ const StaffResponse = z.strictObject({ userId: text, name: text, email: text, ro
 const AuditEntryResponse = z.strictObject({ id: text, actorId: text.nullable(), actorName: text, action: text, targetType: text, targetId: text, reason: text, at: text });
 const SuspendedResponse = z.strictObject({ until: text.nullable().describe('null: for good'), sessionsEnded: z.number().int() });
 const GrantedResponse = z.strictObject({ userId: text, modifiedCount: z.number().int() });
+const PendingResponse = z.strictObject({
+  pending: z.array(
+    z.strictObject({ targetType: z.enum(['blog', 'comment']), targetId: text, blogId: text, ownerId: text, ownerName: text, title: text.nullable(), text, since: text }),
+  ).describe('Blogs and comments of held accounts with more than SPAM_HOLD_MAX_LINKS links, the longest waiting first'),
+  held: z.array(z.strictObject({ userId: text, name: text, heldUntil: text, blogs: z.number().int() })).describe('Accounts on the spam hold with blogs held'),
+});
+const CommentPostedResponse = z.strictObject({ success: z.boolean(), pending: Pending });
 
 const SignUpBody = AUTH_INPUT['/sign-up/email'].extend({ password: PasswordSchema });
 const UpdateUserBody = AUTH_INPUT['/update-user'];
@@ -92,12 +67,24 @@ const CodeBody = z.object({ code: z.string() });
 const ImageBody = z.object({ image: z.string().describe('The image file (JPEG, PNG, WebP or GIF)') });
 
 type Auth = 'none' | 'optional' | 'required';
+/**
+ * One declaration per endpoint (docs/decisions/033). It drives the route's registration, the
+ * sign-in check (`required`: 401 before the input is read), the validation of the body and query
+ * (server/api/endpoints.server.ts), this document, and the coverage test.
+ */
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
   tag: string;
   auth: Auth;
+  /** The rule its use case counts with ctx.limit (better-auth's endpoints: AUTH_ENDPOINT_LIMITS). */
+  limit?: RateLimitRule;
+  /**
+   * A public read the page cache keeps for anonymous callers (server/middleware/page-cache.server.ts):
+   * `lists` stays fresh while the lists version stands, `blog` while the `{id}` blog's revision does.
+   */
+  cache?: 'lists' | 'blog';
   query?: z.ZodType;
   body?: z.ZodType;
   multipart?: z.ZodType;
@@ -113,7 +100,7 @@ const missing = { 404: { description: 'No such blog, or a Hidden blog of someone
 export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/auth/sign-up/email', tag: 'Accounts', auth: 'none', summary: 'Sign up with email and password (sets the session cookie; the `set-auth-token` header carries a bearer token); name and image follow the sign-up and profile forms’ rules', body: SignUpBody, responses: { 200: { description: 'Signed up and signed in' }, ...bad, 422: { description: 'Email already registered', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/sign-in/email', tag: 'Accounts', auth: 'none', summary: 'Sign in with email and password', body: SignInBody, responses: { 200: { description: 'Signed in' }, 401: { description: 'Wrong email or password', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
-  { method: 'post', path: '/api/auth/update-user', tag: 'Accounts', auth: 'required', summary: "Change the caller's account name or photo (the same rules as the profile form)", body: UpdateUserBody, responses: { 200: { description: 'Changed' }, ...bad, 401: { description: 'Not signed in', schema: MessageResponse } } },
+  { method: 'post', path: '/api/auth/update-user', tag: 'Accounts', auth: 'required', summary: "Change the caller's account name or photo (the same rules as the profile form)", body: UpdateUserBody, responses: { 200: { description: 'Changed' }, ...bad, 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Suspended: this and better-auth’s other account changes (change-password, change-email, two-factor…) answer the suspension’s message', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/sign-out', tag: 'Accounts', auth: 'required', summary: 'End the session (the cookie and its bearer token stop working)', responses: { 200: { description: 'Signed out' } } },
   { method: 'get', path: '/api/auth/get-session', tag: 'Accounts', auth: 'optional', summary: 'The current session and user, or null', responses: { 200: { description: 'Session or null' } } },
   { method: 'post', path: '/api/auth/request-password-reset', tag: 'Accounts', auth: 'none', summary: 'Mail a single-use reset link (the answer never tells whether the email is registered)', body: ResetRequestBody, responses: { 200: { description: 'Accepted' }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
@@ -129,26 +116,26 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/users', tag: 'Accounts', auth: 'required', summary: "Save the caller's own user record (spec §7, on social sign-up)", body: SaveUserSchema, responses: { 200: { description: 'Already saved', schema: UserRecordResponse }, 201: { description: 'Saved', schema: UserRecordResponse }, ...denied, ...bad } },
   { method: 'get', path: '/api/update/{email}', tag: 'Profile', auth: 'required', summary: "The caller's stored profile", responses: { 200: { description: 'Profile', schema: ProfileResponse }, ...denied, ...bad } },
   { method: 'patch', path: '/api/update/{email}', tag: 'Profile', auth: 'required', summary: "Update the caller's name and photo", body: UpdateProfileSchema, responses: { 200: { description: 'Updated', schema: ProfileUpdateResponse }, ...denied, ...bad } },
-  { method: 'get', path: '/api/blogs', tag: 'Blogs', auth: 'optional', summary: 'Blogs, newest first; `search` filters by category; `q` searches title, short and long description (best match first, with a `snippet`). Public blogs, plus the caller’s own Hidden ones', query: ListBlogsQuerySchema, responses: { 200: { description: 'A page of blogs', schema: BlogResponse, list: true, paged: true }, ...bad } },
+  { method: 'get', path: '/api/blogs', cache: 'lists', tag: 'Blogs', auth: 'optional', summary: 'Blogs, newest first; `search` filters by category; `q` searches title, short and long description (best match first, with a `snippet`). Public blogs, plus the caller’s own Hidden ones', query: ListBlogsQuerySchema, responses: { 200: { description: 'A page of blogs', schema: BlogResponse, list: true, paged: true }, ...bad } },
   { method: 'post', path: '/api/blogs', tag: 'Blogs', auth: 'required', summary: 'Write a blog; the owner is the caller (`email`, `Name` in the body are ignored)', body: CreateBlogSchema, responses: { 201: { description: 'Created', schema: InsertedResponse }, ...denied, ...bad } },
-  { method: 'get', path: '/api/recent-blog', tag: 'Blogs', auth: 'optional', summary: 'The 6 newest public blogs', responses: { 200: { description: 'Blogs', schema: BlogResponse, list: true } } },
-  { method: 'get', path: '/api/featuredblogs', tag: 'Blogs', auth: 'optional', summary: 'The 10 public blogs with the most likes (ties: views, then newest)', responses: { 200: { description: 'Blogs', schema: BlogResponse, list: true } } },
-  { method: 'get', path: '/api/blogs/{id}', tag: 'Blogs', auth: 'optional', summary: 'One blog with its comments', responses: { 200: { description: 'The blog', schema: BlogResponse }, ...bad, ...missing } },
+  { method: 'get', path: '/api/recent-blog', cache: 'lists', tag: 'Blogs', auth: 'optional', summary: 'The 6 newest public blogs', responses: { 200: { description: 'Blogs', schema: BlogResponse, list: true } } },
+  { method: 'get', path: '/api/featuredblogs', cache: 'lists', tag: 'Blogs', auth: 'optional', summary: 'The 10 public blogs with the most likes (ties: views, then newest)', responses: { 200: { description: 'Blogs', schema: BlogResponse, list: true } } },
+  { method: 'get', path: '/api/blogs/{id}', cache: 'blog', tag: 'Blogs', auth: 'optional', summary: 'One blog with its comments', responses: { 200: { description: 'The blog', schema: BlogResponse }, ...bad, ...missing } },
   { method: 'put', path: '/api/blogs/{id}', tag: 'Blogs', auth: 'required', summary: 'Update a blog (owner only); the photo is kept when absent', body: UpdateBlogSchema, responses: { 200: { description: 'Updated', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
-  { method: 'patch', path: '/api/blogs/{id}', tag: 'Comments', auth: 'required', summary: "Comment on someone else's blog; the author is the caller", body: CommentSchema, responses: { 200: { description: 'Posted', schema: SuccessResponse }, ...denied, ...bad, ...missing } },
+  { method: 'patch', path: '/api/blogs/{id}', limit: RATE_LIMITS.comment, tag: 'Comments', auth: 'required', summary: "Comment on someone else's blog; the author is the caller (`pending`: it waits for a moderator, see the spam hold)", body: CommentSchema, responses: { 200: { description: 'Posted', schema: CommentPostedResponse }, ...denied, ...bad, ...missing } },
   { method: 'delete', path: '/api/blogs/{id}', tag: 'Blogs', auth: 'required', summary: 'Delete a blog (owner only) with its comments, likes and wishlist rows', responses: { 200: { description: 'Deleted', schema: DeletedResponse }, ...denied, ...bad, ...missing } },
-  { method: 'patch', path: '/api/blogs/{id}/view', tag: 'Blogs', auth: 'optional', summary: 'Count one view (the browser sends it once per blog; the server counts a visitor once per blog a day: a repeat answers modifiedCount 0; written within seconds, shown within 30 s)', responses: { 200: { description: 'Counted', schema: ModifiedResponse }, ...bad, ...missing, 429: { description: 'Too many views from this client', schema: MessageResponse } } },
+  { method: 'patch', path: '/api/blogs/{id}/view', limit: RATE_LIMITS.view, tag: 'Blogs', auth: 'optional', summary: 'Count one view (the browser sends it once per blog; the server counts a visitor once per blog a day: a repeat answers modifiedCount 0; written within seconds, shown within 30 s)', responses: { 200: { description: 'Counted', schema: ModifiedResponse }, ...bad, ...missing, 429: { description: 'Too many views from this client', schema: MessageResponse } } },
   { method: 'patch', path: '/api/blogs/liked/{blogId}', tag: 'Likes', auth: 'required', summary: 'Like a blog: `modifiedCount` 1, or 0 when already liked', responses: { 200: { description: 'Liked', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
   { method: 'delete', path: '/api/blogs/liked/{blogId}', tag: 'Likes', auth: 'required', summary: 'Take a like back', responses: { 200: { description: 'Unliked', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
   { method: 'get', path: '/api/blogs/liked/{email}', tag: 'Likes', auth: 'required', summary: "The caller's own likes", query: PageQuerySchema, responses: { 200: { description: 'Likes', schema: LikedItemResponse, list: true, paged: true }, ...denied, ...bad } },
   { method: 'get', path: '/api/wishlist/{email}', tag: 'Wishlist', auth: 'required', summary: "The caller's own wishlist", query: WishlistPageSchema, responses: { 200: { description: 'Items', schema: WishlistItemResponse, list: true, paged: true }, ...denied, ...bad } },
   { method: 'post', path: '/api/wishlist', tag: 'Wishlist', auth: 'required', summary: 'Add a blog to the caller’s wishlist (either payload of spec §7)', body: AddWishlistSchema, responses: { 201: { description: 'Added', schema: InsertedResponse }, ...denied, ...bad, ...missing, 409: { description: 'Already in the wishlist', schema: MessageResponse } } },
   { method: 'delete', path: '/api/wishlist/{id}', tag: 'Wishlist', auth: 'required', summary: 'Remove one of the caller’s wishlist items', responses: { 200: { description: 'Removed', schema: DeletedResponse }, ...denied, 404: { description: 'No such item', schema: MessageResponse } } },
-  { method: 'post', path: '/api/subscribers', tag: 'Newsletter', auth: 'none', summary: 'Subscribe an email to the newsletter', body: SubscribeSchema, responses: { 201: { description: 'Subscribed', schema: SubscribedResponse }, ...bad, 409: { description: 'Already subscribed', schema: MessageResponse } } },
-  { method: 'post', path: '/api/images', tag: 'Images', auth: 'required', summary: 'Upload an image (multipart field `image`): verified, re-encoded to WebP at 400/800/1600 px', multipart: ImageBody, responses: { 201: { description: 'Stored', schema: ImageResponse }, ...denied, ...bad, 413: { description: 'Too large', schema: MessageResponse }, 415: { description: 'Not a JPEG, PNG, WebP or GIF', schema: MessageResponse } } },
+  { method: 'post', path: '/api/subscribers', limit: RATE_LIMITS.subscribe, tag: 'Newsletter', auth: 'none', summary: 'Subscribe an email to the newsletter', body: SubscribeSchema, responses: { 201: { description: 'Subscribed', schema: SubscribedResponse }, ...bad, 409: { description: 'Already subscribed', schema: MessageResponse } } },
+  { method: 'post', path: '/api/images', limit: RATE_LIMITS.upload, tag: 'Images', auth: 'required', summary: 'Upload an image (multipart field `image`): verified, re-encoded to WebP at 400/800/1600 px', multipart: ImageBody, responses: { 201: { description: 'Stored', schema: ImageResponse }, ...denied, ...bad, 413: { description: 'Too large', schema: MessageResponse }, 415: { description: 'Not a JPEG, PNG, WebP or GIF', schema: MessageResponse } } },
   { method: 'put', path: '/api/comments/{id}', tag: 'Comments', auth: 'required', summary: 'Edit one of the caller’s own comments (then shown as edited)', body: CommentSchema, responses: { 200: { description: 'Edited', schema: ModifiedResponse }, ...denied, ...bad, 404: { description: 'No such comment', schema: MessageResponse } } },
   { method: 'delete', path: '/api/comments/{id}', tag: 'Comments', auth: 'required', summary: 'Delete a comment: its author, or the owner of the blog it is on', responses: { 200: { description: 'Deleted', schema: DeletedResponse }, ...denied, 404: { description: 'No such comment', schema: MessageResponse } } },
-  { method: 'post', path: '/api/reports', tag: 'Moderation', auth: 'required', summary: 'Report a blog, comment or author to the moderators (one open report per reporter and target; 20 an hour)', body: ReportSchema, responses: { 201: { description: 'Reported', schema: InsertedResponse }, ...denied, ...bad, 404: { description: 'Nothing to report there', schema: MessageResponse }, 409: { description: 'Already reported by the caller', schema: MessageResponse }, 429: { description: 'Too many reports', schema: MessageResponse } } },
+  { method: 'post', path: '/api/reports', limit: RATE_LIMITS.report, tag: 'Moderation', auth: 'required', summary: 'Report a blog, comment or author to the moderators (one open report per reporter and target; 20 an hour)', body: ReportSchema, responses: { 201: { description: 'Reported', schema: InsertedResponse }, ...denied, ...bad, 404: { description: 'Nothing to report there', schema: MessageResponse }, 409: { description: 'Already reported by the caller', schema: MessageResponse }, 429: { description: 'Too many reports', schema: MessageResponse } } },
   { method: 'get', path: '/api/moderation/reports', tag: 'Moderation', auth: 'required', summary: 'The moderation queue: open reports grouped by target, most recently reported first, with what was reported', responses: { 200: { description: 'The queue', schema: QueueItemResponse, list: true }, ...staffOnly } },
   { method: 'post', path: '/api/moderation/reports/{id}/dismiss', tag: 'Moderation', auth: 'required', summary: 'Dismiss one report', body: ModerationReasonSchema, responses: { 200: { description: 'Dismissed', schema: ModifiedResponse }, ...staffOnly, ...bad, 404: { description: 'No such open report', schema: MessageResponse } } },
   { method: 'post', path: '/api/moderation/{type}/{id}/hide', tag: 'Moderation', auth: 'required', summary: '`type` blogs or comments: hide it from everyone but its author, who sees the reason', body: ModerationReasonSchema, responses: { 200: { description: 'Hidden', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
@@ -158,6 +145,9 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/moderation/users/{id}/unsuspend', tag: 'Moderation', auth: 'required', summary: 'Lift a suspension', body: ModerationReasonSchema, responses: { 200: { description: 'Lifted (modifiedCount 0: none)', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
   { method: 'post', path: '/api/moderation/users/{id}/comment-ban', tag: 'Moderation', auth: 'required', summary: 'Ban a user from commenting (everything else stays allowed)', body: ModerationReasonSchema, responses: { 200: { description: 'Banned', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
   { method: 'post', path: '/api/moderation/users/{id}/comment-unban', tag: 'Moderation', auth: 'required', summary: 'Lift a comment ban', body: ModerationReasonSchema, responses: { 200: { description: 'Lifted (modifiedCount 0: none)', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'get', path: '/api/moderation/pending', tag: 'Moderation', auth: 'required', summary: 'The spam hold: what waits for approval, and the accounts on hold', responses: { 200: { description: 'Waiting items and held accounts', schema: PendingResponse }, ...staffOnly } },
+  { method: 'post', path: '/api/moderation/users/{id}/approve', tag: 'Moderation', auth: 'required', summary: '"Approve account": its spam hold ends now; its held blogs appear in the sitemap, feeds, featured and the newsletter, and what waited is shown', body: ModerationReasonSchema, responses: { 200: { description: 'Approved (modifiedCount 0: already)', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
+  { method: 'post', path: '/api/moderation/{type}/{id}/approve', tag: 'Moderation', auth: 'required', summary: '`type` blogs or comments: show a blog or comment that waited for approval', body: ModerationReasonSchema, responses: { 200: { description: 'Approved', schema: ModifiedResponse }, ...staffOnly, ...bad, 404: { description: 'Not waiting for approval', schema: MessageResponse } } },
   { method: 'get', path: '/api/moderation/moderators', tag: 'Moderation', auth: 'required', summary: 'Admins and moderators (admins only)', responses: { 200: { description: 'Staff', schema: StaffResponse, list: true }, ...staffOnly } },
   { method: 'post', path: '/api/moderation/moderators', tag: 'Moderation', auth: 'required', summary: 'Make a user a moderator by email (admins only)', body: GrantModeratorSchema, responses: { 200: { description: 'Granted (modifiedCount 0: already staff)', schema: GrantedResponse }, ...staffOnly, ...bad, 404: { description: 'No such user', schema: MessageResponse } } },
   { method: 'delete', path: '/api/moderation/moderators/{id}', tag: 'Moderation', auth: 'required', summary: 'Take the moderator role back (admins only)', body: ModerationReasonSchema, responses: { 200: { description: 'Revoked (modifiedCount 0: was not one)', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
@@ -165,6 +155,14 @@ export const OPERATIONS: Operation[] = [
 ];
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+
+/** The rate rules an operation is counted by: its own, or better-auth's endpoint table. */
+export function limitsOf(op: Operation): readonly RateLimitRule[] {
+  if (op.limit) return [op.limit];
+  return op.path.startsWith('/api/auth/') ? (AUTH_ENDPOINT_LIMITS[op.path.slice('/api/auth'.length)] ?? []) : [];
+}
+
+const perWindow = (rule: RateLimitRule) => `${rule.limit} per ${rule.windowMs >= 3_600_000 ? `${rule.windowMs / 3_600_000} h` : `${rule.windowMs / 60_000} min`} per ${rule.key === 'email' ? 'account' : 'client'}`;
 
 export function buildOpenApiDocument(options: { siteName: string; serverUrl?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -184,6 +182,11 @@ export function buildOpenApiDocument(options: { siteName: string; serverUrl?: st
         ...(schema ? { content: { 'application/json': { schema } } } : {}),
         ...(r.paged ? { headers: { 'X-Total-Count': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' }, description: 'first, last, prev and next pages' } } } : {}),
       };
+    }
+    const limits = limitsOf(op);
+    if (limits.length > 0) {
+      responses['429'] ??= { description: 'Too many requests', content: { 'application/json': { schema: jsonSchema(MessageResponse, 'output') } } };
+      (responses['429'] as { description: string }).description += ` (limits: ${limits.map(perWindow).join('; ')})`;
     }
     responses['500'] = { description: 'A server fault (logged; the body carries a request id)', content: { 'application/json': { schema: jsonSchema(MessageResponse, 'output') } } };
     (paths[op.path] ??= {})[op.method] = {

@@ -1,47 +1,24 @@
-import { type Context, Hono } from 'hono';
+import { issueToken } from '~/features/users/account.service.server';
 import { presentProfile, presentUserRecord } from '~/features/users/users.presenter';
-import { getOwnProfile, requireOwnEmail, saveOwnUserRecord, updateOwnProfile } from '~/features/users/users.service.server';
-import { EmailSchema, SaveUserSchema, TokenRequestSchema, UpdateProfileSchema } from '~/features/users/users.schema';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import { type AppDeps, type AppVariables, serviceContext } from '../context.server';
-import { parseInput, readJson } from './http.server';
+import { getOwnProfile, saveOwnUserRecord, updateOwnProfile } from '~/features/users/users.service.server';
+import { EmailSchema, type SaveUserInput, type UpdateProfileInput } from '~/features/users/users.schema';
+import type { Handler, Handlers } from './endpoints.server';
+import { parseInput } from './handlers.server';
 
-/**
- * Spec §7's account calls. A token is only ever handed to a caller already signed in as that
- * email (BRIEF §2): it is their session's own token, so it expires with the session and stops
- * working at logout.
- */
-export function usersApi(deps: AppDeps) {
-  const api = new Hono<{ Variables: AppVariables }>();
+/** A token only for a caller already signed in as that email (account.service: issueToken). */
+const token: Handler = async ({ c, ctx, body }) => c.json(await issueToken(ctx, body as { email: string }));
 
-  const issueToken = async (c: Context<{ Variables: AppVariables }>) => {
-    const { email } = parseInput(TokenRequestSchema, readJson(c));
-    requireOwnEmail(serviceContext(deps, c.get('user')), email);
-    const session = await deps.auth.api.getSession({ headers: c.req.raw.headers });
-    if (!session) throw new AppError('unauthenticated', MESSAGES.authRequired);
-    return c.json({ token: session.session.token });
-  };
-  api.post('/jwt', issueToken);
-  api.post('/users/jwt', issueToken);
-
-  api.post('/users', async (c) => {
-    const input = parseInput(SaveUserSchema, readJson(c));
-    const { created, record } = await saveOwnUserRecord(serviceContext(deps, c.get('user')), input);
+/** Spec §7's account calls. */
+export const USER_HANDLERS: Handlers = {
+  'post /api/jwt': token,
+  'post /api/users/jwt': token,
+  'post /api/users': async ({ c, ctx, body }) => {
+    const { created, record } = await saveOwnUserRecord(ctx, body as SaveUserInput);
     return c.json({ ...presentUserRecord(record), insertedId: created ? record.uid : null }, created ? 201 : 200);
-  });
-
-  api.get('/update/:email', async (c) => {
-    const email = parseInput(EmailSchema, c.req.param('email'));
-    return c.json(presentProfile(await getOwnProfile(serviceContext(deps, c.get('user')), email)));
-  });
-
-  api.patch('/update/:email', async (c) => {
-    const email = parseInput(EmailSchema, c.req.param('email'));
-    const input = parseInput(UpdateProfileSchema, readJson(c));
-    const profile = await updateOwnProfile(serviceContext(deps, c.get('user')), email, input);
+  },
+  'get /api/update/{email}': async ({ c, ctx }) => c.json(presentProfile(await getOwnProfile(ctx, parseInput(EmailSchema, c.req.param('email'))))),
+  'patch /api/update/{email}': async ({ c, ctx, body }) => {
+    const profile = await updateOwnProfile(ctx, parseInput(EmailSchema, c.req.param('email')), body as UpdateProfileInput);
     return c.json({ modifiedCount: 1, ...presentProfile(profile) });
-  });
-
-  return api;
-}
+  },
+};

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 import { resolveUser } from '../context.server';
-import { createTestApp, type TestApp, type TestUser } from '../testing/test-app.server';
+import type { TestUser } from '#test/test-app';
 
-describe.each(TEST_DIALECTS)('account API on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('account API on %s', (t) => {
   let owner: TestUser;
   let other: TestUser;
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     owner = await t.createUser({ name: 'Owner Olsen', image: 'https://images.example.org/owner.png' });
     other = await t.createUser({ name: 'Other Otto' });
   });
-  afterAll(async () => t?.close());
 
   const as = (who: TestUser | null, via: 'cookie' | 'bearer'): Record<string, string> =>
     !who ? {} : via === 'cookie' ? { cookie: who.cookie } : { authorization: `Bearer ${who.token}` };

@@ -1,12 +1,12 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { TEST_DIALECTS } from '#test/databases';
 import { loadConfig } from '../config.server';
 import { createDeps } from '../context.server';
 import { createHttpApp, type HttpApp } from '../http.server';
 import { createLogger } from '../logger.server';
-import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '../testing/test-app.server';
+import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '../../tests/support/test-app';
 
 /**
  * The anonymous response cache (issue 6): served again until what it shows changes — on this
@@ -166,5 +166,32 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
       expect(res.headers.get('x-cache')).toBeNull();
       expect(res.headers.get('cache-control')).toBe('private, no-cache');
     }
+  });
+});
+
+/**
+ * The kept page reads are patterns here, not derived from app/routes.ts (docs/decisions/037 says
+ * why); this holds them to it: each pattern is some declared route's path, so a renamed or
+ * removed page cannot leave a pattern behind that keeps something else.
+ */
+describe('the page cache follows the declarations', () => {
+  interface RouteEntry {
+    path?: string;
+    index?: boolean;
+    children?: RouteEntry[];
+  }
+  const flatten = (entries: RouteEntry[]): RouteEntry[] => entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);
+
+  it('keeps only paths of declared pages, and the API reads declared `cache` in OPERATIONS', async () => {
+    const { default: routes } = await import('~/routes');
+    const { PAGE_READS, isCacheable } = await import('./page-cache.server');
+    // One sample path per declared page: `:param` filled in, an optional segment left out.
+    const samples = flatten(routes as RouteEntry[])
+      .filter((r) => r.index || (r.path && r.path !== '*'))
+      .map((r) => (r.index ? '/' : `/${r.path!.replace(/\/:\w+\?$/, '').replace(/:category/, 'technology').replace(/:\w+/g, 'x1').replace(/^sitemaps\/x1$/, 'sitemap-1.xml')}`));
+    const orphans = PAGE_READS.filter((pattern) => !samples.some((path) => pattern.test(path)));
+    expect(orphans, 'page-cache patterns that match no route of app/routes.ts').toEqual([]);
+    expect(['/', '/allblogs', '/blogs/x1', '/blogs/x1.data', '/feed.xml', '/api/blogs', '/api/recent-blog', '/api/featuredblogs', '/api/blogs/x1'].filter((path) => !isCacheable(path))).toEqual([]);
+    expect(['/wishList', '/profile', '/api/blogs/liked/a@b.example', '/api/wishlist', '/api/blogs/x1/view', '/updateBlog/x1'].filter((path) => isCacheable(path))).toEqual([]);
   });
 });

@@ -4,8 +4,9 @@ import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
-import { VIEW_FLUSH_MS } from '~/features/blogs/view-counter.server';
-import type { AppDeps, AppVariables } from '../context.server';
+import { countsFreshness } from '~/features/blogs/view-counter.server';
+import { OPERATIONS } from '../api/openapi.server';
+import type { AppDeps, AppEnv } from '../context.server';
 import { pickEncoding } from './compress.server';
 
 /**
@@ -15,7 +16,7 @@ import { pickEncoding } from './compress.server';
  * freshness is decided per thing shown). Only these public reads are kept; everything else
  * renders every time.
  */
-const CACHEABLE: RegExp[] = [
+export const PAGE_READS: RegExp[] = [
   // Pages, and React Router's data requests for them (/allblogs.data, /_root.data for /).
   /^\/(?:_root\.data)?$/,
   /^\/(?:allblogs|featuredBlogs|recent|memoryframe|counter|newsletter)(?:\.data)?$/i,
@@ -23,21 +24,19 @@ const CACHEABLE: RegExp[] = [
   /^\/(?:feed|rss)\.xml$/,
   /^\/categories\/[^/]+\/(?:feed|rss)\.xml$/,
   /^\/(?:robots\.txt|sitemap[\w-]*\.xml)$/,
-  // The public JSON reads.
-  /^\/api\/(?:blogs|recent-blog|featuredblogs)$/,
-  /^\/api\/blogs\/(?!liked\/)[^/]+$/,
 ];
+/** An API path template as a pattern; the `{param}` a blog read follows is the one group. */
+const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+/** The public JSON reads, from their declarations (`cache` in OPERATIONS): no second list. */
+const API_READS = OPERATIONS.filter((op) => op.method === 'get' && op.cache).map((op) => ({ pattern: pathPattern(op.path), kind: op.cache }));
+const CACHEABLE: RegExp[] = [...PAGE_READS, ...API_READS.map((read) => read.pattern)];
+/** Whether an anonymous GET of `path` may be kept. */
+export const isCacheable = (path: string) => CACHEABLE.some((pattern) => pattern.test(path));
 
 /** A blog's own page and JSON: fresh while that blog's revision stands, whatever happens elsewhere. */
-const BLOG_READ = [/^\/blogs\/([^/]+?)(?:\.data)?$/i, /^\/api\/blogs\/(?!liked\/)([^/]+)$/];
+const BLOG_READ = [/^\/blogs\/([^/]+?)(?:\.data)?$/i, ...API_READS.filter((read) => read.kind === 'blog').map((read) => read.pattern)];
 /** The reads that show no like, comment or view count; every other kept read shows some. */
 const SHOWS_NO_COUNTS: RegExp[] = [/^\/(?:feed|rss)\.xml$/, /^\/categories\//, /^\/(?:robots\.txt|sitemap[\w-]*\.xml)$/];
-/**
- * How long a kept read may show counts that are no longer current: views change no version at
- * all, and like and comment counts on lists change no list version (decision 024). A counted
- * view is written within VIEW_FLUSH_MS and then shown by the next render, so within 30 s.
- */
-export const COUNTS_MAX_AGE_MS = 30_000 - VIEW_FLUSH_MS;
 /** Bytes kept per instance, compressed forms included. */
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 const STORED_TYPES = /^(?:text\/|application\/(?:json|xml|atom\+xml|rss\+xml))/;
@@ -64,7 +63,16 @@ interface Entry {
   encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
 }
 
-export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVariables }> {
+export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  // How long a kept read may show counts that are no longer current: views change no version at
+  // all, and like and comment counts on lists change no list version (decision 024). A counted
+  // view is written within the flush interval and then shown by the next render.
+  const { keptMs } = countsFreshness(deps.config.COUNTS_MAX_AGE_S * 1000);
+  // A blog's read follows its revision alone (gone: never fresh); every other read the lists version.
+  const isFresh = (entry: Entry, versions: PageVersions, now: number) => {
+    const same = entry.blogRevision !== null ? versions.blog === entry.blogRevision : entry.lists === versions.lists;
+    return same && (entry.countsAsOf === null || now - entry.countsAsOf < keptMs);
+  };
   const cache = new LRUCache<string, Entry>({
     maxSize: MAX_CACHE_BYTES,
     sizeCalculation: (entry) => entry.body.length * 2 + 512,
@@ -77,7 +85,7 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<{ Variables: AppVari
   return async (c, next) => {
     const method = c.req.method;
     const anonymous = !c.get('user') && !SESSION_OR_FLASH_COOKIE.test(c.req.header('cookie') ?? '');
-    if ((method !== 'GET' && method !== 'HEAD') || !anonymous || !CACHEABLE.some((r) => r.test(c.req.path))) {
+    if ((method !== 'GET' && method !== 'HEAD') || !anonymous || !isCacheable(c.req.path)) {
       await next();
       if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', PRIVATE_CACHE_CONTROL);
       return;
@@ -148,12 +156,6 @@ function blogOf(path: string): string | null {
     }
   }
   return null;
-}
-
-/** A blog's read follows its revision alone (gone: never fresh); every other read the lists version. */
-function isFresh(entry: Entry, versions: PageVersions, now: number): boolean {
-  const same = entry.blogRevision !== null ? versions.blog === entry.blogRevision : entry.lists === versions.lists;
-  return same && (entry.countsAsOf === null || now - entry.countsAsOf < COUNTS_MAX_AGE_MS);
 }
 
 async function respond(ifNoneMatch: string | undefined, acceptEncoding: string | undefined, method: string, entry: Entry, state: 'HIT' | 'MISS'): Promise<Response> {

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { lazy } from '~/lib/lazy';
 import type { Logger } from 'pino';
 import { MESSAGES } from '~/lib/messages';
+import type { RateLimitRule } from '~/lib/rate-limits';
 
 /** One counted window: how many hits it has seen and when it ends (epoch ms). */
 export interface RateLimitWindow {
@@ -18,37 +19,9 @@ export interface RateLimitStore {
   close(): Promise<void>;
 }
 
-export interface RateLimitRule {
-  /** Names the counter, so a page action and an API route can share one. */
-  name: string;
-  limit: number;
-  windowMs: number;
-}
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-/**
- * The account limits (issue 3 §10, issue 7), per client address. Sign-in and the reset mail
- * follow Ghost's lesson: 5 an hour. docs/decisions/007 and 015 record why these numbers.
- */
-export const AUTH_RATE_LIMITS = {
-  signIn: { name: 'sign-in', limit: 5, windowMs: HOUR },
-  signUp: { name: 'sign-up', limit: 5, windowMs: HOUR },
-  resetRequest: { name: 'password-reset-request', limit: 5, windowMs: HOUR },
-  reset: { name: 'password-reset', limit: 10, windowMs: HOUR },
-  /** Every /two-factor/* call: the code step of a sign-in, enabling and disabling (password). */
-  twoFactor: { name: 'two-factor', limit: 10, windowMs: 15 * MINUTE },
-} as const satisfies Record<string, RateLimitRule>;
-
-/**
- * Per account, whatever address asks (audit item 8): someone rotating addresses gets these tries
- * at one account in all, not 5 per address (docs/decisions/021).
- */
-export const EMAIL_RATE_LIMITS = {
-  signIn: { name: 'sign-in-email', limit: 5, windowMs: HOUR },
-  resetRequest: { name: 'password-reset-request-email', limit: 5, windowMs: HOUR },
-} as const satisfies Record<string, RateLimitRule>;
+export type { RateLimitRule } from '~/lib/rate-limits';
+/** A rule as the counter sees it (whose counter is the caller's choice). */
+type CountedRule = Omit<RateLimitRule, 'key'>;
 
 /**
  * The counter a client address falls in. An IPv6 client usually holds a whole /64 (one
@@ -71,14 +44,6 @@ export function clientRateLimitKey(ip: string): string {
 export function emailRateLimitKey(email: string): string {
   return `email:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)}`;
 }
-
-/** Writing limits (Mastodon-style throttles): generous for a person, pointless for a script. */
-export const CONTENT_RATE_LIMITS = {
-  comment: { name: 'comment', limit: 30, windowMs: HOUR },
-  upload: { name: 'upload', limit: 30, windowMs: 30 * MINUTE },
-  /** A browser sends one per blog it opens (spec §4 'viewedBlogs'): a minute's reading is far below it. */
-  view: { name: 'view', limit: 60, windowMs: 10 * MINUTE },
-} as const satisfies Record<string, RateLimitRule>;
 
 /** Fixed windows in a Map; expired windows are swept as the map grows. */
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -160,12 +125,12 @@ export interface RateLimitResult {
 }
 
 /** Counts one hit of `rule` for the client address `clientIp` (its /64 for IPv6). */
-export function consumeRateLimit(store: RateLimitStore | null, rule: RateLimitRule, clientIp: string, log?: Logger): Promise<RateLimitResult> {
+export function consumeRateLimit(store: RateLimitStore | null, rule: CountedRule, clientIp: string, log?: Logger): Promise<RateLimitResult> {
   return consume(store, rule, clientRateLimitKey(clientIp), log);
 }
 
 /** Counts one hit of `rule` for the account `email`, from whichever address. */
-export function consumeEmailRateLimit(store: RateLimitStore | null, rule: RateLimitRule, email: string, log?: Logger): Promise<RateLimitResult> {
+export function consumeEmailRateLimit(store: RateLimitStore | null, rule: CountedRule, email: string, log?: Logger): Promise<RateLimitResult> {
   return consume(store, rule, emailRateLimitKey(email), log);
 }
 
@@ -173,8 +138,8 @@ export function consumeEmailRateLimit(store: RateLimitStore | null, rule: RateLi
  * A store that fails (Redis down) lets the request through and logs: limits protect the site,
  * they must not take sign-in down with them.
  */
-async function consume(store: RateLimitStore | null, rule: RateLimitRule, key: string, log?: Logger): Promise<RateLimitResult> {
-  if (!store) return { allowed: true, limit: rule.limit, remaining: rule.limit, retryAfter: 0 };
+async function consume(store: RateLimitStore | null, rule: CountedRule, key: string, log?: Logger): Promise<RateLimitResult> {
+  if (!store) return unlimited(rule);
   try {
     const window = await store.hit(`${rule.name}:${key}`, rule.windowMs);
     return {
@@ -185,11 +150,19 @@ async function consume(store: RateLimitStore | null, rule: RateLimitRule, key: s
     };
   } catch (error) {
     log?.warn({ err: error, rule: rule.name }, 'rate limit store unavailable; request allowed');
-    return { allowed: true, limit: rule.limit, remaining: rule.limit, retryAfter: 0 };
+    return unlimited(rule);
   }
 }
 
-export interface RateLimitOptions extends RateLimitRule {
+/** Counts one hit of `rule` for whom its `key` names: the client address, or the account `email`. */
+export function consumeRule(store: RateLimitStore | null, rule: RateLimitRule, who: { clientIp: string; email?: string }, log?: Logger): Promise<RateLimitResult> {
+  if (rule.key === 'email') return who.email === undefined ? Promise.resolve(unlimited(rule)) : consumeEmailRateLimit(store, rule, who.email, log);
+  return consumeRateLimit(store, rule, who.clientIp, log);
+}
+
+const unlimited = (rule: CountedRule): RateLimitResult => ({ allowed: true, limit: rule.limit, remaining: rule.limit, retryAfter: 0 });
+
+export interface RateLimitOptions extends CountedRule {
   store: RateLimitStore | null;
   log?: Logger;
 }

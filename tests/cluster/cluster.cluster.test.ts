@@ -7,11 +7,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { formatTable, type LoadRoute, runRoutes, signUpUser } from '../../scripts/cluster-load.js';
 import { type Cluster, dropDatabase, startCluster } from '../../scripts/cluster.js';
-import { jpegImage } from '../fixtures/images';
-import { AUTH_RATE_LIMITS } from '#server/middleware/rate-limit.server';
-import { signUp } from '../e2e/helpers/auth';
-import { type Browser, openBrowser, waitForHydration } from '../e2e/helpers/browser';
-import { freePort } from '../e2e/helpers/server';
+import { jpegImage } from '../support/images';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { signUp } from '../support/auth';
+import { type Browser, openBrowser, waitForHydration } from '../support/browser';
+import { freePort } from '../support/server';
 
 // `npm run test:cluster`: the cluster of `npm run cluster` (two instances, PostgreSQL, s3rver,
 // Redis, nginx), proven through its front door: a browser smoke run, sessions and rate limits
@@ -186,7 +186,7 @@ describe.skipIf(missing.length > 0)('two instances behind nginx', () => {
   });
 
   it('shares the sign-in rate limit between both instances (Redis): the attempt past the limit is refused with 429', async () => {
-    const { limit } = AUTH_RATE_LIMITS.signIn;
+    const { limit } = RATE_LIMITS.signIn;
     const targets = [cluster.url, ...cluster.instances.map((i) => i.url)];
     const statuses: number[] = [];
     for (let i = 0; i <= limit; i++) {

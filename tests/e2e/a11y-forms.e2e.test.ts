@@ -1,10 +1,11 @@
-import type { Browser as PlaywrightBrowser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useSharedBrowser } from '../support/browser';
+import { useServer } from '../support/server';
 import { MESSAGES } from '~/lib/messages';
-import { signUp } from './helpers/auth';
-import { launchBrowser, waitForHydration } from './helpers/browser';
-import { seedBlogs } from './helpers/home-seed';
-import { type RunningServer, startServer } from './helpers/server';
+import { signUp } from '../support/auth';
+import { waitForHydration } from '../support/browser';
+import { seedBlogs } from '../support/home-seed';
 
 /**
  * Issue 9 §3: form errors are announced and tied to their fields. A failed submission marks each
@@ -13,8 +14,8 @@ import { type RunningServer, startServer } from './helpers/server';
  * failures that are not about one field arrive in a modal dialog or a role=alert region.
  */
 
-let server: RunningServer;
-let browser: PlaywrightBrowser;
+const server = useServer();
+const browser = useSharedBrowser();
 let signedIn: BrowserContext;
 let signedOut: BrowserContext;
 let page: Page;
@@ -22,8 +23,6 @@ let ownBlog: string;
 let otherBlog: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const writer = await browser.newContext();
   await signUp(writer, server.url, { name: 'Writer' });
   [otherBlog] = (await seedBlogs(writer, server.url, [{ title: 'Not mine' }])) as [string];
@@ -32,10 +31,6 @@ beforeAll(async () => {
   signedIn = await browser.newContext({ reducedMotion: 'reduce' });
   await signUp(signedIn, server.url, { name: 'Reader' });
   [ownBlog] = (await seedBlogs(signedIn, server.url, [{ title: 'Mine' }])) as [string];
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 afterEach(async () => page?.close());
 
@@ -131,12 +126,12 @@ describe('form errors are announced and tied to their fields', () => {
     await press('Add Blog');
     const required = 'This field is required';
     await expectTiedErrors({
-      Category: /Choose one of/,
-      Type: /Choose one of/,
+      Category: 'Choose a category.',
+      Type: 'Choose a type.',
       'Short description': required,
       'Long description': required,
       Image: required,
-      Availability: /Choose one of/,
+      Availability: 'Choose Public or Hidden.',
     });
   });
 

@@ -1,10 +1,11 @@
-import type { Browser as PlaywrightBrowser, FileChooser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jpegImage } from '../fixtures/images';
-import { signUp } from './helpers/auth';
-import { launchBrowser, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { seedBlogs } from './helpers/home-seed';
-import { type RunningServer, startServer } from './helpers/server';
+import type { FileChooser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSharedBrowser } from '../support/browser';
+import { useServer } from '../support/server';
+import { jpegImage } from '../support/images';
+import { signUp } from '../support/auth';
+import { VIEWPORTS, waitForHydration } from '../support/browser';
+import { seedBlogs } from '../support/home-seed';
 
 /**
  * Issue 9 §3: every flow usable by keyboard alone, with a visible focus indicator at every stop.
@@ -15,20 +16,14 @@ import { type RunningServer, startServer } from './helpers/server';
 const OTHER_TITLE = 'Lanterns over the old harbour';
 const MY_TITLE = 'Typed without a mouse';
 
-let server: RunningServer;
-let browser: PlaywrightBrowser;
+const server = useServer();
+const browser = useSharedBrowser();
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const writer = await browser.newContext();
   await signUp(writer, server.url, { name: 'Harbour Writer' });
   await seedBlogs(writer, server.url, [{ title: OTHER_TITLE }]);
   await writer.close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /**

@@ -1,11 +1,12 @@
-import type { Browser as PlaywrightBrowser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSharedBrowser } from '../support/browser';
+import { useServer } from '../support/server';
 import { DAISY_THEME, type ThemePreference } from '~/lib/theme';
-import { signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { launchBrowser, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { seedBlogs, seedWishlist } from './helpers/home-seed';
-import { type RunningServer, startServer } from './helpers/server';
+import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { VIEWPORTS, waitForHydration } from '../support/browser';
+import { seedBlogs, seedWishlist } from '../support/home-seed';
 
 /**
  * Issue 9 §3: axe-core (WCAG 2.0–2.2 A and AA, plus axe's best practices) on every screen of
@@ -68,7 +69,8 @@ export const SCREENS: Screen[] = [
       await page.getByRole('heading', { name: 'studio frame' }).scrollIntoViewIfNeeded();
       await page.getByTestId('gallery-marquee').waitFor();
       await page.getByTestId('achievements').scrollIntoViewIfNeeded();
-      await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['24000+', '70%', '8000+', '60']);
+      // The site's own figures (docs/decisions/031): 14 Public blogs by both members, no confirmed subscriber.
+      await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['14', '100%', '0', '2']);
     },
   },
   { name: 'all blogs', path: () => '/allblogs', who: BOTH },
@@ -123,7 +125,17 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'featured blogs', path: () => '/featuredBlogs', who: OUT },
-  { name: 'author page', path: (s) => `/authors/${s.writerId}`, who: BOTH },
+  { name: 'author page (follow, feed link)', path: (s) => `/authors/${s.writerId}`, who: BOTH },
+  {
+    name: 'author page, followed',
+    path: (s) => `/authors/${s.writerId}`,
+    who: IN,
+    act: async (page) => {
+      const follow = page.getByRole('button', { name: 'Follow Writer' });
+      if (await follow.count()) await follow.click();
+      await page.getByRole('button', { name: 'Unfollow Writer' }).waitFor();
+    },
+  },
   { name: 'own author page (Hidden included, views and likes)', path: (s) => `/authors/${s.readerId}`, who: IN },
   { name: 'add blog', path: () => '/addBlog', who: IN },
   {
@@ -230,6 +242,8 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: 'newsletter', path: () => '/newsletter', who: OUT },
+  // The signed-in reader subscribed in seedData: the form stands locked with their address.
+  { name: 'newsletter, subscribed (signed in)', path: () => '/newsletter', who: IN },
   {
     name: 'newsletter, empty email warning',
     path: () => '/newsletter',
@@ -267,8 +281,8 @@ export const SCREENS: Screen[] = [
 
 const THEMES: ThemePreference[] = ['light', 'dark'];
 
-let server: RunningServer;
-let browser: PlaywrightBrowser;
+const server = useServer();
+const browser = useSharedBrowser();
 const contexts = {} as Record<Who, BrowserContext>;
 let seed: Seed;
 let checks = 0;
@@ -280,7 +294,9 @@ async function seedData(signedIn: BrowserContext): Promise<Seed> {
     await signUp(writerContext, server.url, { name: 'Writer' });
     const titles = Array.from({ length: 13 }, (_, i) => ({ title: `Evening story ${i + 1}` }));
     const [other, toastBlog] = await seedBlogs(writerContext, server.url, titles);
-    await signUp(signedIn, server.url, { name: 'Reader' });
+    const reader = await signUp(signedIn, server.url, { name: 'Reader' });
+    const subscribed = await signedIn.request.post(`${server.url}/api/subscribers`, { headers: { origin: server.url }, data: { email: reader.email } });
+    if (!subscribed.ok()) throw new Error(`subscribing failed: ${subscribed.status()}`);
     const [own, ownHidden] = await seedBlogs(signedIn, server.url, [
       { title: 'My own sunset', category: 'Technology' },
       { title: 'A private draft', availability: 'Hidden' },
@@ -302,16 +318,12 @@ async function seedData(signedIn: BrowserContext): Promise<Seed> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   contexts.out = await browser.newContext();
   contexts.in = await browser.newContext();
   seed = await seedData(contexts.in);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   // The figure the closing note quotes (issue 9 "Done when").
   console.log(`a11y: ${violationCount} violations / ${checks} checks (${SCREENS.length} screens and states × signed out/in × ${THEMES.length} themes × ${Object.keys(VIEWPORTS).length} widths, where they apply)`);
 });

@@ -1,10 +1,11 @@
-import type { Browser as PlaywrightBrowser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSharedBrowser } from '../support/browser';
+import { useServer } from '../support/server';
 import { MESSAGES } from '~/lib/messages';
-import { signUp } from './helpers/auth';
-import { launchBrowser, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { seedBlogs } from './helpers/home-seed';
-import { type RunningServer, startServer } from './helpers/server';
+import { signUp } from '../support/auth';
+import { VIEWPORTS, waitForHydration } from '../support/browser';
+import { seedBlogs } from '../support/home-seed';
 
 /**
  * Issue 9 §3 / BRIEF §2 "Motion": a visitor who prefers reduced motion sees nothing move — not
@@ -12,21 +13,15 @@ import { type RunningServer, startServer } from './helpers/server';
  * The same pages with motion allowed do move, which shows the check can tell the difference.
  */
 
-let server: RunningServer;
-let browser: PlaywrightBrowser;
+const server = useServer();
+const browser = useSharedBrowser();
 let blogId: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const writer = await browser.newContext();
   await signUp(writer, server.url, { name: 'Writer' });
   [blogId] = (await seedBlogs(writer, server.url, [{ title: 'A still evening' }, { title: 'Another still evening' }])) as [string];
   await writer.close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /**
@@ -64,6 +59,9 @@ async function openPage(context: BrowserContext, path: string, width: keyof type
   return page;
 }
 
+/** The site's real figures (docs/decisions/031): 2 Public blogs by the one member, no subscriber. */
+const FIGURES = ['2', '100%', '0', '1'];
+
 describe('reduced motion', () => {
   it('holds the home page still: hero, gallery, counters, hover', async () => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
@@ -75,7 +73,7 @@ describe('reduced motion', () => {
       expect(await page.getByRole('img', { name: 'sunset banner' }).evaluate((img) => getComputedStyle(img).transform)).toBe('none');
       await scrollThrough(page);
       // The counters stand at their final figures and the gallery is a still row, not a marquee.
-      expect(await page.getByTestId('achievement-figure').allTextContents()).toEqual(['24000+', '70%', '8000+', '60']);
+      expect(await page.getByTestId('achievement-figure').allTextContents()).toEqual(FIGURES);
       expect(await page.getByTestId('gallery-marquee').count()).toBe(0);
       expect(await page.getByTestId('gallery-still').locator('img').count()).toBe(8);
       await page.getByTestId('recent-blog').first().hover();
@@ -94,7 +92,7 @@ describe('reduced motion', () => {
         expect(await moving(page), path).toEqual([]);
         await page.close();
       }
-      expect(await (await openPage(context, '/counter')).getByTestId('achievement-figure').allTextContents()).toEqual(['24000+', '70%', '8000+', '60']);
+      expect(await (await openPage(context, '/counter')).getByTestId('achievement-figure').allTextContents()).toEqual(FIGURES);
 
       // A dialog (signed out, liking asks to log in) and the mobile menu.
       const page = await openPage(context, '/allblogs', 'phone');

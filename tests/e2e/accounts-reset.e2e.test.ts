@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBrowsers } from '../support/browser';
 import { MESSAGES } from '~/lib/messages';
-import { AUTH_RATE_LIMITS } from '#server/middleware/rate-limit.server';
-import { signUp } from './helpers/auth';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { freePort, type RunningServer, startServer } from './helpers/server';
-import { type LocalSmtpServer, mailText, startSmtpServer } from './helpers/smtp-server';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { signUp } from '../support/auth';
+import { type Browser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { freePort, type RunningServer, startServer } from '../support/server';
+import { type LocalSmtpServer, mailText, startSmtpServer } from '../support/smtp-server';
 
 let smtp: LocalSmtpServer;
 let server: RunningServer;
@@ -23,12 +24,7 @@ afterAll(async () => {
   await server?.stop();
   await smtp?.stop();
 });
-afterEach(async () => {
-  const errors = browser?.errors ?? [];
-  await browser?.close();
-  browser = undefined;
-  expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
-});
+const browsers = useBrowsers({ allowed: /status of 400/ });
 
 const dialog = (page: Page) => page.getByTestId('feedback-dialog');
 
@@ -46,7 +42,7 @@ const resetLink = (raw: string) => mailText(raw).match(/http:\/\/[\w.]+:\d+\/api
 
 describe('forgot password, against a real SMTP server', () => {
   it('mails a single-use link that sets a new password and ends every other session', async () => {
-    browser = await openBrowser({ viewport: VIEWPORTS.phone });
+    browser = await browsers.open({ viewport: VIEWPORTS.phone });
     const { page, context } = browser;
     const user = await signUp(context, server.url, { name: 'Rita Reset' });
     const oldSession = (await context.cookies()).find((c) => c.name.endsWith('session_token'))!;
@@ -88,7 +84,7 @@ describe('forgot password, against a real SMTP server', () => {
   });
 
   it('answers the same for an email without an account, and sends nothing', async () => {
-    browser = await openBrowser({ colorScheme: 'dark' });
+    browser = await browsers.open({ colorScheme: 'dark' });
     const { page } = browser;
     const before = smtp.mails.length;
     await askForReset(page, `nobody-${Date.now()}@example.com`);
@@ -114,7 +110,7 @@ describe('forms are rate-limited per client address, like the API', () => {
     });
 
   it('allows the documented sign-in attempts per hour, shared between the form and the API', async () => {
-    const { limit, windowMs } = AUTH_RATE_LIMITS.signIn;
+    const { limit, windowMs } = RATE_LIMITS.signIn;
     const form = { email: 'target@example.com', password: 'Guess1234' };
     const viaForm = Math.ceil(limit / 2);
     for (let i = 0; i < viaForm; i++) expect((await post('/login', form)).status).toBe(401);
@@ -162,7 +158,7 @@ describe('forgot password without SMTP_URL', () => {
   afterAll(async () => local?.stop());
 
   it('writes the mail to DATA_DIR/outbox as .eml, logs one line, and the link works', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, local.url, { name: 'Otto Outbox' });
     await context.clearCookies();

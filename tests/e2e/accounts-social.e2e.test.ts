@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBrowsers } from '../support/browser';
 import { MESSAGES } from '~/lib/messages';
-import { signUp } from './helpers/auth';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { createOidcProvider, type LocalOidcProvider, PICTURE_PATH } from './helpers/oidc-issuer';
-import { type RunningServer, startServer } from './helpers/server';
+import { signUp } from '../support/auth';
+import { type Browser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { createOidcProvider, type LocalOidcProvider, PICTURE_PATH } from '../support/oidc-issuer';
+import { type RunningServer, startServer } from '../support/server';
 
 const PROVIDER = 'Sunrise ID';
 let oidc: LocalOidcProvider;
@@ -21,12 +22,7 @@ afterAll(async () => {
   await server?.stop();
   await oidc?.stop();
 });
-afterEach(async () => {
-  const errors = browser?.errors ?? [];
-  await browser?.close();
-  browser = undefined;
-  expect(errors).toEqual([]);
-});
+const browsers = useBrowsers();
 
 const dialog = (page: Page) => page.getByTestId('feedback-dialog');
 const logInButton = (page: Page) => page.getByRole('link', { name: MESSAGES.logInWith(PROVIDER) });
@@ -47,7 +43,7 @@ async function openPopup(page: Page): Promise<Page> {
 
 describe('social login with an OpenID Connect provider', () => {
   it('offers the provider by its configured name, on login and sign-up only', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     await page.goto(`${server.url}/login`);
     await waitForHydration(page);
@@ -58,7 +54,7 @@ describe('social login with an OpenID Connect provider', () => {
   });
 
   it('signs in through a 500×600 popup and returns to the attempted page', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     await page.goto(`${server.url}/addBlog`);
     await page.waitForURL(`${server.url}/login?redirectTo=%2FaddBlog`);
@@ -82,7 +78,7 @@ describe('social login with an OpenID Connect provider', () => {
   });
 
   it('joins the existing account of the same verified email, whose stored profile wins', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const email = newEmail();
     await signUp(context, server.url, { email, name: 'Linda Local' });
@@ -105,7 +101,7 @@ describe('social login with an OpenID Connect provider', () => {
   });
 
   it('says so kindly when the popup is closed before signing in', async () => {
-    browser = await openBrowser({ viewport: VIEWPORTS.phone });
+    browser = await browsers.open({ viewport: VIEWPORTS.phone });
     const { page } = browser;
     await page.goto(`${server.url}/login`);
     await waitForHydration(page);
@@ -118,7 +114,7 @@ describe('social login with an OpenID Connect provider', () => {
   });
 
   it('turns a provider error into a friendly message', async () => {
-    browser = await openBrowser({ colorScheme: 'dark' });
+    browser = await browsers.open({ colorScheme: 'dark' });
     const { page } = browser;
     await page.goto(`${server.url}/login`);
     await waitForHydration(page);
@@ -130,7 +126,7 @@ describe('social login with an OpenID Connect provider', () => {
   });
 
   it('falls back to a full-page redirect when the popup is blocked', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     await page.addInitScript(() => {
       window.open = () => null;
@@ -146,7 +142,7 @@ describe('social login with an OpenID Connect provider', () => {
   });
 
   it('works without JavaScript, and shows a provider error under the form', async () => {
-    browser = await openBrowser({ javaScriptEnabled: false });
+    browser = await browsers.open({ javaScriptEnabled: false });
     const { page } = browser;
     await page.goto(`${server.url}/login`);
     await logInButton(page).click();
@@ -173,7 +169,7 @@ describe('Google sign-in', () => {
   afterAll(async () => google?.stop());
 
   it('shows the Google buttons when configured and sends the visitor to Google with our callback', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     await page.goto(`${google.url}/login`);
     await waitForHydration(page);

@@ -1,27 +1,19 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../support/server';
+import { useBrowsers } from '../support/browser';
 import { MESSAGES } from '~/lib/messages';
-import { pngImage } from '../fixtures/images';
-import { signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { pngImage } from '../support/images';
+import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { type Browser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 
-let server: RunningServer;
+const server = useServer();
 let browser: Browser | undefined;
 let counter = 0;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  const errors = browser?.errors ?? [];
-  await browser?.close();
-  browser = undefined;
-  // A refused sign-in answers 401/400 on purpose; the browser logs those status lines.
-  expect(errors.filter((e) => !/status of (400|401|422)/.test(e))).toEqual([]);
-});
+// A refused sign-in answers 401/400 on purpose; the browser logs those status lines.
+const browsers = useBrowsers({ allowed: /status of (400|401|422)/ });
 
 const newEmail = (tag: string) => `${tag}-${++counter}-${Date.now().toString(36)}@example.com`;
 const dialog = (page: Page) => page.getByTestId('feedback-dialog');
@@ -36,7 +28,7 @@ async function fillSignUp(page: Page, values: { email: string; name: string; pas
 
 describe('sign-up', () => {
   it('shows the spec’s fields, hints and rules, then signs up with a photo and goes home', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     await page.goto(`${server.url}/register`);
     await waitForHydration(page);
@@ -75,7 +67,7 @@ describe('sign-up', () => {
   });
 
   it('says clearly when the email is already registered, in a dialog and under the form', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const existing = await signUp(context, server.url);
     await context.clearCookies();
@@ -92,7 +84,7 @@ describe('sign-up', () => {
 
 describe('login', () => {
   it('refuses a wrong password with the spec’s dialog and the reason in red, the same as for an unknown email', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, server.url);
     await context.clearCookies();
@@ -116,7 +108,7 @@ describe('login', () => {
   });
 
   it('sends an anonymous visitor from a protected page to login and back there, with the success toast', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, server.url);
     await context.clearCookies();
@@ -143,7 +135,7 @@ describe('login', () => {
   });
 
   it('never returns to another site after login', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, server.url);
     await context.clearCookies();
@@ -158,7 +150,7 @@ describe('login', () => {
 
 describe('without JavaScript', () => {
   it('signs up, logs out and logs in again back to the attempted page, with the spec’s messages', async () => {
-    browser = await openBrowser({ javaScriptEnabled: false });
+    browser = await browsers.open({ javaScriptEnabled: false });
     const { page } = browser;
     const email = newEmail('nojs');
     await page.goto(`${server.url}/register`);
@@ -194,13 +186,13 @@ describe('without JavaScript', () => {
 
 describe('profile', () => {
   it('reads “No user logged in.” when signed out', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     await browser.page.goto(`${server.url}/profile`);
     expect(await browser.page.getByTestId('no-user').textContent()).toBe(MESSAGES.noUserLoggedIn);
   });
 
   it('shows the photo, name and email, and the edit screen saves a new name and photo', async () => {
-    browser = await openBrowser({ viewport: VIEWPORTS.phone });
+    browser = await browsers.open({ viewport: VIEWPORTS.phone });
     const { page, context } = browser;
     const user = await signUp(context, server.url, { name: 'Pia Profile' });
     await page.goto(`${server.url}/profile`);
@@ -248,7 +240,7 @@ describe('profile', () => {
   });
 
   it('says “Error” / “Failed to update profile” when the picture is not an image', async () => {
-    browser = await openBrowser({ colorScheme: 'dark' });
+    browser = await browsers.open({ colorScheme: 'dark' });
     const { page, context } = browser;
     await signUp(context, server.url, { name: 'Fay Failure' });
     await page.goto(`${server.url}/update-profile`);
@@ -265,7 +257,7 @@ describe('profile', () => {
 
 describe('logout', () => {
   it('ends the session on the server and says “Logged Out”', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     await signUp(context, server.url);
     const before = (await context.cookies()).find((c) => c.name.endsWith('session_token'))!;
@@ -294,7 +286,7 @@ describe('looks', () => {
     ['phone', 'dark'],
     ['desktop', 'dark'],
   ] as const)('the account screens on a %s in %s pass axe', async (viewport, colorScheme) => {
-    browser = await openBrowser({ viewport: VIEWPORTS[viewport], colorScheme });
+    browser = await browsers.open({ viewport: VIEWPORTS[viewport], colorScheme });
     const { page, context } = browser;
     for (const path of ['/login', '/register', '/forgot-password', '/reset-password?token=abc']) {
       await page.goto(`${server.url}${path}`);

@@ -1,28 +1,22 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { seedBlog, uploadPhoto } from './helpers/blogs';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { refused, useBrowsers } from '../support/browser';
+import { useServer } from '../support/server';
+import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { seedBlog, uploadPhoto } from '../support/blogs';
+import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 
-let server: RunningServer;
-const browsers: Browser[] = [];
-let expectedStatuses: number[] = [];
+const server = useServer();
+// A test names the refused requests it provokes (the browser logs their status as an error).
+const { open, allow } = useBrowsers({ allowed: refused(404) });
 
 /** One writer with 14 Food blogs, 2 Technology blogs (one with Markdown and details) and a Hidden draft. */
 const seeded = { food: [] as string[], tech: '', plainTech: '', hidden: '', writerEmail: '' };
 
-async function open(options: Parameters<typeof openBrowser>[0] = {}) {
-  const browser = await openBrowser(options);
-  browsers.push(browser);
-  return browser;
-}
-
 beforeAll(async () => {
-  server = await startServer();
-  const writer = await open();
+  const writer = await openBrowser();
   const user = await signUp(writer.context, server.url, { name: 'Wren Writer' });
   seeded.writerEmail = user.email;
   const photo = await uploadPhoto(writer.context, server.url);
@@ -41,15 +35,6 @@ beforeAll(async () => {
   seeded.plainTech = await seedBlog(writer.context, server.url, { title: 'Second tech post', category: 'Technology', photo });
   seeded.hidden = await seedBlog(writer.context, server.url, { title: 'Secret sunset draft', availability: 'Hidden', photo });
   await writer.close();
-  browsers.length = 0;
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  const expected = [404, ...expectedStatuses].map((status) => `the server responded with a status of ${status} `);
-  expectedStatuses = [];
-  const errors = browsers.flatMap((b) => b.errors).filter((e) => !expected.some((text) => e.includes(text)));
-  await Promise.all(browsers.splice(0).map((b) => b.close()));
-  expect(errors).toEqual([]);
 });
 
 const columns = (page: Browser['page']) =>
@@ -227,7 +212,7 @@ describe('reading blogs', () => {
   });
 
   it('refuses the owner’s comment without JavaScript too, and offers visitors a way to log in and come back', async () => {
-    expectedStatuses = [403];
+    allow(refused(403));
     const writer = await open({ javaScriptEnabled: false });
     await writer.context.request.post(`${server.url}/api/auth/sign-in/email`, {
       data: { email: seeded.writerEmail, password: 'Sunset123' },

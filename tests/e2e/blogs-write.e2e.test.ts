@@ -1,33 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SVG_IMAGE, jpegImage, sidewaysJpegWithExif } from '../fixtures/images';
-import { signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { seedBlog, uploadPhoto } from './helpers/blogs';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { refused, useBrowsers } from '../support/browser';
+import { useServer } from '../support/server';
+import { SVG_IMAGE, jpegImage, sidewaysJpegWithExif } from '../support/images';
+import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { seedBlog, uploadPhoto } from '../support/blogs';
+import { type Browser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 
-let server: RunningServer;
-const browsers: Browser[] = [];
+const server = useServer();
 /** The browser logs a refused request's status as a console error; a test names those it provokes. */
-let expectedStatuses: number[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  const expected = [404, ...expectedStatuses].map((status) => `the server responded with a status of ${status} `);
-  expectedStatuses = [];
-  const errors = browsers.flatMap((b) => b.errors).filter((e) => !expected.some((text) => e.includes(text)));
-  await Promise.all(browsers.splice(0).map((b) => b.close()));
-  expect(errors).toEqual([]);
-});
-
-async function open(options: Parameters<typeof openBrowser>[0] = {}) {
-  const browser = await openBrowser(options);
-  browsers.push(browser);
-  return browser;
-}
+const { open, allow } = useBrowsers({ allowed: refused(404) });
 
 async function blogTitles(): Promise<string[]> {
   const res = await fetch(`${server.url}/api/blogs?limit=100`);
@@ -90,7 +72,7 @@ describe('writing blogs', () => {
     await signUp(context, server.url);
     await page.goto(`${server.url}/addBlog`);
     await waitForHydration(page);
-    expectedStatuses = [415];
+    allow(refused(415));
     await fillBlogForm(page, 'Never saved (script)');
     await page.getByLabel('Image').setInputFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: SVG_IMAGE });
     await page.getByRole('button', { name: 'Add Blog' }).click();
@@ -108,7 +90,7 @@ describe('writing blogs', () => {
     const { page, context } = await open({ javaScriptEnabled: false });
     await signUp(context, server.url);
     await page.goto(`${server.url}/addBlog`);
-    expectedStatuses = [400];
+    allow(refused(400));
     await fillBlogForm(page, 'Written without scripts');
     await page.getByLabel('Image').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
     await page.getByRole('button', { name: 'Add Blog' }).click();

@@ -1,28 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { type Browser, openBrowser, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { seedBlogs, seedWishlist } from './helpers/home-seed';
-import { type RunningServer, startServer } from './helpers/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from '../support/server';
+import { useBrowsers } from '../support/browser';
+import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { type Browser, openBrowser, VIEWPORTS, waitForHydration } from '../support/browser';
+import { seedBlogs, seedWishlist } from '../support/home-seed';
 
-let server: RunningServer;
+const server = useServer();
 let browser: Browser | undefined;
 let blogIds: string[];
 
 beforeAll(async () => {
-  server = await startServer();
   const seeder = await openBrowser();
   await signUp(seeder.context, server.url, { name: 'Writer' });
   blogIds = await seedBlogs(seeder.context, server.url, [{ title: 'Harbour lights' }, { title: 'Clay and kiln' }]);
   await seeder.close();
 });
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  const errors = browser?.errors ?? [];
-  await browser?.close();
-  browser = undefined;
-  expect(errors).toEqual([]);
-});
+const browsers = useBrowsers();
 
 const activeInfo = () => {
   const el = document.activeElement;
@@ -31,7 +25,7 @@ const activeInfo = () => {
 
 describe('the toast and dialog set', () => {
   it('moves focus into a dialog, closes it on Escape and gives focus back', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     await page.goto(server.url);
     await waitForHydration(page);
@@ -62,7 +56,7 @@ describe('the toast and dialog set', () => {
   });
 
   it('starts a confirmation on Cancel and resolves it to false on Escape and Cancel', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     await signUp(context, server.url);
     // Deleting one's blog keeps its confirmation (a wishlist entry now goes with an Undo instead).
@@ -85,7 +79,7 @@ describe('the toast and dialog set', () => {
   });
 
   it('announces toasts in a polite status region and removes them after their duration', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     await signUp(context, server.url);
     await page.goto(`${server.url}/allblogs`);
@@ -107,7 +101,7 @@ describe('the toast and dialog set', () => {
 
   it('leaves no axe violations on the home, wishlist and newsletter screens with content', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      browser = await openBrowser({ colorScheme, viewport: VIEWPORTS.phone, reducedMotion: 'reduce' });
+      browser = await browsers.open({ colorScheme, viewport: VIEWPORTS.phone, reducedMotion: 'reduce' });
       const { page, context } = browser;
       await signUp(context, server.url);
       await seedWishlist(context, server.url, blogIds[1]!);

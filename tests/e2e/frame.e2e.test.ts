@@ -1,22 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './helpers/auth';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { useBrowsers } from '../support/browser';
+import { useServer } from '../support/server';
+import { signUp } from '../support/auth';
+import { type Browser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 
-let server: RunningServer;
+const server = useServer();
 let browser: Browser | undefined;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  // A 404 page's own status line is the one console error a browser logs by design.
-  const errors = (browser?.errors ?? []).filter((e) => !e.includes('status of 404 (Not Found)'));
-  await browser?.close();
-  browser = undefined;
-  expect(errors).toEqual([]);
-});
+// A 404 page's own status line is the one console error a browser logs by design.
+const browsers = useBrowsers({ allowed: /status of 404 \(Not Found\)/ });
 
 const NAV = [
   ['Home', '/'],
@@ -28,7 +20,7 @@ const NAV = [
 
 describe('the page frame', () => {
   it('has a sticky navigation whose five links lead where they should', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     await page.goto(`${server.url}/allblogs`);
     await waitForHydration(page);
@@ -46,7 +38,7 @@ describe('the page frame', () => {
   });
 
   it('keeps the theme across reloads, applied before the first paint', async () => {
-    browser = await openBrowser({ colorScheme: 'light' });
+    browser = await browsers.open({ colorScheme: 'light' });
     const { page } = browser;
     // Records the theme at the moment <body> is created, i.e. before anything is painted.
     await page.addInitScript(() => {
@@ -72,13 +64,13 @@ describe('the page frame', () => {
   });
 
   it('follows the visitor’s OS preference when nothing is stored', async () => {
-    browser = await openBrowser({ colorScheme: 'dark' });
+    browser = await browsers.open({ colorScheme: 'dark' });
     await browser.page.goto(server.url);
     expect(await browser.page.locator('html').getAttribute('data-theme')).toBe('sunset');
   });
 
   it('collapses the links into a menu on a phone that closes when a link is chosen', async () => {
-    browser = await openBrowser({ viewport: VIEWPORTS.phone });
+    browser = await browsers.open({ viewport: VIEWPORTS.phone });
     const { page } = browser;
     await page.goto(server.url);
     await waitForHydration(page);
@@ -94,7 +86,7 @@ describe('the page frame', () => {
   });
 
   it('shows the avatar dropdown when signed in, by mouse and by keyboard', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, server.url, { name: 'Dusk Reader' });
     await page.goto(server.url);
@@ -152,7 +144,7 @@ describe('the page frame', () => {
   });
 
   it('has a footer with its links, the description and the current year', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     await page.goto(server.url);
     const footer = page.locator('footer');
@@ -165,7 +157,7 @@ describe('the page frame', () => {
   });
 
   it('shows the 404 page with status 404 for unknown routes', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     const response = await page.goto(`${server.url}/no/such/page`);
     expect(response?.status()).toBe(404);

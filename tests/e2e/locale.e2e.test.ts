@@ -1,17 +1,16 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './helpers/auth';
-import { uploadPhoto, seedBlog } from './helpers/blogs';
-import { openBrowser, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from '../support/server';
+import { signUp } from '../support/auth';
+import { uploadPhoto, seedBlog } from '../support/blogs';
+import { openBrowser, waitForHydration } from '../support/browser';
 
 /** Issue 9 §5: dates and numbers in the viewer's locale, on a document that says its language. */
 describe('dates and numbers in the viewer’s locale', () => {
-  let server: RunningServer;
+  const server = useServer();
   let blogId = '';
   beforeAll(async () => {
-    server = await startServer();
     const writer = await openBrowser();
     try {
       await signUp(writer.context, server.url);
@@ -26,7 +25,6 @@ describe('dates and numbers in the viewer’s locale', () => {
     db.prepare('update blogs set views = 12345, likes = 1234, created_at = ? where id = ?').run('2026-03-04T10:00:00.000Z', blogId);
     db.close();
   };
-  afterAll(async () => server?.stop());
 
   it.each([
     ['de-DE', '12.345 views', '1.234', '04.03.2026'],

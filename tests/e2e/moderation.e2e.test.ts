@@ -1,29 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { seedBlog, uploadPhoto } from './helpers/blogs';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { startServer, useServer } from '../support/server';
+import { useBrowsers } from '../support/browser';
+import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { seedBlog, uploadPhoto } from '../support/blogs';
+import { screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 
-let server: RunningServer;
-const browsers: Browser[] = [];
+const server = useServer();
+const { open } = useBrowsers({ allowed: /the server responded with a status of 404 / });
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  const errors = browsers.flatMap((b) => b.errors).filter((e) => !e.includes('the server responded with a status of 404 '));
-  await Promise.all(browsers.splice(0).map((b) => b.close()));
-  expect(errors).toEqual([]);
-});
-
-async function open(options: Parameters<typeof openBrowser>[0] = {}) {
-  const browser = await openBrowser(options);
-  browsers.push(browser);
-  return browser;
-}
 
 /** The operator's command line, against the running server's own data directory. */
 function grantAdmin(email: string) {
@@ -130,7 +116,7 @@ describe('moderation', () => {
     await commenter.page.goto(`${server.url}/blogs/${blogId}`);
     await waitForHydration(commenter.page);
     const mine = commenter.page.getByTestId('comments').locator('li').first();
-    await mine.locator('summary', { hasText: 'Edit' }).click();
+    await mine.getByRole('link', { name: 'Edit' }).click();
     await mine.getByLabel('Comment').fill('Lovely');
     await mine.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => commentsSeenAnonymously(blogId)).toEqual(['Lovely']);
@@ -140,5 +126,99 @@ describe('moderation', () => {
     await waitForHydration(writer.page);
     await writer.page.getByTestId('comments').locator('li').first().getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => commentsSeenAnonymously(blogId)).toEqual([]);
+  });
+
+  it('a comment is edited without JavaScript: Edit is a link, Save a plain form post', async () => {
+    const writer = await open();
+    await signUp(writer.context, server.url, { name: 'Nora Noscript' });
+    const blogId = await seedBlog(writer.context, server.url, { title: 'Lamplight', photo: await uploadPhoto(writer.context, server.url) });
+    const commenter = await open({ javaScriptEnabled: false });
+    await signUp(commenter.context, server.url, { name: 'Pat Plain' });
+    await commenter.context.request.patch(`${server.url}/api/blogs/${blogId}`, { headers: { origin: server.url }, data: { commentText: 'Beatiful' } });
+
+    await commenter.page.goto(`${server.url}/blogs/${blogId}`);
+    const mine = commenter.page.getByTestId('comments').locator('li').first();
+    expect(await mine.getByLabel('Comment').count()).toBe(0);
+    await mine.getByRole('link', { name: 'Edit' }).click();
+    await commenter.page.waitForURL(/editComment=/);
+    await mine.getByLabel('Comment').fill('Beautiful');
+    await Promise.all([commenter.page.waitForURL((url) => !url.search.includes('editComment')), mine.getByRole('button', { name: 'Save' }).click()]);
+    expect(await commentsSeenAnonymously(blogId)).toEqual(['Beautiful']);
+    expect(await mine.textContent()).toContain('edited');
+    expect(await mine.getByLabel('Comment').count()).toBe(0);
+  });
+
+  it('a reader reports a writer from their author page; only staff see Moderation in the user menu', async () => {
+    const writer = await open();
+    await signUp(writer.context, server.url, { name: 'Rex Rude' });
+    const blogId = await seedBlog(writer.context, server.url, { title: 'Loud opinions', photo: await uploadPhoto(writer.context, server.url) });
+    const moderator = await open();
+    const mod = await signUp(moderator.context, server.url, { name: 'Milo Moderator' });
+    grantAdmin(mod.email);
+
+    const reader = await open();
+    await signUp(reader.context, server.url, { name: 'Rita Reader' });
+    await reader.page.goto(`${server.url}/blogs/${blogId}`);
+    await reader.page.getByTestId('author').click();
+    await reader.page.waitForURL(/\/authors\//);
+    await waitForHydration(reader.page);
+    const report = reader.page.getByTestId('report-user');
+    await report.locator('summary').click();
+    await report.getByLabel('Reason').selectOption('Harassment or hate');
+    await report.getByLabel(/Anything else/).fill('Insults in every comment');
+    await screenshot(reader.page, 'moderation-report-author-desktop-light');
+    await report.getByRole('button', { name: 'Send report' }).click();
+    await expect.poll(() => reader.page.getByText('Thank you. A moderator will look at it.').count()).toBeGreaterThan(0);
+    // A writer's menu has no Moderation link; the admin's does, and it leads to the queue.
+    await reader.page.getByTestId('user-menu').locator('summary').click();
+    expect(await reader.page.getByTestId('moderation-link').count()).toBe(0);
+
+    await moderator.page.goto(server.url);
+    await waitForHydration(moderator.page);
+    await moderator.page.getByTestId('user-menu').locator('summary').click();
+    await moderator.page.getByTestId('moderation-link').click();
+    await moderator.page.waitForURL(/\/moderation$/);
+    const item = moderator.page.getByTestId('queue-item').filter({ hasText: 'Insults in every comment' });
+    await expect.poll(() => item.count()).toBe(1);
+    expect(await item.textContent()).toContain('Rex Rude');
+    expect(await item.getByRole('link', { name: 'open' }).getAttribute('href')).toMatch(/^\/authors\//);
+  });
+
+  it('spam hold: a new writer’s link-heavy blog waits with a note; a moderator approves the account and it appears', async () => {
+    const held = await startServer({ SPAM_HOLD_DAYS: '3', SPAM_HOLD_MAX_LINKS: '2' });
+    try {
+      const writer = await open({ viewport: VIEWPORTS.phone });
+      await signUp(writer.context, held.url, { name: 'Newt Newcomer' });
+      const blogId = await seedBlog(writer.context, held.url, {
+        title: 'My favourite links',
+        long_description: 'https://one.example https://two.example https://three.example',
+        photo: await uploadPhoto(writer.context, held.url),
+      });
+      await writer.page.goto(`${held.url}/blogs/${blogId}`);
+      await waitForHydration(writer.page);
+      expect(await writer.page.getByTestId('waiting-notice').textContent()).toContain('Waiting for a moderator');
+      expect(await axeViolations(writer.page)).toEqual([]);
+      await screenshot(writer.page, 'moderation-waiting-note-phone-light');
+      expect((await fetch(`${held.url}/blogs/${blogId}`)).status).toBe(404);
+
+      const moderator = await open({ colorScheme: 'dark' });
+      const mod = await signUp(moderator.context, held.url, { name: 'Dana Dark' });
+      execFileSync(process.execPath, ['scripts/admin.js', 'grant', mod.email], { env: { ...process.env, DATA_DIR: held.dataDir, LOG_LEVEL: 'warn' } });
+      await moderator.page.goto(`${held.url}/moderation`);
+      await waitForHydration(moderator.page);
+      const waiting = moderator.page.getByTestId('pending-item').filter({ hasText: 'My favourite links' });
+      await expect.poll(() => waiting.count()).toBe(1);
+      expect(await moderator.page.getByTestId('held-account').filter({ hasText: 'Newt Newcomer' }).count()).toBe(1);
+      expect(await axeViolations(moderator.page)).toEqual([]);
+      await screenshot(moderator.page, 'moderation-pending-desktop-dark');
+      await waiting.getByLabel(/Reason/).fill('A real traveller');
+      await waiting.getByRole('button', { name: 'Approve account' }).click();
+      await expect.poll(() => moderator.page.getByTestId('pending-item').count()).toBe(0);
+      expect(await moderator.page.getByTestId('held-account').count()).toBe(0);
+      expect((await fetch(`${held.url}/blogs/${blogId}`)).status).toBe(200);
+      expect(await (await fetch(`${held.url}/sitemap.xml`)).text()).toContain(`/blogs/${blogId}`);
+    } finally {
+      await held.stop();
+    }
   });
 });

@@ -2,12 +2,12 @@ import type { Page } from 'playwright-core';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '~/lib/messages';
-import { jpegImage } from '../fixtures/images';
-import { apiSession } from './helpers/auth';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { expectDialog } from './helpers/dialogs';
-import { freePort, type RunningServer, startServer } from './helpers/server';
-import { type LocalSmtpServer, startSmtpServer } from './helpers/smtp-server';
+import { jpegImage } from '../support/images';
+import { apiSession } from '../support/auth';
+import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { expectDialog } from '../support/dialogs';
+import { freePort, type RunningServer, startServer } from '../support/server';
+import { type LocalSmtpServer, startSmtpServer } from '../support/smtp-server';
 
 let smtp: LocalSmtpServer;
 let server: RunningServer;

@@ -1,33 +1,28 @@
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBrowsers } from '../support/browser';
+import { useServer } from '../support/server';
 import type { DialectName } from '~/db/schema';
-import { signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { seedBlog, uploadPhoto } from './helpers/blogs';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer, startServerOn } from './helpers/server';
+import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { seedBlog, uploadPhoto } from '../support/blogs';
+import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 
 const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 const NASTY = ['"', '"unbalanced', 'sun*', '*', 'a NEAR b', 'NEAR(a b, 2)', '-sunset', '- -', 'title:x', ':', '((', '))', 'a OR', 'AND', "'", '%', '\\', '<script>alert(1)</script>', '\u0000', '😀 ñ 東京', 'x'.repeat(5000)];
 const xml = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' });
 
 describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialect) => {
-  let server: RunningServer;
-  const browsers: Browser[] = [];
+  const server = useServer({}, dialect);
+  const { open } = useBrowsers();
   const ids = { harbour: '', circuit: '', hidden: '', script: '', plankton: [] as string[] };
   let writerCookie: { name: string; value: string }[] = [];
 
-  async function open(options: Parameters<typeof openBrowser>[0] = {}) {
-    const browser = await openBrowser(options);
-    browsers.push(browser);
-    return browser;
-  }
   const cardTitles = (page: Browser['page']) => page.getByTestId('blog-card').locator('h2').allTextContents();
 
   beforeAll(async () => {
-    server = await startServerOn(dialect);
-    const writer = await open();
+    const writer = await openBrowser();
     await signUp(writer.context, server.url, { name: 'Wren Writer' });
     const photo = await uploadPhoto(writer.context, server.url);
     const seed = (blog: Parameters<typeof seedBlog>[2]) => seedBlog(writer.context, server.url, blog);
@@ -44,16 +39,7 @@ describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialec
     for (let i = 0; i < 14; i++) ids.plankton.push(await seed({ title: `Plankton diary ${i}`, category: 'Education', long_description: `Day ${i}: the plankton bloomed.`, photo }));
     writerCookie = (await writer.context.cookies()).map(({ name, value }) => ({ name, value }));
     await writer.close();
-    browsers.length = 0;
   }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
-  afterEach(async () => {
-    const errors = browsers.flatMap((b) => b.errors);
-    await Promise.all(browsers.splice(0).map((b) => b.close()));
-    expect(errors).toEqual([]);
-  });
 
   it('finds a word only in a long description, with the category, and pages with q kept — without JavaScript', async () => {
     const { page } = await open({ javaScriptEnabled: false });
@@ -227,12 +213,8 @@ describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialec
 });
 
 describe('PUBLIC_URL in canonical links, sitemap and robots.txt', () => {
-  let server: RunningServer;
   const publicUrl = 'https://afterglow.example';
-  beforeAll(async () => {
-    server = await startServer({ PUBLIC_URL: publicUrl });
-  });
-  afterAll(async () => server?.stop());
+  const server = useServer({ PUBLIC_URL: publicUrl });
 
   it('builds every absolute URL from PUBLIC_URL, not from the address the request came to', async () => {
     const home = await (await fetch(`${server.url}/`)).text();

@@ -1,35 +1,25 @@
 // Issue 13 §11: a form sent after the session ended (signed out in another tab, expired) shows
 // the screen's failure message with a way to sign in that returns to the page, and keeps what
 // was typed — with and without JavaScript. Nothing is saved.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './helpers/auth';
-import { seedBlog, uploadPhoto } from './helpers/blogs';
-import { type Browser, openBrowser, screenshot, waitForHydration } from './helpers/browser';
-import { expectDialog } from './helpers/dialogs';
-import { type RunningServer, startServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { refused, useBrowsers } from '../support/browser';
+import { useServer } from '../support/server';
+import { signUp } from '../support/auth';
+import { seedBlog, uploadPhoto } from '../support/blogs';
+import { type Browser, screenshot, waitForHydration } from '../support/browser';
+import { expectDialog } from '../support/dialogs';
 
-let server: RunningServer;
-const browsers: Browser[] = [];
+const server = useServer();
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  // The refused post itself is logged by the browser as a failed (401) request; nothing else may be.
-  const errors = browsers.flatMap((b) => b.errors).filter((e) => !e.includes('the server responded with a status of 401'));
-  await Promise.all(browsers.splice(0).map((b) => b.close()));
-  expect(errors).toEqual([]);
-});
+// The refused post itself is logged by the browser as a failed (401) request; nothing else may be.
+const { open } = useBrowsers({ allowed: refused(401) });
 
 /** A writer with one blog of their own, and a blog by someone else to comment on. */
 async function setUp(javaScriptEnabled: boolean) {
-  const other = await openBrowser();
-  browsers.push(other);
+  const other = await open();
   await signUp(other.context, server.url);
   const theirs = await seedBlog(other.context, server.url, { title: 'Someone else’s sunset', photo: await uploadPhoto(other.context, server.url) });
-  const browser = await openBrowser({ javaScriptEnabled });
-  browsers.push(browser);
+  const browser = await open({ javaScriptEnabled });
   await signUp(browser.context, server.url, { name: 'Session Writer' });
   const mine = await seedBlog(browser.context, server.url, { title: 'My own sunset', photo: await uploadPhoto(browser.context, server.url) });
   return { browser, page: browser.page, theirs, mine };

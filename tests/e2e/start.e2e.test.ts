@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '#server/testing/temp-dirs';
-import { startServer } from './helpers/server';
+import { tempDirs } from '#test/temp-dirs';
+import { startServer } from '../support/server';
 
 const dirs = tempDirs();
 afterAll(() => dirs.removeAll());
@@ -42,7 +42,7 @@ describe('starting and stopping', () => {
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)('serves the same site on PostgreSQL', async () => {
-    const { createScratchDatabase } = await import('~/db/testing.server');
+    const { createScratchDatabase } = await import('#test/databases');
     const scratch = await createScratchDatabase('postgres');
     const server = await startServer({ DATABASE_URL: scratch.env.DATABASE_URL! });
     try {

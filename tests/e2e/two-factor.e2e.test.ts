@@ -1,26 +1,18 @@
 import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../support/server';
+import { useBrowsers } from '../support/browser';
 import { MESSAGES } from '~/lib/messages';
-import { type SignedInUser, signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { type Browser, openBrowser, screenshot, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { type SignedInUser, signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { type Browser, screenshot, waitForHydration } from '../support/browser';
 
-let server: RunningServer;
+const server = useServer();
 let browser: Browser | undefined;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  const errors = browser?.errors ?? [];
-  await browser?.close();
-  browser = undefined;
-  // A wrong code answers 401 on purpose; the browser logs that status line.
-  expect(errors.filter((e) => !/status of (400|401)/.test(e))).toEqual([]);
-});
+// A wrong code answers 401 on purpose; the browser logs that status line.
+const browsers = useBrowsers({ allowed: /status of (400|401)/ });
 
 const section = (page: Page) => page.getByTestId('two-factor');
 
@@ -62,7 +54,7 @@ async function enterCode(page: Page, code: string) {
 
 describe('two-factor sign-in', () => {
   it('is set up on the profile and asks for the app code at sign-in (light theme, JavaScript)', async () => {
-    browser = await openBrowser({ colorScheme: 'light' });
+    browser = await browsers.open({ colorScheme: 'light' });
     const { page } = browser;
     const user = await signUp(browser.context, server.url);
     const { totp } = await enableOnProfile(page, user, true, 'two-factor-light');
@@ -80,7 +72,7 @@ describe('two-factor sign-in', () => {
   });
 
   it('works without JavaScript, with a recovery code once (dark theme)', async () => {
-    browser = await openBrowser({ colorScheme: 'dark', javaScriptEnabled: false });
+    browser = await browsers.open({ colorScheme: 'dark', javaScriptEnabled: false });
     const { page } = browser;
     const user = await signUp(browser.context, server.url);
     const { codes } = await enableOnProfile(page, user, false, 'two-factor-dark');

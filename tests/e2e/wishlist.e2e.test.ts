@@ -1,33 +1,25 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './helpers/auth';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from './helpers/browser';
-import { seedBlogs, seedWishlist } from './helpers/home-seed';
-import { type RunningServer, startServer } from './helpers/server';
-import { expectDialog } from './helpers/dialogs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBrowsers } from '../support/browser';
+import { useServer } from '../support/server';
+import { signUp } from '../support/auth';
+import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { seedBlogs, seedWishlist } from '../support/home-seed';
+import { expectDialog } from '../support/dialogs';
 
-let server: RunningServer;
+const server = useServer();
 let browser: Browser | undefined;
 let blogIds: string[];
-let expectedErrors: RegExp[] = [];
 
 const TITLES = ['Lanterns over the river', 'Spice market mornings', 'Soldering at sunset'];
 
 beforeAll(async () => {
-  server = await startServer();
   const seeder = await openBrowser();
   await signUp(seeder.context, server.url, { name: 'Writer' });
   blogIds = await seedBlogs(seeder.context, server.url, TITLES.map((title) => ({ title })));
   await seeder.close();
 });
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  const errors = (browser?.errors ?? []).filter((e) => !expectedErrors.some((re) => re.test(e)));
-  await browser?.close();
-  browser = undefined;
-  expectedErrors = [];
-  expect(errors).toEqual([]);
-});
+const browsers = useBrowsers();
 
 /** The newest blog is the first card of Recent Blogs. */
 const NEWEST = TITLES.length - 1;
@@ -44,7 +36,7 @@ function watchWishlistPosts(page: Page) {
 
 describe('adding to the wishlist from the home page', () => {
   it('asks a signed-out visitor to log in and sends nothing', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page } = browser;
     const posts = watchWishlistPosts(page);
     await page.goto(server.url);
@@ -56,7 +48,7 @@ describe('adding to the wishlist from the home page', () => {
   });
 
   it('adds with the spec payload, toasts top-right for 1.5 s, goes to /wishlist, then refuses a duplicate without sending', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, server.url);
     const posts = watchWishlistPosts(page);
@@ -98,7 +90,7 @@ describe('adding to the wishlist from the home page', () => {
   });
 
   it('works without JavaScript: adds and lands on /wishlist with the toast; a duplicate and a signed-out visitor get their dialogs', async () => {
-    browser = await openBrowser({ javaScriptEnabled: false });
+    browser = await browsers.open({ javaScriptEnabled: false });
     const { page, context } = browser;
     await page.goto(server.url);
     await homeCard(page, TITLES[0]!).getByRole('button', { name: /Add to Wishlist/ }).click();
@@ -130,7 +122,7 @@ describe('adding to the wishlist from the home page', () => {
 
 describe('adding from All blogs', () => {
   it('sends the All blogs payload, says Added to wishlist! for 1.5 s and stays; a second press says Already Added!', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     await signUp(context, server.url);
     const posts = watchWishlistPosts(page);
@@ -151,7 +143,7 @@ describe('adding from All blogs', () => {
 
 describe('the wishlist screen', () => {
   it('is the same screen at /wishList, /wishlist and /wishList/{own email}; another email leads to one’s own', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, server.url);
     for (const path of ['/wishList', '/wishlist', `/wishList/${encodeURIComponent(user.email)}`, `/WISHLIST/${user.email.toUpperCase()}`]) {
@@ -164,7 +156,7 @@ describe('the wishlist screen', () => {
   });
 
   it('removes an item at once with an Undo toast, brings it back on Undo, and keeps it when the server fails', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     await signUp(context, server.url);
     for (const id of blogIds) await seedWishlist(context, server.url, id);
@@ -174,7 +166,7 @@ describe('the wishlist screen', () => {
     expect(await heading.textContent()).toBe('My Wishlist : 3');
     const remove = (title: string) => page.getByRole('button', { name: `Remove ${title}` });
 
-    expectedErrors = [/status of 500/, /wishlist delete answered 500/];
+    browsers.allow(/status of 500/, /wishlist delete answered 500/);
     await page.route('**/api/wishlist/*', (route) => (route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { message: 'boom' } }) : route.continue()));
     await remove(TITLES[0]!).click();
     await expectDialog(page, 'Error!', 'Failed to delete blog');
@@ -206,7 +198,7 @@ describe('the wishlist screen', () => {
   });
 
   it('removes without JavaScript through a confirmation panel', async () => {
-    browser = await openBrowser({ javaScriptEnabled: false });
+    browser = await browsers.open({ javaScriptEnabled: false });
     const { page, context } = browser;
     await signUp(context, server.url);
     await seedWishlist(context, server.url, blogIds[1]!);
@@ -229,7 +221,7 @@ describe('the wishlist screen', () => {
   });
 
   it('pages a long wishlist, ten at a time', async () => {
-    browser = await openBrowser({ viewport: VIEWPORTS.phone });
+    browser = await browsers.open({ viewport: VIEWPORTS.phone });
     const { page, context } = browser;
     await signUp(context, server.url);
     const ids = await seedBlogs(context, server.url, Array.from({ length: 9 }, (_, i) => ({ title: `Postcard ${i + 1}` })));

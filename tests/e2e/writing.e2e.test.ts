@@ -1,30 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { jpegImage } from '../fixtures/images';
-import { signUp } from './helpers/auth';
-import { axeViolations } from './helpers/axe';
-import { type Browser, openBrowser, screenshot, waitForHydration } from './helpers/browser';
-import { type RunningServer, startServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../support/server';
+import { useBrowsers } from '../support/browser';
+import { jpegImage } from '../support/images';
+import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
+import { type Browser, screenshot, waitForHydration } from '../support/browser';
 
 /**
  * Issue 17 "Writing": what a picture may be is said up front, the chosen one shows as a
  * thumbnail, the text is kept as a draft in this browser, and leaving with unsaved text asks first.
  */
 describe('writing a blog', () => {
-  let server: RunningServer;
+  const server = useServer();
   let browser: Browser | undefined;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterEach(async () => {
-    const errors = browser?.errors ?? [];
-    await browser?.close();
-    browser = undefined;
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => server?.stop());
+  const browsers = useBrowsers();
 
   it('states the accepted pictures, shows a thumbnail, keeps a draft across a reload and asks before leaving', async () => {
-    browser = await openBrowser();
+    browser = await browsers.open();
     const { page, context } = browser;
     await signUp(context, server.url);
     await page.goto(`${server.url}/addBlog`);

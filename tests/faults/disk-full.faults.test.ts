@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSession } from '../e2e/helpers/auth';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServer } from '../support/server';
 
 // DATA_DIR on a tiny tmpfs of its own: filling it up harms nothing else on the machine.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'afterglow-diskfull-'));

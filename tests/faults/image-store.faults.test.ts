@@ -6,9 +6,9 @@ import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { S3ImageStore } from '~/features/images/image-store.server';
-import { apiSession } from '../e2e/helpers/auth';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
-import { startLocalS3 } from '../fixtures/s3';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServer } from '../support/server';
+import { startLocalS3 } from '../support/s3';
 
 // The image store failing in the middle of creating a blog, through both ways a blog is made:
 // the API (POST /api/images, then POST /api/blogs with its URL) and the Add blog page posted

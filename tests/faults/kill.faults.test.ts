@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiSession } from '../e2e/helpers/auth';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServer } from '../support/server';
 
 const WRITES = 500;
 const CONCURRENCY = 25;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../e2e/helpers/server';
-import { type MailSite, queueCounts, readMail, startMailSite, waitFor } from './mail-site';
+import type { RunningServer } from '../support/server';
+import { type MailSite, queueCounts, readMail, startMailSite, waitFor } from '../support/mail-site';
 
 const SUBSCRIBERS = 1000;
 

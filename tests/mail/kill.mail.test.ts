@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { type MailSite, queueCounts, readMail, startMailSite, waitFor } from './mail-site';
+import { TEST_DIALECTS } from '#test/databases';
+import { type MailSite, queueCounts, readMail, startMailSite, waitFor } from '../support/mail-site';
 
 const SUBSCRIBERS = 500;
 const KILL_AT = 150;

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 import { NAME_MAX_LENGTH, PHOTO_MAX_LENGTH } from '~/features/users/users.schema';
-import { createTestApp, type TestApp } from '#server/testing/test-app.server';
 
 /**
  * Issue 13 §4: better-auth's own JSON endpoints run the forms' schemas. A sign-up the form
@@ -10,13 +9,7 @@ import { createTestApp, type TestApp } from '#server/testing/test-app.server';
  * /api/auth/update-user is held to the profile form's rules (it took a 900 KB or `javascript:`
  * photo, which every comment then copied).
  */
-describe.each(TEST_DIALECTS)('better-auth input on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
+describeOnDialects('better-auth input on %s', (t, dialect) => {
   const signUp = (body: Record<string, unknown>) => t.request('/api/auth/sign-up/email', { method: 'POST', json: { password: 'Sunset123', ...body } });
   const usersWithoutProfile = async () => {
     const row = await t.deps.database.db

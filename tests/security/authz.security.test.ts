@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 import { grantModerator, setAdminByOperator } from '~/features/moderation/moderation.service.server';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import type { TestUser } from '#test/test-app';
 
-type Who = 'anonymous' | 'other (cookie)' | 'other (bearer)' | 'moderator (bearer)';
-const CALLERS: Who[] = ['anonymous', 'other (cookie)', 'other (bearer)', 'moderator (bearer)'];
+/** Every role: anonymous, a writer (cookie and bearer), a moderator, and the admin (who owns the blog). */
+type Who = 'anonymous' | 'other (cookie)' | 'other (bearer)' | 'moderator (bearer)' | 'admin (bearer)';
+const CALLERS: Who[] = ['anonymous', 'other (cookie)', 'other (bearer)', 'moderator (bearer)', 'admin (bearer)'];
 interface Case {
   name: string;
   method: string;
@@ -18,8 +19,7 @@ interface Case {
 const ANON = [401];
 const NOT_YOURS = [403, 404];
 
-describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('authorization matrix on %s', (t, dialect) => {
   let owner: TestUser;
   let other: TestUser;
   /** The owner is also the site's admin (named by the operator); `mod` is a moderator. */
@@ -32,7 +32,7 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
 
   const send = (method: string, path: string, who: Who | 'owner', body?: unknown) => {
     const headers: Record<string, string> = {};
-    const as = who === 'owner' ? owner : who === 'moderator (bearer)' ? mod : other;
+    const as = who === 'owner' || who === 'admin (bearer)' ? owner : who === 'moderator (bearer)' ? mod : other;
     if (who === 'other (cookie)') headers.cookie = as.cookie;
     else if (who !== 'anonymous') headers.authorization = `Bearer ${as.token}`;
     return t.request(path, { method, headers, ...(body === undefined ? {} : { json: body }) });
@@ -42,7 +42,7 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
   const snapshot = async () => {
     const { db } = t.deps.database;
     const hash = createHash('sha256');
-    for (const table of ['blogs', 'comments', 'likes', 'wishlist', 'subscribers', 'profiles', 'user', 'user_roles', 'reports', 'moderation_log', 'user_restrictions'] as const) {
+    for (const table of ['blogs', 'comments', 'likes', 'wishlist', 'subscribers', 'profiles', 'user', 'user_roles', 'reports', 'moderation_log', 'user_restrictions', 'account_approvals'] as const) {
       const rows = await db.selectFrom(table).selectAll().execute();
       hash.update(JSON.stringify(rows.map((r) => JSON.stringify(r)).sort()));
     }
@@ -50,7 +50,6 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     owner = await t.createUser({ name: 'Owner' });
     other = await t.createUser({ name: 'Other' });
     const blog = { title: 'Mine', category: 'Personal', type: 'Mini blog', short_description: 's', long_description: 'l', availability: 'Public', photo: '/uploads/x-1600.webp' };
@@ -67,11 +66,10 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     const report = await send('POST', '/api/reports', 'other (bearer)', { targetType: 'comment', targetId: commentId, reason: 'Spam' });
     reportId = ((await report.json()) as { insertedId: string }).insertedId;
   });
-  afterAll(async () => t?.close());
 
-  const both = (anon: number[], others: number[]): Record<Who, number[]> => ({ anonymous: anon, 'other (cookie)': others, 'other (bearer)': others, 'moderator (bearer)': [] });
+  const both = (anon: number[], others: number[]): Record<Who, number[]> => ({ anonymous: anon, 'other (cookie)': others, 'other (bearer)': others, 'moderator (bearer)': [], 'admin (bearer)': [] });
   /** Moderation calls (issue 19): writers are refused, and moderators too where only admins may. */
-  const staff = (moderator: number[] = []): Record<Who, number[]> => ({ ...both(ANON, [403]), 'moderator (bearer)': moderator });
+  const staff = (moderator: number[] = [], admin: number[] = []): Record<Who, number[]> => ({ ...both(ANON, [403]), 'moderator (bearer)': moderator, 'admin (bearer)': admin });
   const why = () => ({ reason: 'authz matrix' });
   const cases: Case[] = [
     { name: 'update a blog', method: 'PUT', path: () => `/api/blogs/${blogId}`, body: () => ({ title: 'Taken over' }), denied: both(ANON, [403]) },
@@ -112,10 +110,10 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     { name: 'hide a comment', method: 'POST', path: () => `/api/moderation/comments/${commentId}/hide`, body: why, denied: staff() },
     { name: 'restore a comment', method: 'POST', path: () => `/api/moderation/comments/${commentId}/restore`, body: why, denied: staff() },
     { name: 'delete a comment as a moderator', method: 'POST', path: () => `/api/moderation/comments/${commentId}/delete`, body: why, denied: staff() },
-    { name: 'suspend an admin', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/suspend`, body: why, denied: staff([403]) },
-    { name: 'lift an admin’s suspension', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/unsuspend`, body: why, denied: staff([403]) },
-    { name: 'ban an admin from commenting', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/comment-ban`, body: why, denied: staff([403]) },
-    { name: 'lift an admin’s comment ban', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/comment-unban`, body: why, denied: staff([403]) },
+    { name: 'suspend an admin', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/suspend`, body: why, denied: staff([403], [403]) },
+    { name: 'lift an admin’s suspension', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/unsuspend`, body: why, denied: staff([403], [403]) },
+    { name: 'ban an admin from commenting', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/comment-ban`, body: why, denied: staff([403], [403]) },
+    { name: 'lift an admin’s comment ban', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/comment-unban`, body: why, denied: staff([403], [403]) },
     { name: 'suspend a moderator', method: 'POST', path: () => `/api/moderation/users/${mod.user.id}/suspend`, body: why, denied: staff([403]) },
     { name: 'list the moderators', method: 'GET', path: () => '/api/moderation/moderators', denied: staff([403]) },
     { name: 'make a moderator', method: 'POST', path: () => '/api/moderation/moderators', body: () => ({ email: other.user.email }), denied: staff([403]) },
@@ -123,7 +121,16 @@ describe.each(TEST_DIALECTS)('authorization matrix on %s', (dialect) => {
     { name: 'read the audit log', method: 'GET', path: () => '/api/moderation/log', denied: staff([403]) },
     { name: 'report anonymously', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'blog', targetId: blogId, reason: 'Spam' }), denied: { ...both(ANON, []) } },
     { name: 'report the same comment twice', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'comment', targetId: commentId, reason: 'Spam' }), denied: { ...both(ANON, [409]) } },
-    { name: 'report a hidden blog of someone else', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'blog', targetId: hiddenId, reason: 'Spam' }), denied: { ...both(ANON, [404]), 'moderator (bearer)': [404] } },
+    { name: 'report a hidden blog of someone else', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'blog', targetId: hiddenId, reason: 'Spam' }), denied: { ...both(ANON, [404]), 'moderator (bearer)': [404], 'admin (bearer)': [403] } },
+    // Issue 19, rest: reporting an author, and the spam hold's calls (docs/decisions/029).
+    { name: 'report an author anonymously', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'user', targetId: owner.user.id, reason: 'Harassment or hate' }), denied: both(ANON, []) },
+    { name: 'report oneself as an author', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'user', targetId: owner.user.id, reason: 'Spam' }), denied: { 'admin (bearer)': [403] } },
+    { name: 'report an author who does not exist', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'user', targetId: 'nobody', reason: 'Spam' }), denied: { ...both(ANON, [404]), 'moderator (bearer)': [404], 'admin (bearer)': [404] } },
+    { name: 'read what waits for approval', method: 'GET', path: () => '/api/moderation/pending', denied: staff() },
+    { name: 'approve a blog', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/approve`, body: why, denied: staff([404], [404]) },
+    { name: 'approve a comment', method: 'POST', path: () => `/api/moderation/comments/${commentId}/approve`, body: why, denied: staff([404], [404]) },
+    { name: 'approve an account (a writer: their own)', method: 'POST', path: () => `/api/moderation/users/${other.user.id}/approve`, body: why, denied: staff() },
+    { name: 'approve without a reason', method: 'POST', path: () => `/api/moderation/users/${other.user.id}/approve`, body: () => ({}), denied: { ...both(ANON, [400, 403]), 'moderator (bearer)': [400], 'admin (bearer)': [400] } },
   ];
 
   it('denies every call that is not the caller’s to make, and changes nothing', async () => {

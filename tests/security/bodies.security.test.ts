@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
+import { type RunningServer, startServer } from '../support/server';
 
 const MB = 1024 * 1024;
 const AUDIT_BODY = 150 * MB;

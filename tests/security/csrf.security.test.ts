@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '#server/api/openapi.server';
-import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#server/testing/test-app.server';
-import { openBrowser } from '../e2e/helpers/browser';
-import { freePort, type RunningServer, startServer } from '../e2e/helpers/server';
+import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#test/test-app';
+import { openBrowser } from '../support/browser';
+import { freePort, type RunningServer, startServer } from '../support/server';
 
 const PAGE_ACTIONS = ['/logout', '/login', '/login?step=code', '/register', '/addBlog', '/update-profile', '/profile', '/forgot-password', '/wishlist/add', '/newsletter', '/'];
 

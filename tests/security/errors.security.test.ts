@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '#server/api/openapi.server';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 
 // `npm run test:security` sends 5,000 generated bodies per endpoint; inside `npm test` fewer.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSession } from '../e2e/helpers/auth';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServer } from '../support/server';
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '~/db/testing.server';
-import { apiSession } from '../e2e/helpers/auth';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
-import { type LocalSmtpServer, mailText, startSmtpServer } from '../e2e/helpers/smtp-server';
+import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServer } from '../support/server';
+import { type LocalSmtpServer, mailText, startSmtpServer } from '../support/smtp-server';
 
 const EVIL = 'evil.example';
 const WARNING = 'PUBLIC_URL is not set';

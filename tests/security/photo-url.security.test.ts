@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import type { TestUser } from '#test/test-app';
 
 /**
  * Photo values a browser would fetch from another site, or that carry control characters
@@ -22,14 +22,11 @@ const REFUSED = [
 ];
 const ACCEPTED = ['/uploads/me.webp', 'https://lh3.googleusercontent.com/a/photo.jpg'];
 
-describe.each(TEST_DIALECTS)('photo URLs on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('photo URLs on %s', (t, dialect) => {
   let me: TestUser;
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     me = await t.createUser();
   });
-  afterAll(async () => t?.close());
 
   const storedPhoto = async () => ((await (await t.request(`/api/update/${me.user.email}`, { headers: { cookie: me.cookie } })).json()) as { photo: string | null }).photo;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '~/db/schema';
-import { apiSession } from '../e2e/helpers/auth';
-import { type RunningServer, startServerOn } from '../e2e/helpers/server';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServerOn } from '../support/server';
 
 const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '~/lib/messages';
-import { SUBSCRIBE_RATE_LIMIT } from '~/features/newsletter/newsletter.schema';
-import { AUTH_RATE_LIMITS, CONTENT_RATE_LIMITS, EMAIL_RATE_LIMITS, type RateLimitRule } from '#server/middleware/rate-limit.server';
-import { apiSession } from '../e2e/helpers/auth';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
-import { TEXT_FILE } from '../fixtures/images';
+import { RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServer } from '../support/server';
+import { TEXT_FILE } from '../support/images';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WRONG = { email: 'nobody@example.com', password: 'Wrong1234' };
@@ -62,7 +61,7 @@ describe('rate limits, straight to the server (no trusted proxy)', () => {
   afterAll(async () => server?.stop());
 
   it('refuses sign-in after the documented count, API and page form alike, whatever X-Forwarded-For says', async () => {
-    const rule = AUTH_RATE_LIMITS.signIn;
+    const rule = RATE_LIMITS.signIn;
     // The API and the page form share one counter: alternate them, each with a new forwarded address.
     const blocked = await exhaust(rule, (i) =>
       i % 2 === 1 && i < rule.limit
@@ -96,7 +95,7 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
   const nextClient = () => ({ 'x-forwarded-for': `198.51.100.${++client}` });
 
   it('counts per forwarded client, and a client cannot reset its count by adding hops', async () => {
-    const rule = AUTH_RATE_LIMITS.signIn;
+    const rule = RATE_LIMITS.signIn;
     const me = nextClient();
     await expectApiLimited(await exhaust(rule, () => call(server, { path: '/api/auth/sign-in/email', json: WRONG, headers: me })), rule);
     // A client prepending made-up hops: the proxy appends the real one, which is what counts.
@@ -109,7 +108,7 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
   });
 
   it('counts sign-in per account across addresses, API and form sharing the count (audit item 8)', async () => {
-    const rule = EMAIL_RATE_LIMITS.signIn;
+    const rule = RATE_LIMITS.signInEmail;
     const victim = `victim-${randomUUID()}@example.com`;
     await apiSession(server.url, { email: victim });
     // Spelled differently at each door: the count is per account, not per spelling.
@@ -131,7 +130,7 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
   });
 
   it('counts reset mails per account across addresses, API and form sharing the count', async () => {
-    const rule = EMAIL_RATE_LIMITS.resetRequest;
+    const rule = RATE_LIMITS.resetRequestEmail;
     const victim = `reset-victim-${randomUUID()}@example.com`;
     const blocked = await exhaust(rule, (i) =>
       i % 2 === 1 && i < rule.limit
@@ -146,7 +145,7 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
   });
 
   it('keys IPv6 clients by their /64', async () => {
-    const rule = AUTH_RATE_LIMITS.signIn;
+    const rule = RATE_LIMITS.signIn;
     // One /64, spelled and filled in as many ways as a client could rotate through.
     const sameNetwork = ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:DB8:1:2:a:b:c:d', '2001:db8:1:2:0:0:0:9', '2001:db8:1:2::1.2.3.4'];
     const attempt = (address: string) =>
@@ -176,34 +175,47 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
     expect(created.status).toBe(201);
     const blogId = ((await created.json()) as { insertedId: string }).insertedId;
 
-    const checks: [string, RateLimitRule, (i: number, who: Record<string, string>) => Call, Call | null][] = [
-      ['sign-up', AUTH_RATE_LIMITS.signUp, (i) => ({ path: '/api/auth/sign-up/email', json: { email: `su${i}-${randomUUID()}@example.com`, name: 'S', password: 'Sunset123' } }),
-        { path: '/register', form: { name: 'S', email: 'late@example.com', password: 'Sunset123', terms: 'on' } }],
-      ['password-reset mail', AUTH_RATE_LIMITS.resetRequest, () => ({ path: '/api/auth/request-password-reset', json: { email: 'a@example.com', redirectTo: '/reset-password' } }),
-        { path: '/forgot-password', form: { email: 'a@example.com' } }],
-      ['subscribe', SUBSCRIBE_RATE_LIMIT, (i) => ({ path: '/api/subscribers', json: { email: `sub${i}-${randomUUID()}@example.com` } }),
-        { path: '/newsletter', form: { email: 'late@example.com' } }],
-      ['comment', CONTENT_RATE_LIMITS.comment, (i) => ({ path: `/api/blogs/${blogId}`, method: 'PATCH', headers: { cookie: reader.cookie }, json: { commentText: `Comment ${i}` } }),
-        { path: `/blogs/${blogId}`, headers: { cookie: reader.cookie }, form: { intent: 'comment', commentText: 'One more' } }],
-      ['two-factor code', AUTH_RATE_LIMITS.twoFactor, () => ({ path: '/api/auth/two-factor/verify-totp', json: { code: '123456' } }),
-        { path: '/login?step=code', form: { intent: 'code', code: '123456' } }],
-      ['upload', CONTENT_RATE_LIMITS.upload, () => {
+    /** A multipart form carrying a (not even valid) image: the upload rule refuses it before the file is looked at. */
+    const withImage = (fields: Record<string, string>, field = 'image') => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries(fields)) body.set(name, value);
+      body.set(field, new Blob([TEXT_FILE], { type: 'image/jpeg' }), 'not-a-photo.jpg');
+      return body;
+    };
+    const blogFields = { title: 'Over the limit', category: 'Travelling & Photography', type: 'written content', short_description: 'Short.', long_description: 'Long.', availability: 'Public' };
+    const checks: [string, RateLimitRule, (i: number, who: Record<string, string>) => Call, Call[]][] = [
+      ['sign-up', RATE_LIMITS.signUp, (i) => ({ path: '/api/auth/sign-up/email', json: { email: `su${i}-${randomUUID()}@example.com`, name: 'S', password: 'Sunset123' } }),
+        [{ path: '/register', form: { name: 'S', email: 'late@example.com', password: 'Sunset123', terms: 'on' } }]],
+      ['password-reset mail', RATE_LIMITS.resetRequest, () => ({ path: '/api/auth/request-password-reset', json: { email: 'a@example.com', redirectTo: '/reset-password' } }),
+        [{ path: '/forgot-password', form: { email: 'a@example.com' } }]],
+      ['subscribe', RATE_LIMITS.subscribe, (i) => ({ path: '/api/subscribers', json: { email: `sub${i}-${randomUUID()}@example.com` } }),
+        [{ path: '/newsletter', form: { email: 'late@example.com' } }]],
+      ['comment', RATE_LIMITS.comment, (i) => ({ path: `/api/blogs/${blogId}`, method: 'PATCH', headers: { cookie: reader.cookie }, json: { commentText: `Comment ${i}` } }),
+        [{ path: `/blogs/${blogId}`, headers: { cookie: reader.cookie }, form: { intent: 'comment', commentText: 'One more' } }]],
+      ['two-factor code', RATE_LIMITS.twoFactor, () => ({ path: '/api/auth/two-factor/verify-totp', json: { code: '123456' } }),
+        [{ path: '/login?step=code', form: { intent: 'code', code: '123456' } }]],
+      ['upload', RATE_LIMITS.upload, () => {
         const body = new FormData();
         body.set('image', new Blob([TEXT_FILE], { type: 'image/jpeg' }), 'not-a-photo.jpg');
         return { path: '/api/images', headers: { cookie: reader.cookie }, body };
-      }, null],
+      }, [
+        // The three form upload paths count the same rule as the API (issue 14).
+        { path: '/addBlog', headers: { cookie: reader.cookie }, body: withImage(blogFields) },
+        { path: '/update-profile', headers: { cookie: reader.cookie }, body: withImage({ name: 'Reader' }, 'photo') },
+        { path: '/register', body: withImage({ name: 'Late', email: `late-${randomUUID()}@example.com`, password: 'Sunset123', terms: 'on' }) },
+      ]],
     ];
     const lines: string[] = [];
-    for (const [name, rule, request, form] of checks) {
+    for (const [name, rule, request, forms] of checks) {
       const who = nextClient();
       const at = (c: Call) => ({ ...c, headers: { ...c.headers, ...who } });
       await expectApiLimited(await exhaust(rule, (i) => call(server, at(request(i, who)))), rule);
-      if (form) {
+      for (const form of forms) {
         const page = await call(server, at(form));
-        expect(page.status, `${name} form`).toBe(429);
-        expect(await page.text()).toContain(html(MESSAGES.tooManyRequests));
+        expect(page.status, `${name} form ${form.path}`).toBe(429);
+        expect(await page.text(), `${name} form ${form.path}`).toContain(html(MESSAGES.tooManyRequests));
       }
-      lines.push(`${name} ${rule.limit}/${rule.windowMs / 60_000} min`);
+      lines.push(`${name} ${rule.limit}/${rule.windowMs / 60_000} min (${forms.length} forms)`);
     }
     console.log(`rate-limits: 429 with a JSON message and Retry-After (and the form's message) after ${lines.join(', ')}`);
   });
@@ -241,7 +253,7 @@ describe('rate limits shared by two instances through Redis', () => {
       ctx.skip();
       return;
     }
-    const rule = AUTH_RATE_LIMITS.signIn;
+    const rule = RATE_LIMITS.signIn;
     const blocked = await exhaust(rule, (i) => call(servers[i % 2]!, { path: '/api/auth/sign-in/email', json: WRONG }));
     await expectApiLimited(blocked, rule);
     await expectApiLimited(await call(servers[1]!, { path: '/api/auth/sign-in/email', json: WRONG }), rule);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSession } from '../e2e/helpers/auth';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServer } from '../support/server';
 
 /** Return targets that leave the site, raw or once normalised (the audit's probes first). */
 const VARIANTS = [

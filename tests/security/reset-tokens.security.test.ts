@@ -1,20 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app.server';
-import { mailText } from '../e2e/helpers/smtp-server';
+import { expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import { TEST_ORIGIN } from '#test/test-app';
+import { mailText } from '../support/smtp-server';
 
 const REQUESTED = 7;
 
-describe.each(TEST_DIALECTS)('password-reset links on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
+describeOnDialects('password-reset links on %s', (t, dialect) => {
   /** The mails really written (SMTP_URL unset: DATA_DIR/outbox). */
   const outbox = () => {
     try {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { TEST_DIALECTS } from '#test/databases';
 import { loadConfig } from '#server/config.server';
 import { createDeps } from '#server/context.server';
 import { createHttpApp, type HttpApp } from '#server/http.server';
 import { createLogger } from '#server/logger.server';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app.server';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '#test/test-app';
 
 const sessionCookie = (res: Response) => res.headers.getSetCookie().find((c) => c.includes('session_token='))?.split(';')[0];
 

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { TEST_DIALECTS } from '#test/databases';
 import { grantModerator, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { MESSAGES } from '~/lib/messages';
 import { loadConfig } from '#server/config.server';
 import { type AppDeps, createDeps } from '#server/context.server';
 import { createHttpApp } from '#server/http.server';
 import { createLogger } from '#server/logger.server';
-import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#test/test-app';
 
 /**
  * Issue 19: a suspension ends the user's open sessions, cookie and bearer, on every instance at
  * once (two instances on one database, each with its own session cache), and a new sign-in can
- * read but every write answers 403 with the suspension's message.
+ * read but every write answers 403 with the suspension's message: ours, and better-auth's own
+ * account changes.
  */
 describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
   let t: TestApp;
@@ -54,6 +55,11 @@ describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
     { name: 'upload', method: 'POST', path: '/api/images' },
     { name: 'change the profile', method: 'PATCH', path: `/api/update/${encodeURIComponent(user.user.email)}`, json: { name: 'Renamed' } },
     { name: 'report', method: 'POST', path: '/api/reports', json: { targetType: 'blog', targetId: blogId, reason: 'Spam' } },
+    // better-auth's own account changes (server/api/moderation.api.server.ts ACCOUNT_WRITE_ENDPOINTS).
+    { name: 'rename the account', method: 'POST', path: '/api/auth/update-user', json: { name: 'Renamed' } },
+    { name: 'change the password', method: 'POST', path: '/api/auth/change-password', json: { currentPassword: user.password, newPassword: 'Evening456' } },
+    { name: 'change the email', method: 'POST', path: '/api/auth/change-email', json: { newEmail: `moved-${user.user.id}@example.com` } },
+    { name: 'turn on two-factor', method: 'POST', path: '/api/auth/two-factor/enable', json: { password: user.password } },
   ];
   const instances = () => [
     { name: 'instance A', fetch: t.request },

@@ -1,7 +1,7 @@
 import * as OTPAuth from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import type { TestUser } from '#test/test-app';
 
 /** The cookies a client holds, updated from each answer's Set-Cookie (expired ones dropped). */
 class Jar {
@@ -40,13 +40,7 @@ const wrongCode = (totp: OTPAuth.TOTP) => {
   return String(code).padStart(6, '0');
 };
 
-describe.each(TEST_DIALECTS)('two-factor sign-in on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
+describeOnDialects('two-factor sign-in on %s', (t, dialect) => {
   const post = (jar: Jar, path: string, json: unknown) => t.request(path, { method: 'POST', headers: { cookie: jar.header }, json }).then((r) => jar.take(r));
   const whoAmI = async (headers: Record<string, string>) =>
     ((await (await t.request('/api/auth/get-session', { headers })).json()) as { user?: { email: string } } | null)?.user?.email ?? null;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 
 function crc32(bytes: Buffer): number {
   let crc = ~0;

@@ -1,43 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 import { readCurrentVersions } from '~/db/content-version.server';
-import { createScratchDatabase, TEST_DIALECTS } from '~/db/testing.server';
+import { createScratchDatabase, TEST_DIALECTS } from '#test/databases';
 import { loadConfig } from '#server/config.server';
 import { createDeps } from '#server/context.server';
 import { createHttpApp } from '#server/http.server';
 import { createLogger } from '#server/logger.server';
-import { CONTENT_RATE_LIMITS } from '#server/middleware/rate-limit.server';
-import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#server/testing/test-app.server';
-import { apiSession } from '../e2e/helpers/auth';
-import { startServer } from '../e2e/helpers/server';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { createTestApp, TEST_ORIGIN, type TestUser } from '#test/test-app';
+import { apiSession } from '../support/auth';
+import { startServer } from '../support/server';
+import { PUBLIC_BLOG } from '../support/public-blog';
 
-const BLOG = {
-  title: 'Counted once',
-  category: 'Personal',
-  type: 'Mini blog',
-  short_description: 'Short.',
-  long_description: 'An evening by the water. '.repeat(20),
-  availability: 'Public',
-  photo: '/uploads/00000000-0000-4000-8000-000000000000-1600.webp',
-};
 
 /**
  * Issue 13 item 7: the anonymous view counter counted every call and each one emptied the page
  * cache. A visitor counts once per blog a day, the endpoint is rate-limited per client, and a
  * view empties no cache (BRIEF §2 "Views", docs/decisions/024).
  */
-describe.each(TEST_DIALECTS)('view counting on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('view counting on %s', { RATE_LIMITS: 'on' }, (t, dialect) => {
   let owner: TestUser;
   let blogId = '';
   beforeAll(async () => {
-    t = await createTestApp(dialect, { RATE_LIMITS: 'on' });
     owner = await t.createUser();
-    const res = await t.request('/api/blogs', { method: 'POST', headers: { cookie: owner.cookie }, json: BLOG });
+    const res = await t.request('/api/blogs', { method: 'POST', headers: { cookie: owner.cookie }, json: PUBLIC_BLOG });
     blogId = ((await res.json()) as { insertedId: string }).insertedId;
   });
-  afterAll(async () => t?.close());
 
   const view = (address: string, userAgent = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0') =>
     t.app.fetch(new Request(`${TEST_ORIGIN}/api/blogs/${blogId}/view`, { method: 'PATCH', headers: { origin: TEST_ORIGIN, 'user-agent': userAgent } }), {
@@ -46,7 +36,7 @@ describe.each(TEST_DIALECTS)('view counting on %s', (dialect) => {
   const storedViews = async () => (await t.deps.database.db.selectFrom('blogs').select('views').where('id', '=', blogId).executeTakeFirstOrThrow()).views;
 
   it('counts one visitor once a day, refuses a flood with 429, and empties no cache', async () => {
-    const rule = CONTENT_RATE_LIMITS.view;
+    const rule = RATE_LIMITS.view;
     const read = async () => (await t.request(`/api/blogs/${blogId}`)).headers.get('x-cache');
     await read();
     expect(await read()).toBe('HIT');
@@ -121,7 +111,7 @@ describe.each(TEST_DIALECTS)('view counting on two instances sharing Redis on %s
     const second = createHttpApp(deps);
     try {
       const owner = await t.createUser();
-      const created = await t.request('/api/blogs', { method: 'POST', headers: { cookie: owner.cookie }, json: BLOG });
+      const created = await t.request('/api/blogs', { method: 'POST', headers: { cookie: owner.cookie }, json: PUBLIC_BLOG });
       const blogId = ((await created.json()) as { insertedId: string }).insertedId;
       const view = (app: typeof second) =>
         app.fetch(new Request(`${TEST_ORIGIN}/api/blogs/${blogId}/view`, { method: 'PATCH', headers: { origin: TEST_ORIGIN, 'user-agent': 'Firefox' } }), {
@@ -152,7 +142,7 @@ describe.each(TEST_DIALECTS)('buffered views at shutdown on %s', (dialect) => {
         const res = await fetch(`${server.url}/api/blogs`, {
           method: 'POST',
           headers: { cookie, origin: server.url, 'content-type': 'application/json' },
-          body: JSON.stringify(BLOG),
+          body: JSON.stringify(PUBLIC_BLOG),
         });
         blogId = ((await res.json()) as { insertedId: string }).insertedId;
         for (const agent of ['one', 'two', 'three']) {

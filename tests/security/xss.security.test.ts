@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSession } from '../e2e/helpers/auth';
-import { openBrowser, waitForHydration } from '../e2e/helpers/browser';
-import { type RunningServer, startServer } from '../e2e/helpers/server';
+import { apiSession } from '../support/auth';
+import { openBrowser, waitForHydration } from '../support/browser';
+import { type RunningServer, startServer } from '../support/server';
 
 /** Classic stored-XSS vectors: each would call alert() or break out of its context if rendered as markup. */
 const PAYLOADS = [

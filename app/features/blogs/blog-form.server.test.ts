@@ -1,12 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
-import { jpegImage } from '../../../tests/fixtures/images';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import type { TestUser } from '#test/test-app';
+import { jpegImage } from '../../../tests/support/images';
 import { uploadsDir } from '../images/image-store.server';
 import { readBlogForm, saveBlogForm } from './blog-form.server';
-import { createBlog } from './blog.service.server';
+import { createBlog } from './blogs.service.server';
 
 /** The Add blog form as posted without JavaScript: text fields and the file in one request. */
 async function addBlogRequest(): Promise<Request> {
@@ -16,11 +16,9 @@ async function addBlogRequest(): Promise<Request> {
   return new Request('http://afterglow.test/addBlog', { method: 'POST', body: form });
 }
 
-describe.each(TEST_DIALECTS)('the Add blog form when the database refuses the row (%s)', (dialect) => {
-  let t: TestApp;
+describeOnDialects('the Add blog form when the database refuses the row (%s)', (t, dialect) => {
   let writer: TestUser;
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     writer = await t.createUser();
     // A real refusal from the database itself, the way a full disk or a lost connection refuses.
     if (dialect === 'sqlite') {
@@ -30,7 +28,6 @@ describe.each(TEST_DIALECTS)('the Add blog form when the database refuses the ro
       await sql`create trigger refuse_blogs before insert on blogs for each row execute function refuse_blogs()`.execute(t.deps.database.db);
     }
   });
-  afterAll(async () => t?.close());
 
   it('stores the image, then removes it again when the blog is not saved: no row, no orphan', async () => {
     const ctx = t.context(writer.user);

@@ -1,10 +1,9 @@
-import { type ImageStoreConfig, imageStoreFor } from '~/features/images/image-store.server';
-import { discardImage, uploadImage } from '~/features/images/image.service.server';
-import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
+import { discardImage, fileBytes, type ImageStoreConfig, imageStoreFor, megabytes, readUploadForm, uploadImage } from '~/features/images/images.service.server';
 import { isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
-import { BlogFormSchema, type CreateBlogInput, fieldErrors, PhotoUrlSchema } from './blog.schema';
+import { PhotoUrlSchema } from '~/features/images/photo-url.schema';
+import { BlogFormSchema, type CreateBlogInput, fieldErrors } from './blogs.schema';
 import type { BlogFormActionData, BlogFormValues } from './components/blog-form';
 
 /** Room for the text fields beside the image (up to 100,000 characters of Markdown, in UTF-8). */
@@ -46,11 +45,11 @@ export async function readBlogForm(ctx: ServiceContext, config: ImageStoreConfig
       if (bytes) {
         photo = (await uploadImage(ctx, imageStoreFor(config), bytes)).url;
         uploaded = true;
-      } else if (mode === 'add') errors.image = 'This field is required';
+      } else if (mode === 'add') errors.image = MESSAGES.fieldRequired;
     } catch (error) {
       if (!isAppError(error)) throw error;
-      // The image store failing is not the writer's fault: say so, with its 503/507.
-      if (error.status >= 500) return { ok: false, status: error.status, data: { errors: { image: error.message }, formError: error.message, values } };
+      // The image store failing is not the writer's fault, nor is the upload limit: say so, with its status.
+      if (error.status >= 500 || error.code === 'rate_limited') return { ok: false, status: error.status, data: { errors: { image: error.message }, formError: error.message, values } };
       errors.image = MESSAGES.imageUploadFailed;
     }
   }

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 import { MESSAGES } from '~/lib/messages';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
-import { addComment, createBlog, deleteComment, editComment, getBlog } from './blog.service.server';
+import type { TestUser } from '#test/test-app';
+import { addComment, createBlog, deleteComment, editComment, getBlog } from './blogs.service.server';
 
 /** Writers' own tools (issue 19): edit and delete one's comment; a blog's owner deletes comments on it. */
-describe.each(TEST_DIALECTS)('comment tools on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('comment tools on %s', (t) => {
   let owner: TestUser;
   let author: TestUser;
   let stranger: TestUser;
@@ -15,11 +14,9 @@ describe.each(TEST_DIALECTS)('comment tools on %s', (dialect) => {
   const comments = async () => (await getBlog(ctx(null), blogId)).comments!;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     [owner, author, stranger] = [await t.createUser(), await t.createUser(), await t.createUser()];
     blogId = (await createBlog(ctx(owner), { title: 'T', category: 'Personal', type: 'Mini blog', short_description: 's', long_description: 'l', availability: 'Public', photo: '/uploads/x-1600.webp' })).insertedId;
   });
-  afterAll(async () => t?.close());
 
   it('the author edits a comment, shown as edited; nobody else can', async () => {
     await addComment(ctx(author), blogId, { commentText: 'Frist' });

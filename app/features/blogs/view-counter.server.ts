@@ -3,10 +3,19 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Database } from '~/db/schema';
-import { addViews } from './blog.repo.server';
+import { addViews } from './blogs.repo.server';
 
-/** How often buffered views are written: the most a kill -9 can lose (decision 024). */
+/** How often buffered views are written at most: the most a kill -9 can lose (decision 024). */
 export const VIEW_FLUSH_MS = 5_000;
+
+/**
+ * A view must show on a kept page within `maxAgeMs` (COUNTS_MAX_AGE_S, 30 s by default): it is
+ * written within `flushMs`, and a kept page showing counts is rendered again after `keptMs`.
+ */
+export function countsFreshness(maxAgeMs: number): { flushMs: number; keptMs: number } {
+  const flushMs = Math.min(VIEW_FLUSH_MS, Math.floor(maxAgeMs / 6));
+  return { flushMs, keptMs: maxAgeMs - flushMs };
+}
 /** Blogs per UPDATE: keeps one statement's parameters well under SQLite's limit. */
 const FLUSH_CHUNK = 500;
 /** Remembered (visitor, blog) pairs of the day per instance when there is no shared store. */

@@ -1,7 +1,7 @@
-import { BLOG_CATEGORIES } from '~/features/blogs/blog.schema';
-import { listPublicBlogRefs } from '~/features/blogs/blog.service.server';
+import { BLOG_CATEGORIES } from '~/features/blogs/blogs.schema';
+import { listPublicBlogRefs } from '~/features/blogs/blogs.service.server';
 import type { ServiceContext } from '~/lib/service-context';
-import type { FeedSite } from './feed.service.server';
+import type { FeedSite } from './feeds.service.server';
 
 /** The sitemap protocol's limit of URLs per file; past it, /sitemap.xml becomes an index. */
 export const SITEMAP_MAX_URLS = 50_000;

@@ -1,8 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#server/testing/test-app.server';
-import { createBlog } from '~/features/blogs/blog.service.server';
-import { TEST_DIALECTS } from '~/db/testing.server';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import { createBlog } from '~/features/blogs/blogs.service.server';
 import { buildSitemap, SITEMAP_MAX_URLS, SITEMAP_STATIC_PATHS } from './sitemap.service.server';
 
 const site = { baseUrl: 'https://blog.example.org', siteName: 'Afterglow' };
@@ -19,12 +18,10 @@ function parse(xml: string | null) {
   return { urls: doc.urlset?.url.map((u) => u.loc) ?? [], lastmods: doc.urlset?.url.map((u) => u.lastmod) ?? [], files: doc.sitemapindex?.sitemap.map((s) => s.loc) ?? [] };
 }
 
-describe.each(TEST_DIALECTS)('sitemap on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('sitemap on %s', (t) => {
   const publicIds: string[] = [];
   let hiddenId = '';
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     const writer = await t.createUser();
     // Blog i is written at minute i, however often the write reads the clock.
     const at = (minute: number) => ({ ...t.context(writer.user), now: () => new Date(Date.UTC(2026, 10, 1, 0, minute)) });
@@ -32,7 +29,6 @@ describe.each(TEST_DIALECTS)('sitemap on %s', (dialect) => {
     for (let i = 0; i < 5; i++) publicIds.push((await createBlog(at(i), { ...blog, title: `Public ${i}`, availability: 'Public' })).insertedId);
     hiddenId = (await createBlog(at(5), { ...blog, title: 'Draft', availability: 'Hidden' })).insertedId;
   });
-  afterAll(async () => t?.close());
 
   it('lists the static pages and every public blog, never a hidden one, in one file under the limit', async () => {
     // Built for the hidden draft's owner: a sitemap is what everybody sees.

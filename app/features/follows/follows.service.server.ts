@@ -1,20 +1,15 @@
 import type { MailDelivery } from '~/db/schema';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import { requireUser, type ServiceContext } from '~/lib/service-context';
 import * as repo from './follows.repo.server';
 import { FOLLOWING_SHOWN } from './follows.schema';
-
-function requireSignedIn(ctx: ServiceContext): SessionUser {
-  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
-  return ctx.user;
-}
 
 const nameOf = (row: { profile_name: string | null; account_name: string }) => row.profile_name || row.account_name || MESSAGES.defaultDisplayName;
 
 /** A signed-in reader follows a writer: their new posts come by mail (per post unless changed). */
 export async function followWriter(ctx: ServiceContext, writerId: string): Promise<{ following: true }> {
-  const user = requireSignedIn(ctx);
+  const user = requireUser(ctx);
   if (writerId === user.id) throw new AppError('bad_request', MESSAGES.followSelf);
   if (!(await repo.findWriter(ctx.db, writerId))) throw new AppError('not_found', MESSAGES.writerNotFound);
   await repo.insertFollow(ctx.db, { follower_id: user.id, writer_id: writerId, created_at: ctx.now().toISOString() });
@@ -22,13 +17,13 @@ export async function followWriter(ctx: ServiceContext, writerId: string): Promi
 }
 
 export async function unfollowWriter(ctx: ServiceContext, writerId: string): Promise<{ following: false }> {
-  const user = requireSignedIn(ctx);
+  const user = requireUser(ctx);
   await repo.deleteFollows(ctx.db, user.id, writerId);
   return { following: false };
 }
 
 export async function setFollowDelivery(ctx: ServiceContext, writerId: string, delivery: MailDelivery): Promise<void> {
-  const user = requireSignedIn(ctx);
+  const user = requireUser(ctx);
   if ((await repo.setFollowDelivery(ctx.db, user.id, writerId, delivery)) === 0) throw new AppError('not_found', MESSAGES.writerNotFound);
 }
 
@@ -42,7 +37,7 @@ export interface FollowedWriter {
 
 /** The signed-in reader's Following list, newest first. */
 export async function listFollowing(ctx: ServiceContext): Promise<FollowedWriter[]> {
-  const user = requireSignedIn(ctx);
+  const user = requireUser(ctx);
   const rows = await repo.listFollowing(ctx.db, user.id, FOLLOWING_SHOWN);
   return rows.map((r) => ({ writerId: r.writer_id, name: nameOf(r), photo: r.profile_photo ?? r.account_image, delivery: r.delivery, since: r.created_at }));
 }

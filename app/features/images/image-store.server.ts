@@ -2,23 +2,12 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { lazy } from '~/lib/lazy';
+import type { ImageStore, StoredObject } from '~/lib/service-context';
 
 const s3Sdk = lazy(() => import('@aws-sdk/client-s3'));
 
 /** Where processed images go: local disk by default, any S3-compatible store when S3_* is set. */
-export interface ImageStore {
-  /** Stores `body` under `name` and answers its public URL. */
-  put(name: string, body: Buffer, contentType: string): Promise<string>;
-  /** Removes `name`; removing what is already gone is not an error (several instances may sweep). */
-  delete(name: string): Promise<void>;
-  /** Every stored object with its last change, for the orphan sweep (features/images/sweep). */
-  list(): AsyncIterable<StoredObject>;
-}
-
-export interface StoredObject {
-  name: string;
-  modified: Date;
-}
+export type { ImageStore, StoredObject };
 
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 
@@ -36,6 +25,19 @@ export interface ImageStoreConfig {
 }
 
 export const uploadsDir = (config: Pick<ImageStoreConfig, 'DATA_DIR'>) => path.join(config.DATA_DIR, 'uploads');
+
+/** Where S3 objects are read from: the public URL, or the bucket on the endpoint (path-style). */
+const s3PublicBase = (config: ImageStoreConfig & { S3_ENDPOINT: string; S3_BUCKET: string }) =>
+  (config.S3_PUBLIC_URL ?? `${config.S3_ENDPOINT.replace(/\/+$/, '')}/${config.S3_BUCKET}`).replace(/\/+$/, '');
+
+/**
+ * The URL prefixes our own images are answered under: `/uploads/` (local disk) and, with S3, the
+ * bucket's public base. Images in a blog's body are shown only from these (docs/decisions/030).
+ */
+export function ownImageBases(config: ImageStoreConfig): string[] {
+  const s3 = config.S3_ENDPOINT && config.S3_BUCKET ? [`${s3PublicBase({ ...config, S3_ENDPOINT: config.S3_ENDPOINT, S3_BUCKET: config.S3_BUCKET })}/`] : [];
+  return ['/uploads/', ...s3];
+}
 
 export class LocalImageStore implements ImageStore {
   constructor(private readonly dir: string) {}
@@ -102,7 +104,7 @@ export class S3ImageStore implements ImageStore {
           ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
           : undefined,
     }));
-    this.publicBase = (config.S3_PUBLIC_URL ?? `${config.S3_ENDPOINT.replace(/\/+$/, '')}/${config.S3_BUCKET}`).replace(/\/+$/, '');
+    this.publicBase = s3PublicBase(config);
   }
 
   async put(name: string, body: Buffer, contentType: string): Promise<string> {

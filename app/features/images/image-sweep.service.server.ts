@@ -1,7 +1,7 @@
 import type { ServiceContext } from '~/lib/service-context';
 import type { ImageStore } from './image-store.server';
-import { storedImageId } from './image.service.server';
-import { referencedImageUrls } from './image.repo.server';
+import { storedImageId } from './images.service.server';
+import { referencedImageUrls } from './images.repo.server';
 
 /** Uploads younger than this are kept even when nothing refers to them yet: a form may still be open. */
 export const UPLOAD_GRACE_MS = 24 * 60 * 60 * 1000;

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
-import { jpegImage } from '../../../tests/fixtures/images';
-import { type LocalS3, startLocalS3 } from '../../../tests/fixtures/s3';
+import { TEST_DIALECTS } from '#test/databases';
+import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
+import { jpegImage } from '../../../tests/support/images';
+import { type LocalS3, startLocalS3 } from '../../../tests/support/s3';
 import { imageStoreFor, uploadsDir } from './image-store.server';
 import { sweepOrphanedImages, UPLOAD_GRACE_MS } from './image-sweep.service.server';
-import { storedImageId } from './image.service.server';
+import { storedImageId } from './images.service.server';
 
 const DAY_AND_AN_HOUR = UPLOAD_GRACE_MS + 60 * 60 * 1000;
 
@@ -40,21 +40,22 @@ describe.each(stores)('orphaned upload sweep on %s', (_name, dialect, onS3) => {
   let s3: LocalS3 | undefined;
   let writer: TestUser;
   let reader: TestUser;
-  const url: Record<'blog' | 'wishlistCopy' | 'avatar' | 'abandoned' | 'replaced', string> = {} as never;
+  const url: Record<'blog' | 'wishlistCopy' | 'avatar' | 'body' | 'abandoned' | 'replaced', string> = {} as never;
 
   beforeAll(async () => {
     s3 = onS3 ? await startLocalS3() : undefined;
     t = await createTestApp(dialect, s3?.env ?? {});
     writer = await t.createUser();
     reader = await t.createUser();
-    for (const key of Object.keys({ blog: 0, wishlistCopy: 0, avatar: 0, abandoned: 0, replaced: 0 }) as (keyof typeof url)[]) {
+    for (const key of Object.keys({ blog: 0, wishlistCopy: 0, avatar: 0, body: 0, abandoned: 0, replaced: 0 }) as (keyof typeof url)[]) {
       url[key] = await upload(t, writer);
     }
-    // A blog created with one photo, then edited to another: the first is no longer used.
+    // A blog created with one photo, then edited to another: the first is no longer used. Its
+    // body shows a picture uploaded from the writing form's toolbar (decision 030).
     const created = await t.request('/api/blogs', {
       method: 'POST',
       headers: { cookie: writer.cookie },
-      json: { title: 'Swept', category: 'Personal', type: 'written content', short_description: 's', long_description: 'l', availability: 'Public', photo: url.replaced },
+      json: { title: 'Swept', category: 'Personal', type: 'written content', short_description: 's', long_description: `Look:\n\n![a tiled wall](${url.body}#900x600)`, availability: 'Public', photo: url.replaced },
     });
     const { insertedId } = (await created.json()) as { insertedId: string };
     // The reader's wishlist keeps a copy of the photo the blog had when it was added.
@@ -86,9 +87,9 @@ describe.each(stores)('orphaned upload sweep on %s', (_name, dialect, onS3) => {
     // The abandoned upload and the replaced photo, at three widths each (and the crash leftover).
     expect(Math.max(first.removed, second.removed)).toBe(onS3 ? 6 : 7);
     const left = await storedIds(t);
-    expect(left).toEqual(new Set([url.blog, url.wishlistCopy, url.avatar].map(storedImageId)));
-    if (!onS3) expect(readdirSync(uploadsDir(t.deps.config))).toHaveLength(9);
+    expect(left).toEqual(new Set([url.blog, url.wishlistCopy, url.avatar, url.body].map(storedImageId)));
+    if (!onS3) expect(readdirSync(uploadsDir(t.deps.config))).toHaveLength(12);
     // Nothing a page shows went missing.
-    for (const kept of [url.blog, url.wishlistCopy, url.avatar]) expect((onS3 ? await fetch(kept) : await t.request(kept)).status).toBe(200);
+    for (const kept of [url.blog, url.wishlistCopy, url.avatar, url.body]) expect((onS3 ? await fetch(kept) : await t.request(kept)).status).toBe(200);
   });
 });

@@ -1,4 +1,6 @@
 import { AppError } from '~/lib/errors';
+import { imageTooLarge } from './image-errors';
+import { MESSAGES } from '~/lib/messages';
 
 
 /** More fields than any of our forms sends (the blog form has about ten). */
@@ -7,7 +9,7 @@ export const MAX_FORM_FIELDS = 50;
 export const megabytes = (mb: number) => Math.floor(mb * 1024 * 1024);
 
 const tooLarge = (maxBytes: number) =>
-  new AppError('payload_too_large', `image: must be at most ${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB`, 'image');
+  new AppError('payload_too_large', imageTooLarge(Math.round((maxBytes / 1024 / 1024) * 10) / 10), 'image');
 
 /**
  * Reads a request body up to `limit` bytes: a declared length above it is refused before a byte
@@ -65,4 +67,4 @@ export async function fileBytes(form: FormData, field: string, maxFileBytes: num
   return Buffer.from(await file.arrayBuffer());
 }
 
-export const IMAGE_REQUIRED = () => new AppError('bad_request', `image: This field is required`, 'image');
+export const IMAGE_REQUIRED = () => new AppError('bad_request', `image: ${MESSAGES.fieldRequired}`, 'image');

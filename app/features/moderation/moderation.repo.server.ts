@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import type { Database, ModerationLogTable, ReportsTable, ReportTargetType, Role, UserRestrictionsTable } from '~/db/schema';
-import { shownName } from '~/features/users/users.repo.server';
+import type { AccountApprovalsTable, Database, ModerationLogTable, ReportsTable, ReportTargetType, Role, UserRestrictionsTable } from '~/db/schema';
+import { shownName } from '~/db/shared-sql.server';
 
 type Db = Kysely<Database>;
 
@@ -88,8 +88,8 @@ export async function deleteBlogRow(db: Db, id: string): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-/** The comment and its share of its blog's count, together: the blogs feature's own query. */
-export { deleteComment as deleteCommentRow } from '~/features/blogs/blog.repo.server';
+/** The comment and its share of its blog's count, together: the same query the blogs feature runs. */
+export { deleteComment as deleteCommentRow } from '~/db/shared-sql.server';
 
 export async function insertReport(db: Db, row: Insertable<ReportsTable>): Promise<number> {
   const result = await db
@@ -173,4 +173,89 @@ export async function listRemoved(db: Db, limit: number) {
     .where('removed_at', 'is not', null);
   const rows = await db.selectFrom(blogs.unionAll(comments).as('removed')).selectAll().orderBy('removed_at', 'desc').orderBy('id').limit(limit).execute();
   return rows as { type: 'blog' | 'comment'; id: string; text: string; removed_at: string; removed_reason: string | null; blog_id: string }[];
+}
+
+// --- The spam hold (docs/decisions/029) ------------------------------------------------------
+
+/** When the account was made and whether a moderator approved it; undefined: no such user. */
+export async function findAccountAge(db: Db, userId: string) {
+  const row = await (db as unknown as Kysely<Database & { user: { createdAt: string | number } }>)
+    .selectFrom('user')
+    .leftJoin('account_approvals', 'account_approvals.user_id', 'user.id')
+    .select(['user.createdAt', 'account_approvals.approved_at'])
+    .where('user.id', '=', userId)
+    .executeTakeFirst();
+  return row && { createdAt: new Date(row.createdAt), approvedAt: row.approved_at };
+}
+
+export async function insertApproval(db: Db, row: Insertable<AccountApprovalsTable>): Promise<number> {
+  const result = await db
+    .insertInto('account_approvals')
+    .values(row)
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+const RELEASED = ['id', 'owner_id', 'availability', 'removed_at', 'held_until', 'pending_since'] as const;
+
+/** Every blog and comment of the account leaves the hold and the queue; answers the blogs. */
+export async function releaseAccount(db: Db, userId: string) {
+  const blogs = await db
+    .updateTable('blogs')
+    .set({ held_until: null, pending_since: null })
+    .where('owner_id', '=', userId)
+    .where((eb) => eb.or([eb('held_until', 'is not', null), eb('pending_since', 'is not', null)]))
+    .returning(RELEASED)
+    .execute();
+  await db.updateTable('comments').set({ pending_since: null }).where('user_id', '=', userId).where('pending_since', 'is not', null).execute();
+  return blogs;
+}
+
+/** Blogs whose hold ran out by `now` leave it (the release job); answers them. */
+export async function releaseExpiredHolds(db: Db, now: string) {
+  return db.updateTable('blogs').set({ held_until: null }).where('held_until', 'is not', null).where('held_until', '<=', now).returning(RELEASED).execute();
+}
+
+/** Approves one waiting blog; answers its row after it. */
+export async function clearPendingBlog(db: Db, id: string) {
+  return db.updateTable('blogs').set({ pending_since: null }).where('id', '=', id).where('pending_since', 'is not', null).returning(RELEASED).executeTakeFirst();
+}
+
+export async function clearPendingComment(db: Db, id: string): Promise<number> {
+  const result = await db.updateTable('comments').set({ pending_since: null }).where('id', '=', id).where('pending_since', 'is not', null).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Blogs and comments waiting for a moderator, the oldest first (they have waited longest). */
+export async function listPending(db: Db, limit: number) {
+  const blogs = db
+    .selectFrom('blogs')
+    .select([sql<'blog' | 'comment'>`'blog'`.as('type'), 'id', 'owner_id', 'title', 'long_description as text', 'pending_since', 'id as blog_id'])
+    .where('pending_since', 'is not', null);
+  const comments = db
+    .selectFrom('comments')
+    .select([sql<'blog' | 'comment'>`'comment'`.as('type'), 'id', 'user_id as owner_id', sql<string>`''`.as('title'), 'comment_text as text', 'pending_since', 'blog_id'])
+    .where('pending_since', 'is not', null);
+  const rows = await db
+    .selectFrom(blogs.unionAll(comments).as('pending'))
+    .selectAll()
+    .select(shownName('pending.owner_id').as('owner_name'))
+    .orderBy('pending_since')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows as { type: 'blog' | 'comment'; id: string; owner_id: string; owner_name: string | null; title: string; text: string; pending_since: string; blog_id: string }[];
+}
+
+/** Accounts with blogs still held (newest hold first), for "Approve account". */
+export async function listHeldAccounts(db: Db, limit: number) {
+  return db
+    .selectFrom('blogs')
+    .select(['owner_id', shownName('blogs.owner_id').as('name'), (eb) => eb.fn.max('held_until').as('held_until'), (eb) => eb.fn.countAll<number>().as('blogs')])
+    .where('held_until', 'is not', null)
+    .groupBy('owner_id')
+    .orderBy('held_until', 'desc')
+    .limit(limit)
+    .execute();
 }

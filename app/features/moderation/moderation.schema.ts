@@ -6,7 +6,6 @@ export const REPORT_TARGET_TYPES = ['blog', 'comment', 'user'] as const;
 export const ROLES = ['admin', 'moderator'] as const;
 export const MODERATION_REASON_MAX = 500;
 /** Reports per client address, shared by the API and the report form: plenty for a reader, too few to flood the queue. */
-export const REPORT_RATE_LIMIT = { name: 'report', limit: 20, windowMs: 60 * 60 * 1000 } as const;
 export const REPORT_DETAILS_MAX = 1000;
 /** The longest suspension with an end; longer ones are "for good". */
 export const SUSPENSION_DAYS_MAX = 3650;

@@ -1,8 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import type { ReportTargetType, Role } from '~/db/schema';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { requireUser, type ServiceContext, type SessionUser } from '~/lib/service-context';
 import * as repo from './moderation.repo.server';
 import type { GrantModeratorInput, ModeratedContent, ModerationReasonInput, ReportInput, SuspendInput } from './moderation.schema';
 
@@ -16,24 +18,19 @@ export const QUEUE_REPORTS_SHOWN = 500;
 
 const RANK: Record<Role | 'writer', number> = { writer: 0, moderator: 1, admin: 2 };
 
-function requireSignedIn(ctx: ServiceContext): SessionUser {
-  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
-  return ctx.user;
-}
-
 export async function getRole(ctx: ServiceContext, userId: string): Promise<Role | 'writer'> {
   return (await repo.findRole(ctx.db, userId)) ?? 'writer';
 }
 
 /** The caller, when their role is at least `least`; 401 when signed out, 403 otherwise. */
 export async function requireRole(ctx: ServiceContext, least: Role): Promise<SessionUser & { role: Role }> {
-  const user = requireSignedIn(ctx);
+  const user = requireUser(ctx);
   const role = await getRole(ctx, user.id);
   if (RANK[role] < RANK[least]) throw new AppError('forbidden', least === 'admin' ? MESSAGES.adminsOnly : MESSAGES.moderatorsOnly);
   return { ...user, role: role as Role };
 }
 
-async function audit(ctx: ServiceContext, actorId: string | null, action: string, target: { type: string; id: string }, reason: string) {
+export async function audit(ctx: Pick<ServiceContext, 'db' | 'now'>, actorId: string | null, action: string, target: { type: string; id: string }, reason: string) {
   await repo.insertLog(ctx.db, { id: newId(), actor_id: actorId, action, target_type: target.type, target_id: target.id, reason, created_at: ctx.now().toISOString() });
 }
 
@@ -43,7 +40,7 @@ async function audit(ctx: ServiceContext, actorId: string | null, action: string
  * The operator's command line (`npm run admin -- grant|revoke EMAIL`): no signed-in actor, so
  * the audit row's actor is null. Only the operator names admins.
  */
-export async function setAdminByOperator(ctx: ServiceContext, email: string, grant: boolean): Promise<{ userId: string; changed: boolean }> {
+export async function setAdminByOperator(ctx: Pick<ServiceContext, 'db' | 'now'>, email: string, grant: boolean): Promise<{ userId: string; changed: boolean }> {
   const userId = await repo.findUserIdByEmail(ctx.db, email);
   if (!userId) throw new AppError('not_found', MESSAGES.userNotFound);
   return ctx.db.transaction().execute(async (db) => {
@@ -134,7 +131,7 @@ export async function listAuditLog(ctx: ServiceContext, page: { page: number; li
  * holds for sessions made afterwards (a suspended user may sign in to read).
  */
 export async function assertCanWrite(ctx: ServiceContext): Promise<SessionUser> {
-  const user = requireSignedIn(ctx);
+  const user = requireUser(ctx);
   const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
   const suspension = active.find((r) => r.kind === 'suspended');
   if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
@@ -143,7 +140,7 @@ export async function assertCanWrite(ctx: ServiceContext): Promise<SessionUser> 
 
 /** assertCanWrite, and not banned from commenting. */
 export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser> {
-  const user = requireSignedIn(ctx);
+  const user = requireUser(ctx);
   const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
   const suspension = active.find((r) => r.kind === 'suspended');
   if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
@@ -235,6 +232,7 @@ async function snapshotOf(ctx: ServiceContext, type: ReportTargetType, id: strin
 /** One open report per reporter and target: a second answers 409 (the index decides). */
 export async function reportContent(ctx: ServiceContext, input: ReportInput): Promise<{ insertedId: string }> {
   const user = await assertCanWrite(ctx);
+  await ctx.limit(RATE_LIMITS.report);
   const snapshot = await snapshotOf(ctx, input.targetType, input.targetId);
   if (!snapshot) throw new AppError('not_found', MESSAGES.reportTargetMissing);
   if (snapshot.ownerId === user.id) throw new AppError('forbidden', MESSAGES.reportOwnContent);
@@ -393,4 +391,23 @@ export async function getModerationOverview(ctx: ServiceContext): Promise<Modera
   if (role !== 'admin') return { role, queue, removed, staff: null, log: null };
   const [staff, { entries }] = await Promise.all([listStaff(ctx), listAuditLog(ctx, { page: 1, limit: 50 })]);
   return { role, queue, removed, staff, log: entries };
+}
+
+/**
+ * How long the user menu trusts what it last read about the viewer's role. The link is only a
+ * way in: /moderation and every action check the role themselves (requireRole), so a link shown
+ * or missing for up to this long after a grant or revoke lets nobody do anything. It spares every
+ * signed-in page a query (about 0.1 ms on SQLite, a round trip on PostgreSQL).
+ */
+const MENU_ROLE_MS = 30_000;
+const menuRoles = new WeakMap<ServiceContext['db'], LRUCache<string, { canModerate: boolean }>>();
+
+/** Whether the signed-in viewer may open /moderation (the user menu's link); false when signed out. */
+export async function canModerate(ctx: ServiceContext): Promise<boolean> {
+  if (!ctx.user) return false;
+  let cache = menuRoles.get(ctx.db);
+  if (!cache) menuRoles.set(ctx.db, (cache = new LRUCache({ max: 10_000, ttl: MENU_ROLE_MS })));
+  let known = cache.get(ctx.user.id);
+  if (!known) cache.set(ctx.user.id, (known = { canModerate: RANK[await getRole(ctx, ctx.user.id)] >= RANK.moderator }));
+  return known.canModerate;
 }

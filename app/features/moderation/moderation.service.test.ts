@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { addComment, createBlog, getBlog, listBlogs, listFeaturedBlogs, listPublicBlogRefs, listRecentBlogs } from '~/features/blogs/blog.service.server';
-import type { CreateBlogInput } from '~/features/blogs/blog.schema';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import { addComment, createBlog, getBlog, listBlogs, listFeaturedBlogs, listPublicBlogRefs, listRecentBlogs } from '~/features/blogs/blogs.service.server';
+import type { CreateBlogInput } from '~/features/blogs/blogs.schema';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import type { TestUser } from '#test/test-app';
 import {
   banFromCommenting,
   deleteContent,
@@ -34,8 +34,7 @@ const blogInput = (overrides: Partial<CreateBlogInput> = {}): CreateBlogInput =>
 });
 const why = { reason: 'Spam links' };
 
-describe.each(TEST_DIALECTS)('moderation service on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('moderation service on %s', (t) => {
   let admin: TestUser;
   let mod: TestUser;
   let writer: TestUser;
@@ -44,7 +43,6 @@ describe.each(TEST_DIALECTS)('moderation service on %s', (dialect) => {
   const ctx = (user: TestUser | null): ServiceContext => ({ ...t.context(user?.user ?? null), now: () => new Date((at += 60_000)) });
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     admin = await t.createUser({ name: 'Admin' });
     mod = await t.createUser({ name: 'Mod' });
     writer = await t.createUser({ name: 'Writer' });
@@ -52,7 +50,6 @@ describe.each(TEST_DIALECTS)('moderation service on %s', (dialect) => {
     await expect(setAdminByOperator(ctx(null), admin.user.email.toUpperCase(), true)).resolves.toMatchObject({ changed: true });
     await expect(setAdminByOperator(ctx(null), admin.user.email, true)).resolves.toMatchObject({ changed: false });
   });
-  afterAll(async () => t?.close());
 
   it('roles: the operator names admins, admins grant and revoke moderators, nobody else does', async () => {
     await expect(grantModerator(ctx(writer), { email: mod.user.email, reason: 'x' })).rejects.toMatchObject({ status: 403, message: MESSAGES.adminsOnly });

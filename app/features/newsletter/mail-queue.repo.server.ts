@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { shownName } from '~/features/users/users.repo.server';
+import { shownName } from '~/db/shared-sql.server';
 import type { Database, DialectName, MailKind, MailQueueTable, MailStream } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -152,7 +152,10 @@ export async function findMessages(db: Db, ids: string[]) {
   return db.selectFrom('mail_messages').selectAll().where('id', 'in', ids).execute();
 }
 
-/** The blogs shown in mails: still Public and not removed by a moderator (a blog hidden again after publishing is not sent). */
+/**
+ * The blogs shown in mails: still Public, not removed by a moderator, not held for spam nor
+ * waiting for a moderator (a blog hidden again after publishing is not sent; decisions 028, 029).
+ */
 export async function findPublicBlogs(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db
@@ -161,6 +164,8 @@ export async function findPublicBlogs(db: Db, ids: string[]) {
     .where('id', 'in', ids)
     .where('availability', '=', 'Public')
     .where('removed_at', 'is', null)
+    .where('held_until', 'is', null)
+    .where('pending_since', 'is', null)
     .execute();
 }
 

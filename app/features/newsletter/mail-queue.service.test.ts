@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { createBlog, updateBlog } from '~/features/blogs/blog.service.server';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
 import { followWriter, listFollowing, unfollowWriter, followStateForWriter } from '~/features/follows/follows.service.server';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
-import { createTestApp, type TestApp, type TestUser } from '#server/testing/test-app.server';
+import type { TestUser } from '#test/test-app';
 import { claimMailBatch, digestPeriod, prepareDailyDigest, recordMailOutcome } from './mail-queue.service.server';
 import { readMailToken, signMailToken } from './mail-token.server';
 import { confirmSubscription, describeMailLink, setNewsletterDelivery, subscribe, unsubscribeByLink } from './newsletter.service.server';
@@ -20,8 +20,7 @@ const blogInput = (title: string, availability: 'Public' | 'Hidden' = 'Public') 
   photo: '/uploads/sunset.webp',
 });
 
-describe.each(TEST_DIALECTS)('newsletter sending on %s', (dialect) => {
-  let t: TestApp;
+describeOnDialects('newsletter sending on %s', (t, dialect) => {
   let writer: TestUser;
   let reader: TestUser;
   let secret: string;
@@ -36,12 +35,10 @@ describe.each(TEST_DIALECTS)('newsletter sending on %s', (dialect) => {
       .execute();
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     secret = t.deps.config.SESSION_SECRET;
     writer = await t.createUser({ name: 'Writer' });
     reader = await t.createUser({ name: 'Reader' });
   });
-  afterAll(async () => t?.close());
 
   it('double opt-in: a new address gets only a confirmation until it confirms', async () => {
     const ctx = t.context(null);

@@ -1,9 +1,10 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 import { createDatabase } from '~/db/kysely.server';
-import { TEST_DIALECTS } from '~/db/testing.server';
 import { MESSAGES } from '~/lib/messages';
-import { createTestApp, type TestApp } from '#server/testing/test-app.server';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { serviceContext } from '#server/context.server';
 import { outcomeStatus, subscribeFromForm } from './newsletter-form.server';
 
 const form = (email?: string) => {
@@ -12,13 +13,7 @@ const form = (email?: string) => {
   return data;
 };
 
-describe.each(TEST_DIALECTS)('the newsletter form without JavaScript on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
+describeOnDialects('the newsletter form without JavaScript on %s', { RATE_LIMITS: 'on' }, (t) => {
   it('answers every state of spec §4 with the spec texts', async () => {
     const ctx = t.context(null);
     const subscribed = await subscribeFromForm(ctx, form(' Evening@Example.com '));
@@ -33,7 +28,10 @@ describe.each(TEST_DIALECTS)('the newsletter form without JavaScript on %s', (di
       expect(await subscribeFromForm(ctx, form(empty))).toMatchObject({ status: 'invalid', title: MESSAGES.subscribeEmptyTitle, text: MESSAGES.subscribeEmptyText });
     }
     expect(await subscribeFromForm(ctx, form('not-an-email'))).toMatchObject({ status: 'invalid', text: MESSAGES.emailHint });
-    const limited = await subscribeFromForm(ctx, form('late@example.com'), { rateLimited: true });
+    // The subscribe rule counts every try from one client; the one over it is refused.
+    const crowd = serviceContext(t.deps, null, { clientIp: '198.51.100.7' });
+    for (let i = 0; i < RATE_LIMITS.subscribe.limit; i++) await subscribeFromForm(crowd, form(`reader${i}@example.com`));
+    const limited = await subscribeFromForm(crowd, form('late@example.com'));
     expect(limited).toEqual({ status: 'limited', title: MESSAGES.subscribeErrorTitle, text: MESSAGES.tooManyRequests, email: 'late@example.com' });
     expect(outcomeStatus(limited)).toBe(429);
   });

@@ -9,11 +9,9 @@ import { subscribe } from './newsletter.service.server';
  * The newsletter form posted without JavaScript (routes / and /newsletter): the same outcomes
  * and texts the enhanced form shows as popups (spec §8), rendered beside the form instead.
  */
-export async function subscribeFromForm(ctx: ServiceContext, form: FormData, options: { rateLimited?: boolean } = {}): Promise<NewsletterOutcome> {
+export async function subscribeFromForm(ctx: ServiceContext, form: FormData): Promise<NewsletterOutcome> {
   const raw = form.get('email');
   const email = typeof raw === 'string' ? raw.trim() : '';
-  // Over SUBSCRIBE_RATE_LIMIT: the spec's failure, with the reason.
-  if (options.rateLimited) return { status: 'limited', title: MESSAGES.subscribeErrorTitle, text: MESSAGES.tooManyRequests, email };
   if (!email) return { status: 'invalid', title: MESSAGES.subscribeEmptyTitle, text: MESSAGES.subscribeEmptyText, email };
   const parsed = SubscribeSchema.safeParse({ email });
   if (!parsed.success) return { status: 'invalid', title: MESSAGES.subscribeEmptyTitle, text: MESSAGES.emailHint, email };
@@ -21,6 +19,8 @@ export async function subscribeFromForm(ctx: ServiceContext, form: FormData, opt
     const { message } = await subscribe(ctx, parsed.data);
     return { status: 'subscribed', title: MESSAGES.subscribedTitle, text: message, email };
   } catch (error) {
+    // Over the subscribe limit: the spec's failure, with the reason.
+    if (isAppError(error) && error.code === 'rate_limited') return { status: 'limited', title: MESSAGES.subscribeErrorTitle, text: MESSAGES.tooManyRequests, email };
     if (isAppError(error) && error.code === 'conflict') {
       return { status: 'already', title: MESSAGES.alreadySubscribedTitle, text: error.message, email };
     }

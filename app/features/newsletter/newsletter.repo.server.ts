@@ -13,6 +13,15 @@ export async function insertSubscriber(db: Db, row: { id: string; email: string;
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+export async function countConfirmedSubscribers(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('subscribers')
+    .where('confirmed_at', 'is not', null)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findSubscriber(db: Db, by: { id: string } | { email: string }) {
   const query = db.selectFrom('subscribers').select(['id', 'email', 'confirmed_at', 'delivery']);
   return ('id' in by ? query.where('id', '=', by.id) : query.where('email', '=', by.email.toLowerCase())).executeTakeFirst();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MESSAGES } from '~/lib/messages';
+import { EMAIL_MAX_LENGTH } from '~/lib/validation';
 
-export const EMAIL_MAX_LENGTH = 254;
 
 /** POST /subscribers (spec §7) and the newsletter form: a present, well-formed email. */
 export const SubscribeSchema = z.object({
@@ -18,7 +18,6 @@ export type SubscribeInput = z.infer<typeof SubscribeSchema>;
  * Anyone may subscribe, so the API and the form count together per client address: plenty for
  * a household or an office, too few to fill the table with junk.
  */
-export const SUBSCRIBE_RATE_LIMIT = { name: 'subscribe', limit: 20, windowMs: 60 * 60_000 } as const;
 
 /** Per post (the default) or one digest a day: the reader's choice, per subscription and per follow. */
 export const MAIL_DELIVERIES = ['post', 'digest'] as const;

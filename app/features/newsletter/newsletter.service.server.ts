@@ -3,6 +3,7 @@ import { endFollowsByLink, writerName } from '~/features/follows/follows.service
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
+import { RATE_LIMITS } from '~/lib/rate-limits';
 import type { ServiceContext } from '~/lib/service-context';
 import { queueConfirmation } from './mail-queue.service.server';
 import { type MailTokenSubject, readMailToken, signMailToken } from './mail-token.server';
@@ -17,6 +18,7 @@ import type { SubscribeInput } from './newsletter.schema';
  * (docs/decisions/023). The confirmation is queued in the same transaction as the row.
  */
 export async function subscribe(ctx: ServiceContext, input: SubscribeInput): Promise<{ message: string; confirmationSent: boolean }> {
+  await ctx.limit(RATE_LIMITS.subscribe);
   const email = input.email.toLowerCase();
   const proven = ctx.user !== null && ctx.user.email.toLowerCase() === email && (await repo.isEmailVerified(ctx.db, ctx.user.id));
   const now = ctx.now().toISOString();
@@ -85,6 +87,18 @@ export async function unsubscribeByLink(ctx: ServiceContext, secret: string, tok
       await endFollowsByLink(ctx, subject.followerId);
       return { kind: 'follows' };
   }
+}
+
+/** Whether the signed-in reader's account email is on the list (the form shows it locked, issue 17); null for visitors. */
+export async function findMySubscription(ctx: ServiceContext): Promise<{ email: string; confirmed: boolean } | null> {
+  if (!ctx.user) return null;
+  const subscriber = await repo.findSubscriber(ctx.db, { email: ctx.user.email });
+  return subscriber ? { email: subscriber.email, confirmed: subscriber.confirmed_at !== null } : null;
+}
+
+/** How many addresses get the newsletter: confirmed ones only (the home page's figures). */
+export async function countSubscribers(ctx: ServiceContext): Promise<number> {
+  return repo.countConfirmedSubscribers(ctx.db);
 }
 
 /** The newsletter part of the preferences page, by link or for the signed-in reader's email. */

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, ProfilesTable } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -7,6 +7,12 @@ export type ProfileRow = ProfilesTable;
 
 export async function findProfile(db: Db, userId: string): Promise<ProfileRow | undefined> {
   return db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Every account (the home page's figures). */
+export async function countAccounts(db: Db): Promise<number> {
+  const row = await db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** The account's own values (better-auth's user table), the fallback under the stored profile. */
@@ -36,18 +42,4 @@ export async function updateProfile(
 ): Promise<number> {
   const result = await db.updateTable('profiles').set(changes).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-/**
- * A person as the site shows them, read through their id whenever they are shown: the stored
- * profile's name and photo over the account's (spec §3, as withStoredProfile), never a copy
- * (docs/decisions/022). Correlated subqueries by primary key, so a list keeps its index-served
- * plan and reads one profile and one account per row it shows.
- */
-export function shownName(userIdColumn: string): RawBuilder<string | null> {
-  return sql<string | null>`coalesce((select p.name from profiles p where p.user_id = ${sql.ref(userIdColumn)}), (select u.name from "user" u where u.id = ${sql.ref(userIdColumn)}))`;
-}
-
-export function shownPhoto(userIdColumn: string): RawBuilder<string | null> {
-  return sql<string | null>`coalesce((select p.photo from profiles p where p.user_id = ${sql.ref(userIdColumn)}), (select u.image from "user" u where u.id = ${sql.ref(userIdColumn)}))`;
 }

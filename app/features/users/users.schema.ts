@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { MESSAGES } from '~/lib/messages';
-import { CONTROL_CHARACTERS, sameSitePath } from '~/lib/same-site-path';
+import { EMAIL_MAX_LENGTH } from '~/lib/validation';
+import { ClearablePhotoUrlSchema } from '~/features/images/photo-url.schema';
 
 /** Spec §5 and §9: at least 8 characters with a digit, a lowercase and an uppercase letter. */
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for passphrases, short enough that hashing stays cheap (better-auth's limit too). */
 export const PASSWORD_MAX_LENGTH = 128;
 export const NAME_MAX_LENGTH = 100;
-export const EMAIL_MAX_LENGTH = 254;
-export const PHOTO_MAX_LENGTH = 2048;
+/** Two spellings of one address: emails compare without case or surrounding spaces. */
+export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+export { PHOTO_MAX_LENGTH } from '~/features/images/photo-url.schema';
 
 const PASSWORD_RULE = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z]).+$/;
 
@@ -32,24 +34,6 @@ const NameSchema = z
   .min(1, 'Name is required')
   .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
 
-/** A photo is an uploaded image's path on this site or an http(s) URL (a provider's picture). */
-export const PhotoSchema = z
-  .string()
-  .trim()
-  .max(PHOTO_MAX_LENGTH, `Photo URL must be at most ${PHOTO_MAX_LENGTH} characters`)
-  .refine((value) => value === '' || isPhotoUrl(value), 'Photo must be an image URL')
-  .transform((value) => (value === '' ? null : value));
-
-function isPhotoUrl(value: string): boolean {
-  if (value.startsWith('/')) return sameSitePath(value) !== null;
-  if (CONTROL_CHARACTERS.test(value)) return false;
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
 
 /** The checkbox arrives as 'on' from a form and as true from JSON. */
 const AcceptedSchema = z
@@ -85,7 +69,7 @@ export const UpdateProfileSchema = z
   .object({
     name: z.string().trim().max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`).optional(),
     Name: z.string().trim().max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`).optional(),
-    photo: PhotoSchema.nullish(),
+    photo: ClearablePhotoUrlSchema.nullish(),
   })
   .transform(({ name, Name, photo }) => ({ name: name ?? Name, photo }));
 export type UpdateProfileInput = z.infer<typeof UpdateProfileSchema>;
@@ -96,7 +80,7 @@ export const SaveUserSchema = z
     email: EmailSchema,
     name: z.string().trim().max(NAME_MAX_LENGTH).optional(),
     Name: z.string().trim().max(NAME_MAX_LENGTH).optional(),
-    photo: PhotoSchema.nullish(),
+    photo: ClearablePhotoUrlSchema.nullish(),
     uid: z.string().trim().max(128).optional(),
   })
   .transform(({ name, Name, ...rest }) => ({ ...rest, name: name ?? Name }));
@@ -106,9 +90,4 @@ export type SaveUserInput = z.infer<typeof SaveUserSchema>;
 export const TokenRequestSchema = z.object({ email: EmailSchema });
 
 export { fieldErrors } from '~/lib/validation';
-
-/** 'Image upload failed.' (spec §5) followed by the image pipeline's reason, as a sentence. */
-export function imageFailure(message: string): string {
-  const reason = message.replace(/^image: /, '');
-  return `${MESSAGES.imageUploadFailed} ${reason.charAt(0).toUpperCase()}${reason.slice(1)}${/[.!?]$/.test(reason) ? '' : '.'}`;
-}
+export { imageFailure } from '~/features/images/image-errors';

@@ -1,10 +1,10 @@
 import { assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import { requireUser, type ServiceContext, type SessionUser } from '~/lib/service-context';
 import type { ProfileView } from './users.presenter';
-import { deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
-import type { SaveUserInput, UpdateProfileInput } from './users.schema';
+import { countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
+import { type SaveUserInput, sameEmail, type UpdateProfileInput } from './users.schema';
 
 interface NewAccount {
   id: string;
@@ -13,13 +13,12 @@ interface NewAccount {
   image: string | null;
 }
 
-const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** The signed-in user, when `email` is theirs: 401 anonymous, 403 anybody else's email. */
-export function requireOwnEmail(ctx: ServiceContext, email: string): SessionUser {
-  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
-  if (!sameEmail(ctx.user.email, email)) throw new AppError('forbidden', MESSAGES.forbidden);
-  return ctx.user;
+/** The signed-in user (requireUser), when `email` is theirs: 401 anonymous, 403 anybody else's email. */
+export function assertOwnEmail(ctx: ServiceContext, email: string): SessionUser {
+  const user = requireUser(ctx);
+  if (!sameEmail(user.email, email)) throw new AppError('forbidden', MESSAGES.forbidden);
+  return user;
 }
 
 function newProfileRow(ctx: ServiceContext, account: NewAccount): ProfileRow {
@@ -77,6 +76,11 @@ async function viewOf(ctx: ServiceContext, user: SessionUser): Promise<ProfileVi
   };
 }
 
+/** How many people have an account (the home page's figures). */
+export async function countMembers(ctx: ServiceContext): Promise<number> {
+  return countAccounts(ctx.db);
+}
+
 export interface AuthorView {
   id: string;
   name: string;
@@ -92,13 +96,13 @@ export async function getAuthor(ctx: ServiceContext, userId: string): Promise<Au
 
 /** GET /update/{email} and the profile screens: the caller's own profile only. */
 export async function getOwnProfile(ctx: ServiceContext, email: string): Promise<ProfileView> {
-  const user = requireOwnEmail(ctx, email);
+  const user = assertOwnEmail(ctx, email);
   return viewOf(ctx, user);
 }
 
 /** PATCH /update/{email} and Edit profile: a name and, when one was chosen, a new photo. */
 export async function updateOwnProfile(ctx: ServiceContext, email: string, input: UpdateProfileInput): Promise<ProfileView> {
-  const user = requireOwnEmail(ctx, email);
+  const user = assertOwnEmail(ctx, email);
   await assertCanWrite(ctx);
   const changes: { name?: string | null; photo?: string | null } = {};
   if (input.name !== undefined) changes.name = input.name || null;
@@ -121,7 +125,7 @@ export async function saveOwnUserRecord(
   ctx: ServiceContext,
   input: SaveUserInput,
 ): Promise<{ created: boolean; record: ProfileView & { uid: string } }> {
-  const user = requireOwnEmail(ctx, input.email);
+  const user = assertOwnEmail(ctx, input.email);
   const created = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await insertProfileIfMissing(trx, newProfileRow(ctx, {
       id: user.id,

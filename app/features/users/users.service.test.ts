@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS } from '~/db/testing.server';
-import { createTestApp, type TestApp } from '#server/testing/test-app.server';
+import { describe, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
 import { getOwnProfile, recordSignIn, updateOwnProfile, withStoredProfile } from './users.service.server';
 import { imageFailure, SignUpSchema, UpdateProfileSchema } from './users.schema';
 
-describe.each(TEST_DIALECTS)('users service on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t?.close());
-
+describeOnDialects('users service on %s', (t) => {
   it('refuses anonymous callers and other people’s emails', async () => {
     const { user } = await t.createUser();
     const other = await t.createUser();

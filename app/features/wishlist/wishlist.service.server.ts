@@ -1,9 +1,10 @@
 import { assertCanWrite } from '~/features/moderation/moderation.service.server';
-import { getBlog } from '~/features/blogs/blog.service.server';
+import { getBlog } from '~/features/blogs/blogs.service.server';
+import { sameEmail } from '~/features/users/users.schema';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext, SessionUser } from '~/lib/service-context';
+import { requireUser, type ServiceContext } from '~/lib/service-context';
 import { presentWishlistItem, type WishlistItemJson } from './wishlist.presenter';
 import {
   countVisibleWishlistItems,
@@ -15,12 +16,6 @@ import {
 } from './wishlist.repo.server';
 import type { AddWishlistInput, WishlistPageInput } from './wishlist.schema';
 
-function signedIn(ctx: ServiceContext): SessionUser {
-  if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
-  return ctx.user;
-}
-
-const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
  * Adds a blog the caller may see to the caller's own wishlist. The stored copy (title, photo,
@@ -28,7 +23,7 @@ const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().
  * a real blog's id; the owner is the caller whatever the payload's email says.
  */
 export async function addToWishlist(ctx: ServiceContext, input: AddWishlistInput): Promise<{ insertedId: string }> {
-  const user = signedIn(ctx);
+  const user = requireUser(ctx);
   await assertCanWrite(ctx);
   const blog = await getBlog(ctx, input.blogId);
   const id = newId();
@@ -53,7 +48,7 @@ export async function listWishlist(
   ctx: ServiceContext,
   input: { email: string } & WishlistPageInput,
 ): Promise<{ items: WishlistItemJson[]; total: number }> {
-  const user = signedIn(ctx);
+  const user = requireUser(ctx);
   if (!sameEmail(input.email, user.email)) throw new AppError('forbidden', MESSAGES.forbidden);
   const [rows, total] = await Promise.all([
     listVisibleWishlistItems(ctx.db, user.id, (input.page - 1) * input.limit, input.limit),
@@ -69,7 +64,7 @@ export async function listWishlistBlogIds(ctx: ServiceContext): Promise<string[]
 
 /** Removes one of the caller's own items; someone else's is refused, an unknown id is a 404. */
 export async function removeFromWishlist(ctx: ServiceContext, id: string): Promise<{ deletedCount: number }> {
-  const user = signedIn(ctx);
+  const user = requireUser(ctx);
   const item = await findWishlistOwner(ctx.db, id);
   if (!item) throw new AppError('not_found', MESSAGES.apiNotFound);
   if (item.user_id !== user.id) throw new AppError('forbidden', MESSAGES.forbidden);

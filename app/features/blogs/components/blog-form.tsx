@@ -1,12 +1,14 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { Form, useLocation, useNavigation, useSubmit } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { SignedOutNotice } from '~/components/signed-out-notice';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
-import { ACCEPTED_IMAGE_TYPES } from '~/features/images/image.schema';
+import { useFreshErrors } from '~/components/use-fresh-errors';
+import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
 import { MESSAGES } from '~/lib/messages';
-import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, BlogFormSchema, fieldErrors } from '../blog.schema';
+import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, BlogFormSchema, fieldErrors } from '../blogs.schema';
+import { BodyEditor } from './body-editor';
 import { useDraft } from './use-draft';
 
 export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability', string>>;
@@ -50,9 +52,12 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
   const [hydrated, setHydrated] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>(actionData?.errors ?? {});
   const [progress, setProgress] = useState<number | null>(null);
+  const [bodyUploading, setBodyUploading] = useState(false);
+  const onBodyUploading = useCallback((uploading: boolean) => setBodyUploading(uploading), []);
   const values = { ...defaults, ...actionData?.values };
   const failureTitle = mode === 'add' ? MESSAGES.addBlogErrorTitle : MESSAGES.updateBlogErrorTitle;
-  const busy = progress !== null || navigation.state === 'submitting';
+  const busy = progress !== null || bodyUploading || navigation.state === 'submitting';
+  const fresh = useFreshErrors(errors);
 
   const location = useLocation();
   const draft = useDraft(formRef, location.pathname, { restore: !actionData });
@@ -81,7 +86,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
     const hasFile = file instanceof File && file.size > 0;
     const parsed = BlogFormSchema.safeParse(Object.fromEntries([...data].filter(([, v]) => typeof v === 'string')));
     const found = parsed.success ? {} : fieldErrors(parsed.error);
-    if (mode === 'add' && !hasFile) found.image = 'This field is required';
+    if (mode === 'add' && !hasFile) found.image = MESSAGES.fieldRequired;
     if (hasFile && file.size > maxUploadMb * 1024 * 1024) found.image = `Must be at most ${maxUploadMb} MB`;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -106,11 +111,12 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
     if (navigation.state === 'idle') setProgress(null);
   }, [navigation.state]);
 
-  const describedBy = (name: string, hint?: string) => [hint, errors[name] ? `${name}-error` : null].filter(Boolean).join(' ') || undefined;
+  const shown = fresh.errors;
+  const describedBy = (name: string, hint?: string) => [hint, shown[name] ? `${name}-error` : null].filter(Boolean).join(' ') || undefined;
   const common = (name: string, hint?: string) => ({
     id: name,
     name,
-    'aria-invalid': errors[name] ? true : undefined,
+    'aria-invalid': shown[name] ? true : undefined,
     'aria-describedby': describedBy(name, hint),
   });
 
@@ -122,6 +128,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
       noValidate={hydrated}
       onSubmit={onSubmit}
       onChange={draft.onChange}
+      onInput={fresh.onInput}
       className="mt-8 grid grid-cols-1 gap-5 md:grid-cols-2"
       key={JSON.stringify(actionData?.values ?? null)}
       data-testid="blog-form"
@@ -142,7 +149,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
       <div className="md:col-span-2">
         <label htmlFor="title" className="mb-1 block font-semibold">Title</label>
         <input {...common('title')} type="text" required maxLength={BLOG_LIMITS.title} defaultValue={values.title} className="input w-full" />
-        <FieldError id="title-error" message={errors.title} />
+        <FieldError id="title-error" message={shown.title} />
       </div>
 
       <div>
@@ -153,7 +160,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
             <option key={c} value={c}>{c}</option>
           ))}
         </select>
-        <FieldError id="category-error" message={errors.category} />
+        <FieldError id="category-error" message={shown.category} />
       </div>
 
       <div>
@@ -164,34 +171,36 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
             <option key={t} value={t}>{t}</option>
           ))}
         </select>
-        <FieldError id="type-error" message={errors.type} />
+        <FieldError id="type-error" message={shown.type} />
       </div>
 
       <div className="md:col-span-2">
         <label htmlFor="short_description" className="mb-1 block font-semibold">Short description</label>
         <textarea {...common('short_description')} required rows={2} maxLength={BLOG_LIMITS.short_description} defaultValue={values.short_description} className="textarea w-full" />
-        <FieldError id="short_description-error" message={errors.short_description} />
+        <FieldError id="short_description-error" message={shown.short_description} />
       </div>
 
       <div className="md:col-span-2">
         <label htmlFor="long_description" className="mb-1 block font-semibold">Long description</label>
-        <textarea
-          {...common('long_description', 'long_description-hint')}
-          required
-          rows={10}
-          maxLength={BLOG_LIMITS.long_description}
+        <BodyEditor
+          field={common('long_description', 'long_description-hint')}
           defaultValue={values.long_description}
-          className="textarea w-full font-mono text-sm"
+          maxLength={BLOG_LIMITS.long_description}
+          maxUploadMb={maxUploadMb}
+          enhanced={hydrated}
+          onUploadingChange={onBodyUploading}
         />
-        <p id="long_description-hint" className="mt-1 text-sm opacity-75">Markdown (GitHub-flavoured) is supported.</p>
-        <FieldError id="long_description-error" message={errors.long_description} />
+        <p id="long_description-hint" className="mt-1 text-sm opacity-75">
+          Markdown (GitHub-flavoured) is supported.{hydrated ? ' Drop or paste pictures into the text to add them.' : ''}
+        </p>
+        <FieldError id="long_description-error" message={shown.long_description} />
       </div>
 
       <div className="md:col-span-2">
         <label htmlFor="details" className="mb-1 block font-semibold">Details</label>
         <textarea {...common('details', 'details-hint')} rows={3} maxLength={BLOG_LIMITS.details} defaultValue={values.details} className="textarea w-full" />
         <p id="details-hint" className="mt-1 text-sm opacity-75">Optional.</p>
-        <FieldError id="details-error" message={errors.details} />
+        <FieldError id="details-error" message={shown.details} />
       </div>
 
       <div>
@@ -215,7 +224,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
         {progress !== null ? (
           <progress className="progress progress-primary mt-2 w-full" value={progress} max={100} aria-label="Image upload progress" data-testid="upload-progress" />
         ) : null}
-        <FieldError id="image-error" message={errors.image} />
+        <FieldError id="image-error" message={shown.image} />
       </div>
 
       <div>
@@ -226,7 +235,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
             <option key={a} value={a}>{a}</option>
           ))}
         </select>
-        <FieldError id="availability-error" message={errors.availability} />
+        <FieldError id="availability-error" message={shown.availability} />
       </div>
 
       <div>

@@ -1,4 +1,4 @@
-import { imageSrcSet } from '~/features/images/image.schema';
+import { imageSrcSet } from '~/features/images/images.schema';
 
 /** A blog's photo with the pipeline's widths in `srcset`; `sizes` says how wide it is shown. */
 export function BlogPhoto({ src, sizes, className, eager = false }: { src: string; sizes: string; className?: string; eager?: boolean }) {

@@ -1,15 +1,15 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Form, Link, useLocation, useNavigation } from 'react-router';
+import { Form, Link, useLocation, useNavigation, useSearchParams } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { useFeedback } from '~/components/feedback';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
-import type { CommentJson } from '../blog.presenter';
-import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blog.schema';
+import type { CommentJson } from '../blogs.presenter';
+import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blogs.schema';
 import { LocalTime } from '~/components/local-format';
 import { SignedOutNotice } from '~/components/signed-out-notice';
-import { RemovedNotice } from '~/features/moderation/components/removed-notice';
+import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
 import { ReportButton } from '~/features/moderation/components/report-button';
 
 export interface CommentsActionData {
@@ -31,26 +31,37 @@ export interface CommentsProps {
   actionData?: CommentsActionData;
 }
 
-/** Edit (its author) and Delete (its author or the blog's owner), as plain forms to the page's action. */
+/** The query parameter that opens a comment's edit form: a link, so it works before JavaScript. */
+export const EDIT_COMMENT_PARAM = 'editComment';
+
+/**
+ * Edit (its author) and Delete (its author or the blog's owner), as plain forms to the page's
+ * action. Edit is a link to this page with `?editComment=<id>`, which renders the form in place:
+ * no script is needed to open it, and the comment's text is on the page once until then.
+ */
 function OwnCommentTools({ comment, canDelete }: { comment: CommentJson; canDelete: boolean }) {
-  // The edit form is made when opened, so the comment's text is on the page once until then.
-  const [editing, setEditing] = useState(false);
+  const [searchParams] = useSearchParams();
+  const editing = comment.isMine && searchParams.get(EDIT_COMMENT_PARAM) === comment._id;
+  const anchor = `#comment-${comment._id}`;
   if (!comment.isMine && !canDelete) return null;
   return (
     <div className="mt-2 flex flex-wrap items-start gap-2">
-      {comment.isMine ? (
-        <details onToggle={(event) => setEditing(event.currentTarget.open)}>
-          <summary className="btn btn-ghost btn-xs">{MESSAGES.editComment}</summary>
-          {editing ? <Form method="post" preventScrollReset className="mt-2 flex flex-col gap-2">
-            <input type="hidden" name="intent" value="edit-comment" />
-            <input type="hidden" name="commentId" value={comment._id} />
-            <label htmlFor={`edit-${comment._id}`} className="text-sm font-semibold">Comment</label>
-            <textarea id={`edit-${comment._id}`} name="commentText" rows={3} required maxLength={BLOG_LIMITS.commentText} className="textarea w-full" defaultValue={comment.commentText} />
-            <div>
-              <button type="submit" className="btn btn-primary btn-sm">{MESSAGES.saveComment}</button>
-            </div>
-          </Form> : null}
-        </details>
+      {comment.isMine && !editing ? (
+        <Link to={`?${new URLSearchParams({ [EDIT_COMMENT_PARAM]: comment._id })}${anchor}`} preventScrollReset className="btn btn-ghost btn-xs" data-testid="edit-comment">
+          {MESSAGES.editComment}
+        </Link>
+      ) : null}
+      {editing ? (
+        <Form method="post" preventScrollReset className="mt-2 flex w-full flex-col gap-2">
+          <input type="hidden" name="intent" value="edit-comment" />
+          <input type="hidden" name="commentId" value={comment._id} />
+          <label htmlFor={`edit-${comment._id}`} className="text-sm font-semibold">Comment</label>
+          <textarea id={`edit-${comment._id}`} name="commentText" rows={3} required maxLength={BLOG_LIMITS.commentText} className="textarea w-full" defaultValue={comment.commentText} />
+          <div className="flex gap-2">
+            <button type="submit" className="btn btn-primary btn-sm">{MESSAGES.saveComment}</button>
+            <Link to={`?${anchor}`} preventScrollReset className="btn btn-ghost btn-sm">{MESSAGES.cancel}</Link>
+          </div>
+        </Form>
       ) : null}
       {canDelete ? (
         <Form method="post" preventScrollReset>
@@ -143,7 +154,7 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
       ) : (
         <ol className="mt-8 flex flex-col gap-4" aria-label="Comments" data-testid="comments">
           {comments.map((comment, index) => (
-            <li key={`${comment.commentedAt}-${index}`} className="flex gap-3 rounded-box bg-base-200 p-4">
+            <li key={`${comment.commentedAt}-${index}`} id={`comment-${comment._id}`} className="flex gap-3 rounded-box bg-base-200 p-4">
               <Avatar src={comment.userPhoto} alt="" size={40} />
               <div className="min-w-0 flex-1">
                 <p className="font-semibold">
@@ -154,6 +165,7 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
                   </span>
                 </p>
                 {comment.removed ? <RemovedNotice reason={comment.removed.reason} /> : null}
+                {comment.pending ? <WaitingNotice /> : null}
                 <p className="whitespace-pre-line break-words">{comment.commentText}</p>
                 <OwnCommentTools comment={comment} canDelete={comment.isMine || isOwner} />
               </div>

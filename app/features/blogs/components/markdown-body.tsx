@@ -17,6 +17,6 @@ const TYPOGRAPHY = [
   '[&_img]:my-6 [&_img]:h-auto [&_img]:max-w-full [&_img]:rounded-box [&_hr]:my-6 [&_hr]:border-base-300',
 ].join(' ');
 
-export function MarkdownBody({ html }: { html: string }) {
-  return <div className={`mt-8 ${TYPOGRAPHY}`} data-testid="long-description" dangerouslySetInnerHTML={{ __html: html }} />;
+export function MarkdownBody({ html, className = 'mt-8' }: { html: string; className?: string }) {
+  return <div className={`${className} ${TYPOGRAPHY}`} data-testid="long-description" dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,4 +1,4 @@
-import { snippetParts } from '../blog.presenter';
+import { snippetParts } from '../blogs.presenter';
 
 /**
  * A search excerpt with its matched words highlighted. The excerpt is the presenter's safe HTML,

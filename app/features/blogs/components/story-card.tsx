@@ -4,7 +4,6 @@ import { HiddenBadge } from '~/components/hidden-badge';
 import { LocalTime } from '~/components/local-format';
 import { MESSAGES } from '~/lib/messages';
 import { BlogPhoto } from './blog-photo';
-import { SearchSnippet } from './search-snippet';
 
 export interface StoryCardBlog {
   _id: string;
@@ -15,7 +14,8 @@ export interface StoryCardBlog {
   createdAt: string;
   name?: string;
   availability?: string;
-  snippet?: string;
+  /** "4 min read" (reading-time.ts), worked out on the server from the long description. */
+  readingTime?: string;
 }
 
 export interface StoryCardProps {
@@ -24,6 +24,8 @@ export interface StoryCardProps {
   heading?: 'h2' | 'h3';
   /** The like and wishlist toggles; they sit above the card's link so they stay their own targets. */
   actions?: ReactNode;
+  /** Shown under the excerpt: a search result's highlighted words (All blogs passes it, so other pages load no search code). */
+  extra?: ReactNode;
   testId?: string;
 }
 
@@ -31,7 +33,7 @@ export interface StoryCardProps {
  * The one blog card of the site (issue 17): the whole card opens the blog (its title link is
  * stretched over it), with the writer, the date and an excerpt; the toggles sit on top.
  */
-export function StoryCard({ blog, heading: Heading = 'h2', actions, testId }: StoryCardProps) {
+export function StoryCard({ blog, heading: Heading = 'h2', actions, extra, testId }: StoryCardProps) {
   return (
     <article
       className="group card relative h-full overflow-hidden bg-base-200 shadow-sm ring-1 ring-base-300 transition hover:shadow-lg motion-safe:hover:-translate-y-0.5 focus-within:ring-2 focus-within:ring-primary"
@@ -54,10 +56,11 @@ export function StoryCard({ blog, heading: Heading = 'h2', actions, testId }: St
           </Link>
         </Heading>
         <p className="line-clamp-3 text-sm opacity-85">{blog.short_description}</p>
-        {blog.snippet ? <SearchSnippet html={blog.snippet} /> : null}
-        <p className="text-sm opacity-80">
+        {extra}
+        <p className="text-sm opacity-80" data-testid="card-byline">
           {blog.name ? <span className="font-semibold">{blog.name} · </span> : null}
           <span>{MESSAGES.postedOn} <LocalTime iso={blog.createdAt} /></span>
+          {blog.readingTime ? <span data-testid="card-reading-time"> · {blog.readingTime}</span> : null}
         </p>
         {actions ? <div className="relative z-10 mt-auto flex flex-wrap items-center justify-between gap-2 pt-3">{actions}</div> : null}
       </div>

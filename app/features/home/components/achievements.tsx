@@ -1,13 +1,6 @@
 import { lazy, Suspense } from 'react';
+import type { Figure as SiteFigure } from '../site-figures';
 import { useMotionAllowed, useNearViewport } from './use-motion';
-
-/** Spec §2, §9: fixed figures, not fetched. */
-export const ACHIEVEMENTS = [
-  { label: 'Total Blog', end: 24000, suffix: '+' },
-  { label: 'Share rate', end: 70, suffix: '%' },
-  { label: 'Subscriber', end: 8000, suffix: '+' },
-  { label: 'Active Blogger', end: 60, suffix: '' },
-] as const;
 
 export const COUNT_UP_SECONDS = 2;
 
@@ -28,15 +21,18 @@ function Figure({ end, suffix, near }: { end: number; suffix: string; near: bool
   );
 }
 
-/** Home's achievements (spec §2): four counters that count up over 2 s once scrolled into view. */
-export function Achievements({ standalone = false }: { standalone?: boolean }) {
+/**
+ * Home's achievements (spec §2): four counters that count up over 2 s once scrolled into view,
+ * showing the site's real counts (site-figures.ts, docs/decisions/031).
+ */
+export function Achievements({ figures, standalone = false }: { figures: SiteFigure[]; standalone?: boolean }) {
   const Heading = standalone ? 'h1' : 'h2';
   const [ref, near] = useNearViewport<HTMLElement>();
   return (
     <section ref={ref} className="mx-auto w-full max-w-6xl px-4 pb-2 pt-14" aria-labelledby="achievements-heading">
       <Heading id="achievements-heading" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">Our Achievements</Heading>
       <dl className="mt-8 grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="achievements">
-        {ACHIEVEMENTS.map((a) => (
+        {figures.map((a) => (
           <div key={a.label} className="flex flex-col-reverse items-center justify-center rounded-box bg-base-200 px-3 py-6 text-center shadow-sm ring-1 ring-base-300">
             <dt className="mt-1 text-xs font-medium uppercase tracking-wide opacity-85 sm:text-sm">{a.label}</dt>
             <dd className="text-4xl font-extrabold tabular-nums text-primary sm:text-5xl" data-testid="achievement-figure">

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import MarqueeImport from 'react-fast-marquee';
 import { cjsDefault } from './cjs-default';
-import { GALLERY_SPEED, pictures } from './gallery';
+import { GALLERY_SPEED, pictures } from './gallery-pictures';
 
 const Marquee = cjsDefault(MarqueeImport);
 

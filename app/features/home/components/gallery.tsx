@@ -1,38 +1,9 @@
 import { lazy, Suspense } from 'react';
+import { pictures } from './gallery-pictures';
 import { useMotionAllowed, useNearViewport } from './use-motion';
-
-/** The 8 fixed pictures of the 'studio frame' (spec §2), made by the project (public/images). */
-export const GALLERY_PICTURES = [
-  { src: '/images/gallery-1.svg', alt: 'A road running toward the setting sun under a passing plane' },
-  { src: '/images/gallery-2.svg', alt: 'A steaming cup of coffee before the evening sun' },
-  { src: '/images/gallery-3.svg', alt: 'A laptop full of code on a desk under the moon' },
-  { src: '/images/gallery-4.svg', alt: 'Balls of yarn with knitting needles and scissors' },
-  { src: '/images/gallery-5.svg', alt: 'A camera beside an instant photo of a sunset' },
-  { src: '/images/gallery-6.svg', alt: 'A hiker on a hill facing mountains at dusk' },
-  { src: '/images/gallery-7.svg', alt: 'Palm trees on a beach at sunset' },
-  { src: '/images/gallery-8.svg', alt: 'A city skyline lighting up at dusk' },
-] as const;
-
-export const GALLERY_SPEED = 50;
 
 // Loaded only once the page runs (and motion is welcome): the first paint needs no marquee code.
 const MovingRow = lazy(() => import('./gallery-marquee'));
-
-export function Picture({ src, alt }: { src: string; alt: string }) {
-  return (
-    <img
-      src={src}
-      alt={alt}
-      width={320}
-      height={240}
-      loading="lazy"
-      decoding="async"
-      className="mx-2 h-48 w-64 rounded-box object-cover shadow-md ring-1 ring-base-300 sm:h-60 sm:w-80"
-    />
-  );
-}
-
-export const pictures = GALLERY_PICTURES.map((p) => <Picture key={p.src} {...p} />);
 
 /** Server HTML, no-JS and reduced motion: the same row, still, scrollable by hand or keyboard. */
 export function StillRow() {

@@ -1,17 +1,10 @@
 import { Link } from 'react-router';
+import { FeedLink } from '~/components/feed-link';
 import { StoryCard, type StoryCardBlog } from '~/features/blogs/components/story-card';
 import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
 
-function FeedIcon() {
-  return (
-    <svg viewBox="0 0 24 24" className="h-4 w-4" fill="currentColor" aria-hidden="true">
-      <path d="M5 17a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM3 10v3a8 8 0 0 1 8 8h3A11 11 0 0 0 3 10zm0-7v3a15 15 0 0 1 15 15h3A18 18 0 0 0 3 3z" />
-    </svg>
-  );
-}
-
 /** A home card: the site's card without the Hidden mark or search excerpt (home lists public blogs only). */
-export type RecentBlogCard = Omit<StoryCardBlog, 'availability' | 'snippet'> & { name: string };
+export type RecentBlogCard = Omit<StoryCardBlog, 'availability'> & { name: string; readingTime: string };
 
 export interface RecentBlogsProps {
   blogs: RecentBlogCard[];
@@ -47,10 +40,7 @@ export function RecentBlogs({ blogs, signedIn, wishlistIds, standalone = false }
       )}
       <p className="mt-10 flex flex-wrap items-center justify-center gap-x-6 gap-y-3">
         <Link to="/allblogs" className="btn btn-outline btn-primary">See all blogs</Link>
-        <a href="/feed.xml" className="link link-hover inline-flex items-center gap-1 text-sm font-semibold">
-          <FeedIcon />
-          Subscribe by RSS
-        </a>
+        <FeedLink href="/feed.xml">Subscribe by RSS</FeedLink>
       </p>
     </section>
   );

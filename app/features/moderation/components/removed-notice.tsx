@@ -9,3 +9,13 @@ export function RemovedNotice({ reason }: { reason: string }) {
     </div>
   );
 }
+
+/** What the author of a blog or comment waiting for a moderator sees on it (nobody else sees it; decision 029). */
+export function WaitingNotice() {
+  return (
+    <div role="note" className="alert alert-info my-2 flex flex-col items-start gap-1" data-testid="waiting-notice">
+      <strong>{MESSAGES.waitingForModerator}</strong>
+      <span>{MESSAGES.waitingForModeratorText}</span>
+    </div>
+  );
+}

@@ -14,6 +14,13 @@ export interface NewsletterOutcome {
 
 const KIND: Record<NewsletterOutcome['status'], FeedbackKind> = { subscribed: 'success', already: 'info', invalid: 'warning', limited: 'error', error: 'error' };
 const ALERT: Record<NewsletterOutcome['status'], string> = { subscribed: 'alert-success', already: 'alert-info', invalid: 'alert-warning', limited: 'alert-error', error: 'alert-error' };
+/** A signed-in reader's own subscription, known when the page loads. */
+export interface MySubscription {
+  email: string;
+  /** False until the mailed confirmation link is opened (double opt-in). */
+  confirmed: boolean;
+}
+
 /** After success or a 409 the form is locked for good (spec §4). */
 const locks = (status: NewsletterOutcome['status']) => status === 'subscribed' || status === 'already';
 
@@ -37,16 +44,19 @@ async function postSubscriber(email: string): Promise<NewsletterOutcome> {
 /**
  * The newsletter form with every state of spec §4. It posts to `action` without JavaScript (the
  * route answers with `outcome`, shown beside the form); with JavaScript it calls the API and
- * answers with the spec's popups.
+ * answers with the spec's popups. A signed-in reader already on the list finds it subscribed
+ * (locked, with their address) on every visit, not only right after subscribing (issue 17).
  */
-export function NewsletterForm({ action, outcome }: { action: string; outcome?: NewsletterOutcome }) {
+export function NewsletterForm({ action, outcome, subscription }: { action: string; outcome?: NewsletterOutcome; subscription?: MySubscription | null }) {
   const { dialog } = useFeedback();
   const root = useRouteLoaderData('root') as { user?: { email: string } | null } | undefined;
   const userEmail = root?.user?.email ?? '';
   const input = useRef<HTMLInputElement>(null);
-  const [email, setEmail] = useState(outcome?.email ?? '');
+  const [email, setEmail] = useState(outcome?.email ?? subscription?.email ?? '');
   const [sending, setSending] = useState(false);
-  const [locked, setLocked] = useState(outcome ? locks(outcome.status) : false);
+  const [locked, setLocked] = useState(outcome ? locks(outcome.status) : !!subscription);
+  // A refused address is marked until it is changed; then the refusal is about nothing any more.
+  const invalid = outcome?.status === 'invalid' && email === outcome.email;
 
   const prefill = () => {
     if (!locked && userEmail && !input.current?.value) setEmail(userEmail);
@@ -72,8 +82,8 @@ export function NewsletterForm({ action, outcome }: { action: string; outcome?: 
     void dialog({ title: result.title, text: result.text, kind: KIND[result.status], timer: defaultDuration(KIND[result.status]) });
   }
 
-  const serverMessage = outcome ? (
-    <div role={outcome.status === 'subscribed' ? 'status' : 'alert'} className={`alert mt-4 text-left ${ALERT[outcome.status]}`} data-testid="newsletter-outcome">
+  const serverMessage = outcome && (invalid || outcome.status !== 'invalid') ? (
+    <div role={outcome.status === 'subscribed' ? 'status' : 'alert'} className={`alert mt-4 text-left ${ALERT[outcome.status]}`} id="newsletter-outcome" data-testid="newsletter-outcome">
       <div>
         <p className="font-bold">{outcome.title}</p>
         <p>{outcome.text}</p>
@@ -96,6 +106,8 @@ export function NewsletterForm({ action, outcome }: { action: string; outcome?: 
             className="input input-lg w-full bg-base-100 text-base-content"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? 'newsletter-outcome' : undefined}
             onFocus={prefill}
             readOnly={locked}
             aria-readonly={locked || undefined}
@@ -107,6 +119,16 @@ export function NewsletterForm({ action, outcome }: { action: string; outcome?: 
         </button>
       </div>
       {serverMessage}
+      {subscription && !outcome ? (
+        <p className="mt-4 text-sm font-semibold text-white" data-testid="newsletter-subscribed">
+          {subscription.confirmed ? (
+            <>You're subscribed as {subscription.email}.</>
+          ) : (
+            <>Almost there: open the link we mailed to {subscription.email} to confirm.</>
+          )}{' '}
+          <a href="/mail/preferences" className="underline underline-offset-2">Manage</a>
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -1,10 +1,20 @@
 import { MESSAGES } from '~/lib/messages';
-import { type NewsletterOutcome, NewsletterForm } from './newsletter-form';
+import { type MySubscription, type NewsletterOutcome, NewsletterForm } from './newsletter-form';
 
 export const NEWSLETTER_BACKGROUND = '/images/newsletter-bg.svg';
 
 /** Home's newsletter band (spec §2): the heading, an email field and 'Subscribe' over a picture. */
-export function NewsletterSection({ action, outcome, standalone = false }: { action: string; outcome?: NewsletterOutcome; standalone?: boolean }) {
+export function NewsletterSection({
+  action,
+  outcome,
+  subscription,
+  standalone = false,
+}: {
+  action: string;
+  outcome?: NewsletterOutcome;
+  subscription?: MySubscription | null;
+  standalone?: boolean;
+}) {
   const Heading = standalone ? 'h1' : 'h2';
   return (
     <section
@@ -17,7 +27,7 @@ export function NewsletterSection({ action, outcome, standalone = false }: { act
       <Heading id="newsletter-heading" className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{MESSAGES.newsletterHeading}</Heading>
       <p className="mx-auto mt-3 max-w-lg text-white/90">New stories, straight to your inbox. No spam, unsubscribe any time.</p>
       <div className="mt-8">
-        <NewsletterForm action={action} outcome={outcome} />
+        <NewsletterForm action={action} outcome={outcome} subscription={subscription} />
       </div>
     </section>
   );

@@ -16,10 +16,10 @@ export function AuthCard({ title, children, footer }: { title: string; children:
 }
 
 /** The reason a form failed, in red under it (spec §8), announced when it appears. */
-export function FormError({ message }: { message?: string | null }) {
+export function FormError({ message, id = 'form-error' }: { message?: string | null; id?: string }) {
   if (!message) return null;
   return (
-    <p role="alert" className="text-center text-sm font-medium text-error" data-testid="form-error">
+    <p id={id} role="alert" className="text-center text-sm font-medium text-error" data-testid="form-error">
       {message}
     </p>
   );

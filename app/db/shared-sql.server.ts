@@ -1,0 +1,33 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from './schema';
+
+// SQL that more than one feature's repo needs: kept here, beside the tables, so no feature reads
+// another's repo (decision 035).
+
+/**
+ * A person as the site shows them, read through their id whenever they are shown: the stored
+ * profile's name and photo over the account's (spec §3, as withStoredProfile), never a copy
+ * (docs/decisions/022). Correlated subqueries by primary key, so a list keeps its index-served
+ * plan and reads one profile and one account per row it shows.
+ */
+export function shownName(userIdColumn: string): RawBuilder<string | null> {
+  return sql<string | null>`coalesce((select p.name from profiles p where p.user_id = ${sql.ref(userIdColumn)}), (select u.name from "user" u where u.id = ${sql.ref(userIdColumn)}))`;
+}
+
+export function shownPhoto(userIdColumn: string): RawBuilder<string | null> {
+  return sql<string | null>`coalesce((select p.photo from profiles p where p.user_id = ${sql.ref(userIdColumn)}), (select u.image from "user" u where u.id = ${sql.ref(userIdColumn)}))`;
+}
+
+/** The comment and its share of its blog's count, together (call inside a transaction). */
+export async function deleteComment(db: Kysely<Database>, id: string, blogId: string): Promise<number> {
+  const result = await db.deleteFrom('comments').where('id', '=', id).executeTakeFirst();
+  const deleted = Number(result.numDeletedRows);
+  if (deleted > 0) {
+    await db
+      .updateTable('blogs')
+      .set((eb) => ({ comments_count: eb('comments_count', '-', deleted) }))
+      .where('id', '=', blogId)
+      .execute();
+  }
+  return deleted;
+}

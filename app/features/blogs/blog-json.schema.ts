@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_TYPES } from './blogs.schema';
+
+/**
+ * A blog and a comment as the API answers them (spec §3, allowlisted): the one source of the
+ * contract (issue 14). The OpenAPI document is generated from these, and the presenter's
+ * `BlogJson`/`CommentJson` are their `z.infer`, so a field added to one is in the other or the
+ * typecheck fails. Kept apart from blogs.schema so the pages that only show blogs ship no zod
+ * for it: the presenter imports types from here, never values.
+ */
+const text = z.string();
+const id = z.string().describe('A blog, comment or wishlist id (UUID)');
+const ownEmail = (whose: string) => text.optional().describe(`Only when the caller is ${whose}: nobody else is ever shown an email address (BRIEF §2)`);
+const Removal = z.strictObject({ reason: text }).optional().describe('Only to its author, when a moderator removed it: everyone else is not shown it at all');
+export const Pending = z.literal(true).optional().describe('Only to its author: a new account’s text with many links waits for a moderator, and nobody else is shown it yet (docs/decisions/029)');
+
+export const CommentResponse = z.strictObject({
+  _id: id,
+  userName: text.describe("The commenter's current name (read through their id, never a copy)"),
+  userPhoto: text.nullable().describe("The commenter's current photo"),
+  userEmail: ownEmail('the commenter'),
+  isMine: z.boolean().describe('Whether the caller wrote the comment'),
+  commentText: text,
+  commentedAt: text,
+  edited: z.boolean().describe('Its author changed it after posting'),
+  removed: Removal,
+  pending: Pending,
+});
+
+export const BlogResponse = z.strictObject({
+  _id: id,
+  title: text,
+  email: ownEmail("the blog's owner"),
+  isOwner: z.boolean().describe("Whether the caller owns the blog (what a client decides by, instead of comparing emails)"),
+  name: text.describe("The author's current name (read through their id, never a copy)"),
+  category: z.enum(BLOG_CATEGORIES),
+  type: z.enum(BLOG_TYPES),
+  short_description: text,
+  long_description: text.describe('Markdown (GitHub-flavoured)'),
+  details: text.nullable(),
+  availability: z.enum(BLOG_AVAILABILITY),
+  photo: text.nullable(),
+  createdAt: text.describe('ISO-8601'),
+  likes: z.number().int(),
+  likedBy: z.array(text).describe("The caller's email when the caller liked it; empty otherwise"),
+  views: z.number().int(),
+  comments: z.array(CommentResponse).optional().describe('Only on GET /api/blogs/{id}'),
+  removed: Removal,
+  pending: Pending,
+  snippet: text.optional().describe('Only with `?q=`: an excerpt of the long description as HTML, the text escaped and the matched words in `<mark>`'),
+});

@@ -1,0 +1,417 @@
+import { type AliasedExpression, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, sql, type Updateable } from 'kysely';
+import { readContentVersions } from '~/db/content-version.server';
+import type { Database, DialectName } from '~/db/schema';
+import { shownName, shownPhoto } from '~/db/shared-sql.server';
+import { type BlogRow, type CommentRow, MARK_CLOSE, MARK_OPEN } from './blogs.presenter';
+
+type Db = Kysely<Database>;
+
+const BLOG_COLUMNS = [
+  'blogs.id',
+  'blogs.owner_id',
+  shownName('blogs.owner_id').as('author_name'),
+  'blogs.title',
+  'blogs.category',
+  'blogs.type',
+  'blogs.short_description',
+  'blogs.long_description',
+  'blogs.details',
+  'blogs.availability',
+  'blogs.photo',
+  'blogs.likes',
+  'blogs.views',
+  'blogs.created_at',
+  'blogs.removed_at',
+  'blogs.removed_reason',
+  'blogs.held_until',
+  'blogs.pending_since',
+] as const;
+
+export interface BlogFilter {
+  /** The viewer, whose own Hidden blogs are included; null: Public blogs only. */
+  viewerId: string | null;
+  category?: string;
+  /**
+   * Only blogs that may spread beyond the site (feeds, the sitemap, featured): none whose
+   * author's spam hold is still on (docs/decisions/029).
+   */
+  indexable?: boolean;
+}
+
+type BlogsCondition = (eb: ExpressionBuilder<Database, 'blogs'>) => Expression<SqlBool>;
+
+/**
+ * Public, not removed by a moderator and not waiting for one: what everyone may see
+ * (docs/decisions/028, 029).
+ */
+const isShownToAll: BlogsCondition = (eb) =>
+  eb.and([eb('blogs.availability', '=', 'Public'), eb('blogs.removed_at', 'is', null), eb('blogs.pending_since', 'is', null)]);
+
+/** Not held for spam: may be indexed, listed in feeds and featured, and mailed (decision 029). */
+const isNotHeld: BlogsCondition = (eb) => eb('blogs.held_until', 'is', null);
+
+/**
+ * The visibility rule, once: every Public blog no moderator removed, plus a signed-in viewer's
+ * own Hidden or removed ones (the owner still sees a removed blog, with the reason).
+ */
+function visibility(filter: BlogFilter): BlogsCondition[] {
+  if (!filter.viewerId) return [isShownToAll];
+  const viewerId = filter.viewerId;
+  return [
+    isShownToAll,
+    (eb) =>
+      eb.and([
+        eb('blogs.owner_id', '=', viewerId),
+        eb.or([eb('blogs.availability', '=', 'Hidden'), eb('blogs.removed_at', 'is not', null), eb('blogs.pending_since', 'is not', null)]),
+      ]),
+  ];
+}
+
+function blogsWhere(db: Db, filter: BlogFilter, condition: BlogsCondition) {
+  let query = db.selectFrom('blogs').where(condition);
+  if (filter.indexable) query = query.where(isNotHeld);
+  return filter.category ? query.where('blogs.category', '=', filter.category) : query;
+}
+
+/**
+ * The rule as one index-served query per part. Two parts rather than one OR, which no index can
+ * serve in date order: the OR sorts every public blog on each request.
+ */
+function visibleParts(db: Db, filter: BlogFilter) {
+  return visibility(filter).map((condition) => blogsWhere(db, filter, condition));
+}
+
+/** The rule as one condition, for a search: the full-text match drives that query, not an order. */
+function visible(db: Db, filter: BlogFilter) {
+  const parts = visibility(filter);
+  return blogsWhere(db, filter, (eb) => eb.or(parts.map((part) => part(eb))));
+}
+
+export async function findBlog(db: Db, id: string): Promise<BlogRow | undefined> {
+  return db.selectFrom('blogs').select(BLOG_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** Newest first. The parts are merged in index order (SQLite MERGE, PostgreSQL Merge Append). */
+export async function listBlogs(db: Db, filter: BlogFilter, page: { limit: number; offset: number }): Promise<BlogRow[]> {
+  const [publicPart, ownHidden] = visibleParts(db, filter).map((part) => part.select(BLOG_COLUMNS));
+  const merged = ownHidden ? publicPart!.unionAll(ownHidden) : publicPart!;
+  return merged.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+/**
+ * Public counts per category, kept while the lists version stands: counting is linear in the
+ * blogs (about 20 ms for 100,000 on SQLite) and every list page needs one. A viewer's own Hidden
+ * blogs are few and counted each time through their index.
+ */
+const publicCounts = new WeakMap<Db, { version: number; byCategory: Map<string, number> }>();
+
+export async function countBlogs(db: Db, filter: BlogFilter): Promise<number> {
+  const [publicPart, ownHidden] = visibleParts(db, filter);
+  const count = async (part: typeof publicPart) => Number((await part!.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const { lists: version } = await readContentVersions(db);
+  let memo = publicCounts.get(db);
+  if (memo?.version !== version) publicCounts.set(db, (memo = { version, byCategory: new Map() }));
+  const key = `${filter.indexable ? 'indexable:' : ''}${filter.category ?? ''}`;
+  let publicCount = memo.byCategory.get(key);
+  if (publicCount === undefined) memo.byCategory.set(key, (publicCount = await count(publicPart)));
+  return publicCount + (ownHidden ? await count(ownHidden) : 0);
+}
+
+export type SearchRow = BlogRow & { snippet: string };
+
+/**
+ * A search ranks at most this many matches: the newest ones. A word in nearly every blog would
+ * otherwise make each search score the whole table (seconds at 100,000 blogs); a rarer word is
+ * ranked over all its matches (docs/decisions/012-full-text-search.md).
+ */
+export const SEARCH_MAX_RESULTS = 1000;
+
+/** Words of context around the matches in a search excerpt. */
+const SNIPPET_WORDS = 28;
+const HEADLINE_OPTIONS = `StartSel=${MARK_OPEN}, StopSel=${MARK_CLOSE}, MinWords=${SNIPPET_WORDS / 2}, MaxWords=${SNIPPET_WORDS}, MaxFragments=2, FragmentDelimiter=" … "`;
+
+/**
+ * Full-text search (docs/decisions/012-full-text-search.md): of the blogs the filter lets the
+ * viewer see whose title, short or long description contain every term, the newest
+ * SEARCH_MAX_RESULTS, best match first (title counts most, then the short description), newest
+ * first among equals; each with an excerpt of its long description, matches between MARK_OPEN
+ * and MARK_CLOSE. `terms` are plain words (searchTerms), quoted here so no query syntax can form.
+ * Only the page's rows get an excerpt: excerpts are the expensive part.
+ */
+export async function searchBlogs(
+  db: Db,
+  dialect: DialectName,
+  filter: BlogFilter,
+  terms: string[],
+  page: { limit: number; offset: number },
+): Promise<{ rows: SearchRow[]; total: number }> {
+  if (dialect === 'postgres') {
+    const query = sql`plainto_tsquery('english', ${terms.join(' ')})`;
+    const candidates = visible(db, filter)
+      .where(sql<boolean>`blogs.search_vector @@ ${query}`)
+      .select(['blogs.id as top_id', 'blogs.created_at as top_created_at'])
+      .orderBy('blogs.created_at', 'desc')
+      .orderBy('blogs.id', 'desc')
+      .limit(SEARCH_MAX_RESULTS);
+    // Scored after the cut, so ts_rank reads at most SEARCH_MAX_RESULTS vectors.
+    const top = db
+      .selectFrom(candidates.as('c'))
+      .innerJoin('blogs', 'blogs.id', 'c.top_id')
+      .select(['c.top_id', 'c.top_created_at', sql<number>`ts_rank(blogs.search_vector, ${query})`.as('score'), sql<number>`count(*) over ()`.as('total')])
+      .orderBy('score', 'desc')
+      .orderBy('c.top_created_at', 'desc')
+      .orderBy('c.top_id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset);
+    const rows = await db
+      .selectFrom(top.as('top'))
+      .innerJoin('blogs', 'blogs.id', 'top.top_id')
+      .select([...BLOG_COLUMNS, 'top.total', sql<string>`ts_headline('english', blogs.long_description, ${query}, ${HEADLINE_OPTIONS})`.as('snippet')])
+      .orderBy('top.score', 'desc')
+      .orderBy('top.top_created_at', 'desc')
+      .orderBy('top.top_id', 'desc')
+      .execute();
+    return withTotal(db, rows, candidates, page);
+  }
+
+  const match = terms.map((term) => `"${term}"`).join(' ');
+  // FTS5 walks its matches newest rowid first, so the cut stops the walk early.
+  const candidates = visible(db, filter)
+    .innerJoin(sql`blogs_fts`.as('blogs_fts'), (join) => join.on(sql<boolean>`blogs_fts.rowid = blogs.rowid`))
+    .where(sql<boolean>`blogs_fts match ${match}`)
+    .select([sql<number>`blogs_fts.rowid`.as('top_rowid'), 'blogs.created_at as top_created_at', 'blogs.id as top_id', sql<number>`bm25(blogs_fts, 10.0, 4.0, 1.0)`.as('score')])
+    .orderBy(sql`blogs_fts.rowid`, 'desc')
+    .limit(SEARCH_MAX_RESULTS);
+  const top = db
+    .selectFrom(candidates.as('c'))
+    .selectAll()
+    .select(sql<number>`count(*) over ()`.as('total'))
+    .orderBy('c.score')
+    .orderBy('c.top_created_at', 'desc')
+    .orderBy('c.top_id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
+  // CROSS JOIN keeps SQLite's join order: the page's rowids first, then one FTS row each.
+  const rows = await db
+    .selectFrom(top.as('top'))
+    .crossJoin(sql`blogs_fts`.as('blogs_fts'))
+    .crossJoin('blogs')
+    .where(sql<boolean>`blogs_fts match ${match}`)
+    .where(sql<boolean>`blogs_fts.rowid = top.top_rowid and blogs.rowid = top.top_rowid`)
+    .select([...BLOG_COLUMNS, 'top.total', sql<string>`snippet(blogs_fts, 2, ${MARK_OPEN}, ${MARK_CLOSE}, '…', ${SNIPPET_WORDS})`.as('snippet')])
+    .orderBy('top.score')
+    .orderBy('top.top_created_at', 'desc')
+    .orderBy('top.top_id', 'desc')
+    .execute();
+  return withTotal(db, rows, candidates, page);
+}
+
+/**
+ * The page's rows carry the number of candidates (a window count, so one pass finds both); only
+ * a page past the end has no row to carry it and costs a count of its own.
+ */
+async function withTotal(
+  db: Db,
+  rows: (SearchRow & { total: number })[],
+  candidates: { as(alias: 'c'): AliasedExpression<unknown, 'c'> },
+  page: { offset: number },
+): Promise<{ rows: SearchRow[]; total: number }> {
+  if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0]!.total) };
+  if (page.offset === 0) return { rows: [], total: 0 };
+  const row = await db
+    .selectFrom(candidates.as('c'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows: [], total: Number(row.n) };
+}
+
+/** How many writers have at least one blog everyone may see. */
+export async function countPublicWriters(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('blogs')
+    .where(isShownToAll)
+    .select((eb) => eb.fn.count<number>('blogs.owner_id').distinct().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Public blogs' ids and last edits, oldest first (so new blogs only ever extend the last page). */
+export async function listPublicBlogRefs(db: Db, page: { limit: number; offset: number }) {
+  return db
+    .selectFrom('blogs')
+    .select(['id', 'updated_at'])
+    .where(isShownToAll)
+    .where(isNotHeld)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function listPublicBlogs(db: Db, order: 'recent' | 'featured', limit: number): Promise<BlogRow[]> {
+  let query = db.selectFrom('blogs').select(BLOG_COLUMNS).where(isShownToAll);
+  // Featured spreads a blog further than a list does: a held author's blogs are not featured.
+  if (order === 'featured') query = query.where(isNotHeld).orderBy('blogs.likes', 'desc').orderBy('blogs.views', 'desc');
+  return query.orderBy('blogs.created_at', 'desc').orderBy('blogs.id', 'desc').limit(limit).execute();
+}
+
+/** One writer's blogs, newest first (blogs_owner_idx); their Hidden, removed and waiting ones only when asked. */
+export async function listBlogsByOwner(db: Db, ownerId: string, withHidden: boolean, limit: number, indexable = false): Promise<BlogRow[]> {
+  let query = db.selectFrom('blogs').select(BLOG_COLUMNS).where('owner_id', '=', ownerId);
+  if (!withHidden) query = query.where(isShownToAll);
+  if (indexable) query = query.where(isNotHeld);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function insertBlog(db: Db, row: Insertable<Database['blogs']>) {
+  await db.insertInto('blogs').values(row).execute();
+}
+
+export async function updateBlog(db: Db, id: string, patch: Updateable<Database['blogs']>): Promise<number> {
+  const result = await db.updateTable('blogs').set(patch).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteBlog(db: Db, id: string): Promise<number> {
+  const result = await db.deleteFrom('blogs').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Adds buffered view counts, one statement for up to a few hundred blogs (the view counter's
+ * flush). A view changes no version counter: pages show a count up to 30 s old (decision 024).
+ */
+export async function addViews(db: Db, counts: [id: string, views: number][]): Promise<number> {
+  if (counts.length === 0) return 0;
+  const increment = sql<number>`views + case id ${sql.join(
+    counts.map(([id, n]) => sql`when ${id} then ${sql.lit(Math.trunc(n))}`),
+    sql` `,
+  )} else 0 end`;
+  const result = await db
+    .updateTable('blogs')
+    .set({ views: increment })
+    .where(
+      'id',
+      'in',
+      counts.map(([id]) => id),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Inserts the like unless it exists (the primary key on blog_id, user_id decides); 1 or 0. */
+export async function insertLike(db: Db, like: Database['likes']): Promise<number> {
+  const result = await db
+    .insertInto('likes')
+    .values(like)
+    .onConflict((oc) => oc.columns(['blog_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+export async function deleteLike(db: Db, blogId: string, userId: string): Promise<number> {
+  const result = await db.deleteFrom('likes').where('blog_id', '=', blogId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Moves the blog's like count by `delta`; answers the new count. */
+export async function addToLikes(db: Db, id: string, delta: 1 | -1): Promise<number> {
+  const row = await db
+    .updateTable('blogs')
+    .set((eb) => ({ likes: eb('likes', '+', delta) }))
+    .where('id', '=', id)
+    .returning('likes')
+    .executeTakeFirst();
+  return row?.likes ?? 0;
+}
+
+/** The blog's like count alone (not the whole row, long description and all). */
+export async function likesOf(db: Db, id: string): Promise<number> {
+  const row = await db.selectFrom('blogs').select('likes').where('id', '=', id).executeTakeFirst();
+  return row?.likes ?? 0;
+}
+
+/** Which of `blogIds` the user liked. */
+export async function likedAmong(db: Db, userId: string, blogIds: string[]): Promise<Set<string>> {
+  if (blogIds.length === 0) return new Set();
+  const rows = await db.selectFrom('likes').select('blog_id').where('user_id', '=', userId).where('blog_id', 'in', blogIds).execute();
+  return new Set(rows.map((r) => r.blog_id));
+}
+
+/** The blogs a user liked that the user may still see, newest like first. */
+export async function listLikedBlogs(db: Db, userId: string, page: { limit: number; offset: number }) {
+  return db
+    .selectFrom('likes')
+    .innerJoin('blogs', 'blogs.id', 'likes.blog_id')
+    .select(['likes.blog_id', 'blogs.likes'])
+    .where('likes.user_id', '=', userId)
+    .where((eb) => eb.or([isShownToAll(eb), eb('blogs.owner_id', '=', userId)]))
+    .orderBy('likes.created_at', 'desc')
+    .orderBy('likes.blog_id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countLikedBlogs(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('likes')
+    .innerJoin('blogs', 'blogs.id', 'likes.blog_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('likes.user_id', '=', userId)
+    .where((eb) => eb.or([isShownToAll(eb), eb('blogs.owner_id', '=', userId)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertComment(db: Db, comment: Insertable<Database['comments']>): Promise<void> {
+  await db.insertInto('comments').values(comment).execute();
+  await db
+    .updateTable('blogs')
+    .set((eb) => ({ comments_count: eb('comments_count', '+', 1) }))
+    .where('id', '=', comment.blog_id)
+    .execute();
+}
+
+/**
+ * The newest `limit` comments, returned oldest first (reading order). A comment a moderator
+ * removed, or one waiting for a moderator, is left out, except for its own author.
+ */
+export async function listComments(db: Db, blogId: string, limit: number, viewerId: string | null): Promise<CommentRow[]> {
+  const rows = await db
+    .selectFrom('comments')
+    .select(['user_id', shownName('comments.user_id').as('user_name'), shownPhoto('comments.user_id').as('user_photo'), 'comment_text', 'commented_at', 'id', 'removed_at', 'removed_reason', 'edited_at', 'pending_since'])
+    .where('blog_id', '=', blogId)
+    .where((eb) => {
+      const shown = eb.and([eb('removed_at', 'is', null), eb('pending_since', 'is', null)]);
+      return viewerId ? eb.or([shown, eb('user_id', '=', viewerId)]) : shown;
+    })
+    .orderBy('commented_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
+}
+
+/** A comment with the owner of the blog it is on: who may change or delete it. */
+export async function findCommentWithBlogOwner(db: Db, id: string) {
+  return db
+    .selectFrom('comments')
+    .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
+    .select(['comments.id', 'comments.blog_id', 'comments.user_id', 'blogs.owner_id as blog_owner_id'])
+    .where('comments.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function updateCommentText(db: Db, id: string, text: string, at: string, pendingSince?: string): Promise<number> {
+  const result = await db
+    .updateTable('comments')
+    .set({ comment_text: text, edited_at: at, ...(pendingSince ? { pending_since: pendingSince } : {}) })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The comment and its share of its blog's count, together (call inside a transaction). */
+export { deleteComment } from '~/db/shared-sql.server';

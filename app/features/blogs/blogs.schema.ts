@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { PHOTO_MAX_LENGTH, PhotoUrlSchema } from '~/features/images/photo-url.schema';
+import { MESSAGES } from '~/lib/messages';
+
+/** Spec §3's choice lists, verbatim and in the spec's order. */
+export const BLOG_CATEGORIES = [
+  'Personal',
+  'Travelling & Photography',
+  'Fashion & Beauty',
+  'Food & Health',
+  'Technology',
+  'Education',
+  'DIY & Craft Blogs',
+] as const;
+export const BLOG_TYPES = ['written content', 'Video', 'Photo', 'Podcast', 'Mini blog'] as const;
+export const BLOG_AVAILABILITY = ['Public', 'Hidden'] as const;
+
+export type BlogCategory = (typeof BLOG_CATEGORIES)[number];
+export type BlogAvailability = (typeof BLOG_AVAILABILITY)[number];
+export type BlogType = (typeof BLOG_TYPES)[number];
+
+/** The same limits as the database's CHECK constraints (migration 2026-11-22T10-40-00_initial). */
+export const BLOG_LIMITS = {
+  title: 200,
+  name: 100,
+  short_description: 500,
+  long_description: 100_000,
+  details: 10_000,
+  photo: PHOTO_MAX_LENGTH,
+  commentText: 5000,
+} as const;
+
+export const BLOGS_PAGE_SIZE = 12;
+export const MAX_PAGE_SIZE = 100;
+export const RECENT_BLOGS_LIMIT = 6;
+export const FEATURED_BLOGS_LIMIT = 10;
+
+const required = MESSAGES.fieldRequired;
+const text = (max: number) =>
+  z
+    .string({ message: required })
+    .trim()
+    .min(1, required)
+    .max(max, `Must be at most ${max.toLocaleString('en')} characters`);
+/** A dropdown's error reads as a sentence (issue 17); the allowed values are in the OpenAPI document. */
+const choice = <T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { message });
+const CHOOSE = { category: 'Choose a category.', type: 'Choose a type.', availability: 'Choose Public or Hidden.' } as const;
+
+const optionalDetails = z
+  .string()
+  .trim()
+  .max(BLOG_LIMITS.details, `Must be at most ${BLOG_LIMITS.details.toLocaleString('en')} characters`)
+  .optional();
+
+/**
+ * Fields of a blog as a writer sends them (spec §7 POST /blogs). `email`, `Name`/`name` and
+ * `createdAt` may be present in the spec's payload but are never trusted: the owner and the time
+ * come from the session and the clock (BRIEF §2), so they are not part of the schema.
+ */
+export const CreateBlogSchema = z.object({
+  title: text(BLOG_LIMITS.title),
+  category: choice(BLOG_CATEGORIES, CHOOSE.category),
+  type: choice(BLOG_TYPES, CHOOSE.type),
+  short_description: text(BLOG_LIMITS.short_description),
+  long_description: text(BLOG_LIMITS.long_description),
+  details: optionalDetails,
+  availability: choice(BLOG_AVAILABILITY, CHOOSE.availability),
+  photo: PhotoUrlSchema,
+});
+export type CreateBlogInput = z.infer<typeof CreateBlogSchema>;
+
+/** Spec §5: on update no field is required; the photo is kept when absent. */
+export const UpdateBlogSchema = CreateBlogSchema.partial();
+export type UpdateBlogInput = z.infer<typeof UpdateBlogSchema>;
+
+/** The form's fields without the photo (the form sends a file or an uploaded URL instead). */
+export const BlogFormSchema = CreateBlogSchema.omit({ photo: true });
+
+/** What the writing form's Preview tab sends: the body alone (routes/blog-preview). */
+export const PreviewSchema = z.object({
+  long_description: z.string().max(BLOG_LIMITS.long_description, `Must be at most ${BLOG_LIMITS.long_description.toLocaleString('en')} characters`),
+});
+
+/** Spec §7 PATCH /blogs/{id}: only the text is taken; the author is the caller. */
+export const CommentSchema = z.object({
+  commentText: text(BLOG_LIMITS.commentText),
+});
+export type CommentInput = z.infer<typeof CommentSchema>;
+
+/** Blog ids are UUIDs (lib/ids.server); anything else is a bad request, not a lookup. */
+export const BlogIdSchema = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Invalid id');
+
+const pageNumber = z.coerce.number({ message: 'Must be a whole number' }).int('Must be a whole number').min(1, 'Must be at least 1');
+
+/** Longest search text taken (a query, not a document); at most SEARCH_MAX_TERMS words of it count. */
+export const SEARCH_MAX_LENGTH = 200;
+export const SEARCH_MAX_TERMS = 12;
+
+/**
+ * The words of a search, without any query syntax: letters and digits only, so quotes, `*`,
+ * `-`, `:`, NEAR or parentheses typed by a visitor are plain separators and can never form an
+ * FTS5 or tsquery expression (docs/decisions/012-full-text-search.md). Empty: no search.
+ */
+export function searchTerms(q: string | undefined): string[] {
+  if (!q) return [];
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].slice(0, SEARCH_MAX_TERMS);
+}
+
+const searchText = z
+  .string()
+  .max(SEARCH_MAX_LENGTH, `Must be at most ${SEARCH_MAX_LENGTH} characters`)
+  .optional()
+  .transform((v) => v?.trim() || undefined)
+  .describe('Full-text search over title, short and long description; results ranked, each with a `snippet`');
+
+export const ListBlogsQuerySchema = z.object({
+  q: searchText,
+  search: z
+    .union([choice(BLOG_CATEGORIES, CHOOSE.category), z.literal('')])
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  page: pageNumber.default(1),
+  limit: pageNumber.max(MAX_PAGE_SIZE, `Must be at most ${MAX_PAGE_SIZE}`).default(BLOGS_PAGE_SIZE),
+});
+export type ListBlogsQuery = z.infer<typeof ListBlogsQuerySchema>;
+
+export const PageQuerySchema = ListBlogsQuerySchema.pick({ page: true, limit: true });
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+export { fieldErrors } from '~/lib/validation';

@@ -1,0 +1,294 @@
+import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
+import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { holdFor } from '~/features/moderation/spam-hold.service.server';
+import { AppError } from '~/lib/errors';
+import { newId } from '~/lib/ids.server';
+import { MESSAGES } from '~/lib/messages';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { requireUser, type ServiceContext } from '~/lib/service-context';
+import { type BlogJson, type BlogRow, presentBlog } from './blogs.presenter';
+import * as repo from './blogs.repo.server';
+import type { ViewCounter } from './view-counter.server';
+import {
+  type CommentInput,
+  type CreateBlogInput,
+  FEATURED_BLOGS_LIMIT,
+  type ListBlogsQuery,
+  type PageQuery,
+  RECENT_BLOGS_LIMIT,
+  searchTerms,
+  type UpdateBlogInput,
+} from './blogs.schema';
+
+/** The detail shows the newest comments; older ones stay in the database (BRIEF: no unbounded list). */
+export const COMMENTS_SHOWN = 100;
+
+const notFound = () => new AppError('not_found', MESSAGES.blogNotFound);
+
+/**
+ * A Hidden blog is a private draft, and a blog a moderator removed or one waiting for a
+ * moderator is shown to its owner only: to anyone else none exists (BRIEF §2, decisions 028, 029).
+ */
+async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
+  const row = await repo.findBlog(ctx.db, id);
+  if (!row || ((row.availability === 'Hidden' || row.removed_at || row.pending_since) && row.owner_id !== ctx.user?.id)) throw notFound();
+  return row;
+}
+
+async function present(ctx: ServiceContext, rows: (BlogRow & { snippet?: string })[]): Promise<BlogJson[]> {
+  const liked = ctx.user ? await repo.likedAmong(ctx.db, ctx.user.id, rows.map((r) => r.id)) : new Set<string>();
+  return rows.map((row) => presentBlog(row, ctx.user, liked.has(row.id)));
+}
+
+export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
+  const now = ctx.now().toISOString();
+  const user = await assertCanWrite(ctx);
+  const id = newId();
+  const hold = await holdFor(ctx, user.id, [input.title, input.short_description, input.long_description, input.details]);
+  const row = {
+    id,
+    owner_id: user.id,
+    title: input.title,
+    category: input.category,
+    type: input.type,
+    short_description: input.short_description,
+    long_description: input.long_description,
+    details: input.details || null,
+    availability: input.availability,
+    photo: input.photo,
+    created_at: now,
+    updated_at: now,
+    held_until: hold.heldUntil,
+    pending_since: hold.pending ? now : null,
+  };
+  // A held or waiting blog is announced when it is released (spam-hold.service.server.ts).
+  if (row.availability !== 'Public' || hold.heldUntil) {
+    await repo.insertBlog(ctx.db, row);
+    return { insertedId: id };
+  }
+  // Published: the announcement to subscribers and followers commits with the blog or not at all.
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertBlog(trx, row);
+    await announceBlog({ ...ctx, db: trx }, row, now);
+  });
+  return { insertedId: id };
+}
+
+/** The blog an owner is about to edit; anyone else is refused with the spec's text. */
+export async function getBlogForUpdate(ctx: ServiceContext, id: string): Promise<BlogJson> {
+  const user = requireUser(ctx);
+  const row = await findVisible(ctx, id);
+  if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
+  const [blog] = await present(ctx, [row]);
+  return blog!;
+}
+
+export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateBlogInput): Promise<{ modifiedCount: number }> {
+  const user = await assertCanWrite(ctx);
+  const row = await findVisible(ctx, id);
+  if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
+  const patch: Record<string, string | null> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  if (patch.details === '') patch.details = null;
+  const change: Record<string, string | null> = { ...patch, updated_at: ctx.now().toISOString() };
+  const publishedAt = change.updated_at!;
+  const edited = { ...row, ...patch };
+  const hold = await holdFor(ctx, user.id, [edited.title, edited.short_description, edited.long_description, edited.details]);
+  // Many links added while held: it waits (again) for a moderator (docs/decisions/029).
+  if (hold.pending && !row.pending_since) change.pending_since = publishedAt;
+  const waits = row.held_until !== null || (change.pending_since ?? row.pending_since) !== null;
+  if (!(row.availability === 'Hidden' && patch.availability === 'Public') || waits) return { modifiedCount: await repo.updateBlog(ctx.db, id, change) };
+  // A Hidden draft made Public is published now: announced with the change, once per blog.
+  return ctx.db.transaction().execute(async (trx) => {
+    const modifiedCount = await repo.updateBlog(trx, id, change);
+    await announceBlog({ ...ctx, db: trx }, { id, owner_id: row.owner_id }, publishedAt);
+    return { modifiedCount };
+  });
+}
+
+/** Comments, likes and wishlist rows go with the blog (ON DELETE CASCADE). */
+export async function deleteBlog(ctx: ServiceContext, id: string): Promise<{ deletedCount: number }> {
+  const user = await assertCanWrite(ctx);
+  const row = await findVisible(ctx, id);
+  if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.forbidden);
+  return { deletedCount: await repo.deleteBlog(ctx.db, id) };
+}
+
+/** The blog with its newest comments. Throws not_found for unknown ids and others' Hidden blogs. */
+export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson> {
+  return (await getBlogWithAuthor(ctx, id)).blog;
+}
+
+/**
+ * The blog page: the blog and its writer's id, for the byline's link to the author page; `held`:
+ * its writer's spam hold is on (noindex, nofollow links: docs/decisions/029).
+ */
+export async function getBlogWithAuthor(ctx: ServiceContext, id: string): Promise<{ blog: BlogJson; authorId: string; held: boolean }> {
+  const row = await findVisible(ctx, id);
+  const [comments, liked] = await Promise.all([
+    repo.listComments(ctx.db, id, COMMENTS_SHOWN, ctx.user?.id ?? null),
+    ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
+  ]);
+  return { blog: presentBlog(row, ctx.user, liked.has(id), comments), authorId: row.owner_id, held: row.held_until !== null };
+}
+
+/** How many blogs an author page lists: a writer's newest (there is no pager yet). */
+export const AUTHOR_BLOGS_LIMIT = 50;
+
+/**
+ * A writer's blogs, newest first: the Public ones for everyone; the writer also sees their
+ * Hidden ones (the same visibility rule as everywhere: a Hidden blog is its writer's alone).
+ */
+export async function listAuthorBlogs(ctx: ServiceContext, authorId: string, options: { indexable?: boolean } = {}): Promise<BlogJson[]> {
+  return present(ctx, await repo.listBlogsByOwner(ctx.db, authorId, ctx.user?.id === authorId, AUTHOR_BLOGS_LIMIT, options.indexable));
+}
+
+/**
+ * All blogs the viewer may see (Public, plus the viewer's own Hidden ones), newest first; with
+ * `q`, only those matching its words, best match first, each with a highlighted `snippet`.
+ */
+export async function listBlogs(
+  ctx: ServiceContext,
+  query: PageQuery & Partial<Pick<ListBlogsQuery, 'q' | 'search'>> & { indexable?: boolean },
+): Promise<{ blogs: BlogJson[]; total: number }> {
+  const filter = { viewerId: ctx.user?.id ?? null, category: query.search, indexable: query.indexable };
+  const page = { limit: query.limit, offset: (query.page - 1) * query.limit };
+  const terms = searchTerms(query.q);
+  if (terms.length > 0) {
+    const { rows, total } = await repo.searchBlogs(ctx.db, ctx.dialect, filter, terms, page);
+    return { blogs: await present(ctx, rows), total };
+  }
+  const [rows, total] = await Promise.all([repo.listBlogs(ctx.db, filter, page), repo.countBlogs(ctx.db, filter)]);
+  return { blogs: await present(ctx, rows), total };
+}
+
+/**
+ * Every Public blog's address and last edit, for the sitemap: public by nature, so never a
+ * Hidden blog, whoever asks, nor a held one (decision 029). Oldest first, `offset`/`limit` over `total`.
+ */
+export async function listPublicBlogRefs(ctx: ServiceContext, page: { offset: number; limit: number }): Promise<{ refs: { id: string; updatedAt: string }[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    page.limit > 0 ? repo.listPublicBlogRefs(ctx.db, page) : Promise.resolve([]),
+    repo.countBlogs(ctx.db, { viewerId: null, indexable: true }),
+  ]);
+  return { refs: rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })), total };
+}
+
+/**
+ * The 6 newest Public blogs (BRIEF §2 "Recent blogs"). Recent and featured are showcases of
+ * public blogs for everyone, so an owner's Hidden drafts are not shown there, not even to them.
+ */
+/** How many blogs everyone may see, and how many writers wrote them (the home page's figures). */
+export async function countPublicBlogsAndWriters(ctx: ServiceContext): Promise<{ blogs: number; writers: number }> {
+  const [blogs, writers] = await Promise.all([repo.countBlogs(ctx.db, { viewerId: null }), repo.countPublicWriters(ctx.db)]);
+  return { blogs, writers };
+}
+
+export async function listRecentBlogs(ctx: ServiceContext): Promise<BlogJson[]> {
+  return present(ctx, await repo.listPublicBlogs(ctx.db, 'recent', RECENT_BLOGS_LIMIT));
+}
+
+/** The 10 Public blogs with the most likes; ties by views, then newest (BRIEF §2). */
+export async function listFeaturedBlogs(ctx: ServiceContext): Promise<BlogJson[]> {
+  return present(ctx, await repo.listPublicBlogs(ctx.db, 'featured', FEATURED_BLOGS_LIMIT));
+}
+
+/**
+ * One view: the browser sends it once (spec §4 'viewedBlogs'), and the server counts it at most
+ * once per visitor and blog a day (BRIEF §2): a signed-in visitor is their account, anyone else
+ * their address and user agent. Counted views are written in batches (ViewCounter); a repeat
+ * answers modifiedCount 0.
+ */
+export async function recordView(
+  ctx: ServiceContext,
+  id: string,
+  client: { address: string; userAgent: string },
+  views: ViewCounter,
+): Promise<{ modifiedCount: number }> {
+  await ctx.limit(RATE_LIMITS.view);
+  await findVisible(ctx, id);
+  const visitor = ctx.user ? `u:${ctx.user.id}` : views.anonymousVisitor(client.address, client.userAgent);
+  return { modifiedCount: (await views.count(visitor, id)) ? 1 : 0 };
+}
+
+/** One like per user and blog: the second answers modifiedCount 0 (BRIEF §2 "Likes"). */
+export async function likeBlog(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number; likes: number }> {
+  return setLiked(ctx, id, true);
+}
+
+export async function unlikeBlog(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number; likes: number }> {
+  return setLiked(ctx, id, false);
+}
+
+/** Adds or removes the caller's like and moves the count with it, in one transaction. */
+async function setLiked(ctx: ServiceContext, id: string, liked: boolean): Promise<{ modifiedCount: number; likes: number }> {
+  const user = await assertCanWrite(ctx);
+  await findVisible(ctx, id);
+  return ctx.db.transaction().execute(async (trx) => {
+    const changed = liked
+      ? await repo.insertLike(trx, { blog_id: id, user_id: user.id, user_email: user.email, created_at: ctx.now().toISOString() })
+      : await repo.deleteLike(trx, id, user.id);
+    const likes = changed ? await repo.addToLikes(trx, id, liked ? 1 : -1) : await repo.likesOf(trx, id);
+    return { modifiedCount: changed, likes };
+  });
+}
+
+export interface LikedBlogJson {
+  blogId: string;
+  likes: number;
+  likedBy: string[];
+}
+
+/** Spec §7 GET /blogs/liked/{email}: the caller's own likes only. */
+export async function listLikedBlogs(ctx: ServiceContext, email: string, page: PageQuery): Promise<{ items: LikedBlogJson[]; total: number }> {
+  const user = requireUser(ctx);
+  if (email.toLowerCase() !== user.email.toLowerCase()) throw new AppError('forbidden', MESSAGES.forbidden);
+  const [rows, total] = await Promise.all([
+    repo.listLikedBlogs(ctx.db, user.id, { limit: page.limit, offset: (page.page - 1) * page.limit }),
+    repo.countLikedBlogs(ctx.db, user.id),
+  ]);
+  return { items: rows.map((r) => ({ blogId: r.blog_id, likes: r.likes, likedBy: [user.email] })), total };
+}
+
+/** A comment by the caller (whatever a payload claims); never on one's own blog (spec §5). */
+export async function addComment(ctx: ServiceContext, id: string, input: CommentInput): Promise<{ success: true; pending?: true }> {
+  const user = await assertCanComment(ctx);
+  await ctx.limit(RATE_LIMITS.comment);
+  const row = await findVisible(ctx, id);
+  if (row.owner_id === user.id) throw new AppError('forbidden', MESSAGES.cantCommentOwn);
+  const now = ctx.now().toISOString();
+  const hold = await holdFor(ctx, user.id, [input.commentText]);
+  await ctx.db.transaction().execute((trx) =>
+    repo.insertComment(trx, {
+      id: newId(),
+      blog_id: id,
+      user_id: user.id,
+      comment_text: input.commentText,
+      commented_at: now,
+      pending_since: hold.pending ? now : null,
+    }),
+  );
+  return { success: true, ...(hold.pending ? { pending: true as const } : {}) };
+}
+
+const commentNotFound = () => new AppError('not_found', MESSAGES.commentNotFound);
+
+/** Its author edits a comment; it is then shown as "edited" (issue 19). */
+export async function editComment(ctx: ServiceContext, commentId: string, input: CommentInput): Promise<{ modifiedCount: number }> {
+  const user = await assertCanComment(ctx);
+  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
+  if (!comment) throw commentNotFound();
+  if (comment.user_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthor);
+  const now = ctx.now().toISOString();
+  const hold = await holdFor(ctx, user.id, [input.commentText]);
+  return { modifiedCount: await repo.updateCommentText(ctx.db, commentId, input.commentText, now, hold.pending ? now : undefined) };
+}
+
+/** Its author deletes a comment, or the owner of the blog it is on (issue 19). */
+export async function deleteComment(ctx: ServiceContext, commentId: string): Promise<{ deletedCount: number }> {
+  const user = await assertCanWrite(ctx);
+  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
+  if (!comment) throw commentNotFound();
+  if (comment.user_id !== user.id && comment.blog_owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthorOrBlogOwner);
+  const deletedCount = await ctx.db.transaction().execute((trx) => repo.deleteComment(trx, commentId, comment.blog_id));
+  return { deletedCount };
+}

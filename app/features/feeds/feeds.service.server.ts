@@ -1,0 +1,69 @@
+import { Feed } from 'feed';
+import { listAuthorBlogs, listBlogs } from '~/features/blogs/blogs.service.server';
+import { BLOG_CATEGORIES, type BlogCategory } from '~/features/blogs/blogs.schema';
+import type { ServiceContext } from '~/lib/service-context';
+
+export const FEED_ITEMS = 20;
+
+export interface FeedSite {
+  /** The site's absolute base URL (PUBLIC_URL, or the request's origin). */
+  baseUrl: string;
+  siteName: string;
+}
+
+/** A category's URL-safe name: 'DIY & Craft Blogs' → 'diy-craft-blogs'. */
+export const categorySlug = (category: string) =>
+  category
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+export const categoryFromSlug = (slug: string): BlogCategory | undefined => BLOG_CATEGORIES.find((c) => categorySlug(c) === slug);
+
+/** Where a writer's own feeds live, beside their page (issue 17). */
+export const authorFeedPath = (authorId: string, format: 'atom' | 'rss') => `/authors/${authorId}/${format === 'atom' ? 'feed.xml' : 'rss.xml'}`;
+
+/** Whose blogs a feed carries: the whole site, one category, or one writer. */
+export type FeedScope = { category?: BlogCategory; author?: { id: string; name: string } };
+
+/**
+ * The latest public blogs (of the whole site, a category or one writer) as an Atom 1.0 or RSS
+ * 2.0 document. Feeds are public by nature, so they are built as an anonymous visitor sees the
+ * site: Hidden blogs can never appear, not even in their writer's own feed, nor the
+ * blogs of an account still on its spam hold (docs/decisions/029).
+ */
+export async function buildFeed(ctx: ServiceContext, site: FeedSite, options: { format: 'atom' | 'rss' } & FeedScope): Promise<string> {
+  const anonymous: ServiceContext = { ...ctx, user: null };
+  const { category, author } = options;
+  const blogs = author
+    ? (await listAuthorBlogs(anonymous, author.id, { indexable: true })).slice(0, FEED_ITEMS)
+    : (await listBlogs(anonymous, { page: 1, limit: FEED_ITEMS, search: category, indexable: true })).blogs;
+  const suffix = author ? `/authors/${author.id}` : category ? `/categories/${categorySlug(category)}` : '';
+  const self = `${site.baseUrl}${suffix}/${options.format === 'atom' ? 'feed.xml' : 'rss.xml'}`;
+  const feed = new Feed({
+    id: `${site.baseUrl}${suffix || '/'}`,
+    title: author ? `${site.siteName}: ${author.name}` : category ? `${site.siteName}: ${category}` : site.siteName,
+    description: author ? `The newest blogs by ${author.name}.` : 'Read and share blogs of every kind: travel tales, tech tips and more.',
+    link: author ? `${site.baseUrl}/authors/${author.id}` : `${site.baseUrl}/allblogs${category ? `?category=${encodeURIComponent(category)}` : ''}`,
+    language: 'en',
+    favicon: `${site.baseUrl}/favicon.svg`,
+    copyright: `© ${new Date().getFullYear()} ${site.siteName}`,
+    updated: blogs[0] ? new Date(blogs[0].createdAt) : new Date(0),
+    feedLinks: { [options.format]: self },
+    generator: site.siteName,
+  });
+  for (const blog of blogs) {
+    const url = `${site.baseUrl}/blogs/${blog._id}`;
+    feed.addItem({
+      id: url,
+      link: url,
+      title: blog.title,
+      description: blog.short_description,
+      date: new Date(blog.createdAt),
+      author: [{ name: blog.name }],
+      category: [{ name: blog.category, term: blog.category }],
+      ...(blog.photo ? { image: blog.photo.startsWith('/') ? `${site.baseUrl}${blog.photo}` : blog.photo } : {}),
+    });
+  }
+  return options.format === 'atom' ? feed.atom1() : feed.rss2();
+}

@@ -1,0 +1,97 @@
+import { parseFeed } from '@rowanmanning/feed-parser';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import type { TestApp } from '#test/test-app';
+import { createBlog } from '~/features/blogs/blogs.service.server';
+import { authorFeedPath, buildFeed, categoryFromSlug, categorySlug, FEED_ITEMS } from './feeds.service.server';
+
+const site = { baseUrl: 'https://blog.example.org', siteName: 'Afterglow' };
+
+describeOnDialects('feeds on %s', (t) => {
+  let writer: Awaited<ReturnType<TestApp['createUser']>>;
+  let writerId = '';
+  let otherId = '';
+  beforeAll(async () => {
+    writer = await t.createUser({ name: 'Feed Writer' });
+    const other = await t.createUser({ name: 'Other Writer' });
+    writerId = writer.user.id;
+    otherId = other.user.id;
+    let minute = 0;
+    const at = (ctx: ReturnType<TestApp['context']>) => ({ ...ctx, now: () => new Date(Date.UTC(2026, 10, 1, 0, minute++)) });
+    // The oldest, so the site's feed of the newest 20 leaves it out.
+    await createBlog(at(t.context(other.user)), {
+      title: 'Another writer’s blog',
+      category: 'Technology',
+      type: 'written content',
+      short_description: 'Elsewhere',
+      long_description: 'Elsewhere',
+      availability: 'Public',
+      photo: '/uploads/a.webp',
+    });
+    for (let i = 0; i < FEED_ITEMS + 3; i++) {
+      await createBlog(at(t.context(writer.user)), {
+        title: `Public blog ${i} <b>&</b>`,
+        category: i % 2 ? 'Technology' : 'Personal',
+        type: 'written content',
+        short_description: `Short ${i}`,
+        long_description: `Long ${i}`,
+        availability: 'Public',
+        photo: '/uploads/a.webp',
+      });
+    }
+    await createBlog(at(t.context(writer.user)), {
+      title: 'My hidden draft',
+      category: 'Technology',
+      type: 'written content',
+      short_description: 'secret',
+      long_description: 'secret',
+      availability: 'Hidden',
+      photo: '/uploads/a.webp',
+    });
+  });
+
+  for (const format of ['atom', 'rss'] as const) {
+    it(`gives a valid ${format} feed of the latest ${FEED_ITEMS} public blogs`, async () => {
+      // Built even for the hidden draft's owner: a feed is what everybody sees.
+      const xml = await buildFeed(t.context(null), site, { format });
+      const feed = parseFeed(xml);
+      expect(feed.meta.type).toBe(format);
+      expect(feed.title).toBe('Afterglow');
+      expect(feed.items).toHaveLength(FEED_ITEMS);
+      expect(feed.items[0]!.title).toBe(`Public blog ${FEED_ITEMS + 2} <b>&</b>`);
+      expect(feed.items[0]!.url).toMatch(/^https:\/\/blog\.example\.org\/blogs\/[0-9a-f-]{36}$/);
+      expect(feed.items.map((i) => i.title)).not.toContain('My hidden draft');
+      expect(xml).not.toContain('secret');
+    });
+  }
+
+  it('gives a per-category feed', async () => {
+    const feed = parseFeed(await buildFeed(t.context(null), site, { format: 'atom', category: 'Technology' }));
+    expect(feed.title).toBe('Afterglow: Technology');
+    expect(feed.items.length).toBeGreaterThan(0);
+    expect(feed.items.every((i) => i.categories.some((c) => c.term === 'Technology' || c.label === 'Technology'))).toBe(true);
+    expect(feed.items.map((i) => i.title)).not.toContain('My hidden draft');
+  });
+
+  it('gives a writer’s own feed: their Public blogs only, newest first, even when the writer asks', async () => {
+    for (const format of ['atom', 'rss'] as const) {
+      const xml = await buildFeed(t.context(writer.user), site, { format, author: { id: writerId, name: 'Feed Writer' } });
+      const feed = parseFeed(xml);
+      expect(feed.title).toBe('Afterglow: Feed Writer');
+      expect(feed.url).toBe(`https://blog.example.org/authors/${writerId}`);
+      expect(feed.items).toHaveLength(FEED_ITEMS);
+      expect(feed.items[0]!.title).toBe(`Public blog ${FEED_ITEMS + 2} <b>&</b>`);
+      expect(feed.items.map((i) => i.title)).not.toContain('Another writer’s blog');
+      expect(xml).toContain(`https://blog.example.org${authorFeedPath(writerId, format)}`);
+      expect(xml).not.toContain('secret');
+    }
+    const other = parseFeed(await buildFeed(t.context(null), site, { format: 'atom', author: { id: otherId, name: 'Other Writer' } }));
+    expect(other.items.map((i) => i.title)).toEqual(['Another writer’s blog']);
+  });
+
+  it('maps category names to URL slugs and back', () => {
+    expect(categorySlug('DIY & Craft Blogs')).toBe('diy-craft-blogs');
+    expect(categoryFromSlug('travelling-photography')).toBe('Travelling & Photography');
+    expect(categoryFromSlug('nope')).toBeUndefined();
+  });
+});

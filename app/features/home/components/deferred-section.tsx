@@ -1,0 +1,69 @@
+import { type ComponentType, Suspense, use, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useNearViewport } from './use-motion';
+
+type Loaded<P> = { default: ComponentType<P> };
+
+const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
+
+/**
+ * A home-page section whose client code loads only when it comes near the viewport
+ * (docs/decisions/036). The server renders it whole, so its HTML is in the page with or without
+ * JavaScript. In the browser the section stays that server HTML, kept as it is (React does not
+ * look inside markup it was handed as HTML), until it is within 300 px of the viewport; then its
+ * module loads and the live section takes the place of the identical markup, focus kept. A
+ * client-side navigation to the page, which has no server HTML, renders the section at once.
+ *
+ * Why markup and not a dehydrated Suspense boundary: React hydrates such a boundary as soon as any
+ * context above it changes, and React Router changes its own right after every page load (the
+ * routes found for the page's links), so the code would load at once.
+ */
+export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>): ComponentType<P> & { ready: Promise<unknown> } {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  // On the server the module is loaded with the page's module and marked settled, so React's `use`
+  // reads it without suspending: the HTML is rendered in place, never streamed. The page's loader
+  // awaits `ready` (a route module may be loaded by its first request).
+  const ready: Promise<Loaded<P>> = import.meta.env.SSR ? load() : released.then(load);
+  void ready.then((loaded) => Object.assign(ready, { status: 'fulfilled', value: loaded }));
+
+  function Live({ props }: { props: P }) {
+    const { default: Section } = use(ready);
+    return <Section {...props} />;
+  }
+
+  function DeferredSection(props: P) {
+    const id = useId();
+    // The section's server HTML, read from the page while hydrating; null on the server and after
+    // a client-side navigation.
+    const [serverHtml] = useState(() => (typeof document === 'undefined' ? null : (document.getElementById(id)?.innerHTML ?? null)));
+    const [live, setLive] = useState(serverHtml === null);
+    if (live) release();
+    const [ref, near] = useNearViewport<HTMLDivElement>();
+    const focused = useRef(-1);
+    useEffect(() => {
+      if (live || !near) return;
+      release();
+      void ready.then(() => {
+        // Keyboard focus may already be inside (tabbing scrolls it near): put it back after.
+        const box = ref.current;
+        focused.current = box ? [...box.querySelectorAll(FOCUSABLE)].indexOf(document.activeElement as Element) : -1;
+        setLive(true);
+      });
+    }, [near, live, ref]);
+    useLayoutEffect(() => {
+      if (!live || focused.current < 0) return;
+      (ref.current?.querySelectorAll(FOCUSABLE)[focused.current] as HTMLElement | undefined)?.focus();
+      focused.current = -1;
+    }, [live, ref]);
+    if (!live) return <div id={id} ref={ref} dangerouslySetInnerHTML={{ __html: serverHtml ?? '' }} suppressHydrationWarning />;
+    // `data-live` marks a section whose code runs (absent in the server's HTML, so hydration matches).
+    return (
+      <div id={id} ref={ref} data-live={typeof document === 'undefined' ? undefined : ''}>
+        <Suspense fallback={null}>
+          <Live props={props} />
+        </Suspense>
+      </div>
+    );
+  }
+  return Object.assign(DeferredSection, { ready });
+}

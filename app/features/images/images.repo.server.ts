@@ -1,0 +1,55 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '~/db/schema';
+
+type Db = Kysely<Database>;
+
+/** Every column that may hold the URL of an uploaded image (the wishlist's copy included). */
+const IMAGE_COLUMNS = [
+  ['blogs', 'photo'],
+  ['wishlist', 'photo'],
+  ['profiles', 'photo'],
+  ['user', 'image'],
+] as const;
+
+/** Our stored names (image-store STORED_NAME) as they appear inside a blog's Markdown. */
+const NAME_IN_TEXT = /[0-9a-f-]{36}-\d{2,4}\.webp/g;
+const BODY_BATCH = 500;
+
+/**
+ * The images written into blog bodies (`![](…)`, docs/decisions/030). Only bodies that name a
+ * `.webp` are read, a batch at a time in id order, so memory stays flat at any number of blogs.
+ */
+async function bodyImageNames(db: Db): Promise<string[]> {
+  const names = new Set<string>();
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('blogs')
+      .select(['id', 'long_description'])
+      .where('long_description', 'like', '%.webp%')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BODY_BATCH)
+      .execute();
+    for (const row of rows) for (const name of row.long_description.match(NAME_IN_TEXT) ?? []) names.add(name);
+    if (rows.length < BODY_BATCH) return [...names];
+    after = rows.at(-1)!.id;
+  }
+}
+
+/** The distinct image URLs the database refers to, from every column above and from blog bodies. */
+export async function referencedImageUrls(db: Db): Promise<string[]> {
+  const urls: string[] = [];
+  for (const [table, column] of IMAGE_COLUMNS) {
+    // One table and column at a time, from the fixed list above (never from input).
+    const rows = await db
+      .selectFrom(table as 'blogs')
+      .select(sql<string | null>`${sql.ref(column)}`.as('url'))
+      .distinct()
+      .where(sql.ref(column), 'like', '%.webp')
+      .execute();
+    for (const row of rows) if (row.url) urls.push(row.url);
+  }
+  urls.push(...(await bodyImageNames(db)));
+  return urls;
+}

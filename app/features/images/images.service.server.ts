@@ -1,0 +1,135 @@
+import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import type { Metadata } from 'sharp';
+import { lazy } from '~/lib/lazy';
+import { AppError } from '~/lib/errors';
+import { newId } from '~/lib/ids.server';
+import { MESSAGES } from '~/lib/messages';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import type { ServiceContext } from '~/lib/service-context';
+import type { ImageStore } from './image-store.server';
+import { IMAGE_WIDTHS, MAX_IMAGE_PIXELS } from './images.schema';
+
+// What other features use of the image store and the upload readers comes through this service,
+// the feature's public face (decision 035).
+export { type ImageStoreConfig, imageStoreFor, ownImageBases, STORED_NAME } from './image-store.server';
+export { fileBytes, megabytes, readUploadForm } from './upload.server';
+
+const loadSharp = lazy(async () => {
+  const { default: sharp } = await import('sharp');
+  // libvips' operation cache keeps decoded images around; a web server re-encoding uploads gains
+  // nothing from it and pays in resident memory.
+  sharp.cache(false);
+  return sharp;
+});
+
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
+
+export interface ImageVariant {
+  width: number;
+  body: Buffer;
+}
+
+const unsupported = () => new AppError('unsupported_media_type', MESSAGES.imageFormatRefused, 'image');
+
+/**
+ * Judges the file by its decoded content (never its name or declared type), refuses bombs from
+ * the header, then re-encodes: upright, all metadata (EXIF, GPS) gone, WebP at each width.
+ */
+export async function processImage(bytes: Buffer): Promise<ImageVariant[]> {
+  const sharp = await loadSharp();
+  let meta: Metadata;
+  try {
+    // Header only, without the pixel limit, so a bomb is told apart from a non-image.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw unsupported();
+  }
+  if (!meta.format || !ACCEPTED_FORMATS.has(meta.format)) throw unsupported();
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  if (!meta.width || !height) throw unsupported();
+  if (meta.width * height > MAX_IMAGE_PIXELS) {
+    throw new AppError('payload_too_large', `image: must be at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`, 'image');
+  }
+  try {
+    // Decoded once, straight to the largest width (JPEG shrink-on-load keeps that cheap); the
+    // smaller widths come from that small raw copy, not from the full-size original.
+    const largest = IMAGE_WIDTHS.at(-1)!;
+    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+      .autoOrient()
+      .resize({ width: largest, withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+    const variants: ImageVariant[] = [];
+    for (const width of IMAGE_WIDTHS) {
+      const body = await sharp(data, raw).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+      variants.push({ width, body });
+    }
+    return variants;
+  } catch {
+    // A header that parses over a body that does not (truncated or corrupt data).
+    throw unsupported();
+  }
+}
+
+const variantNames = (id: string) => IMAGE_WIDTHS.map((width) => `${id}-${width}.webp`);
+
+/** The store failed (disk full, S3 away): 507 or 503 with words a person can act on, never a stack. */
+function storeFailure(error: unknown): AppError {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ENOSPC' || code === 'EDQUOT'
+    ? new AppError('insufficient_storage', MESSAGES.imageStoreFull, 'image')
+    : new AppError('unavailable', MESSAGES.imageStoreUnavailable, 'image');
+}
+
+/**
+ * `POST /api/images` and the forms' no-JavaScript path. Answers the largest width's URL. All
+ * widths are stored or none: when one write fails, the ones already written are removed again
+ * (what cannot be removed while the store is away is left to the orphan sweep).
+ */
+export async function uploadImage(ctx: ServiceContext, store: ImageStore, bytes: Buffer): Promise<{ url: string }> {
+  await assertCanWrite(ctx);
+  await ctx.limit(RATE_LIMITS.upload);
+  return storeVariants(ctx, store, await processImage(bytes));
+}
+
+/**
+ * A sign-up's photo: counted and processed once, and stored before the account exists, so the
+ * account is made in one step with its photo (an account left without it cannot happen). The
+ * caller discards it again when the sign-up fails.
+ */
+export async function uploadSignUpImage(ctx: ServiceContext, bytes: Buffer): Promise<{ url: string }> {
+  await ctx.limit(RATE_LIMITS.upload);
+  return storeVariants(ctx, ctx.images, await processImage(bytes));
+}
+
+/** Every width is stored or none: when one write fails, the ones already written are removed again. */
+async function storeVariants(ctx: ServiceContext, store: ImageStore, variants: { width: number; body: Buffer }[]): Promise<{ url: string }> {
+  const id = newId();
+  const results = await Promise.allSettled(variants.map((v) => store.put(`${id}-${v.width}.webp`, v.body, 'image/webp')));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
+    await removeVariants(ctx, store, id);
+    ctx.log.warn({ err: failed.reason, image: id }, 'image store failed; image not stored');
+    throw storeFailure(failed.reason);
+  }
+  ctx.log.info({ image: id, bytes: variants.at(-1)?.body.length }, 'image stored');
+  return { url: (results.at(-1) as PromiseFulfilledResult<string>).value };
+}
+
+/** The image id in a URL our pipeline answered, or null for any other URL. */
+export function storedImageId(url: string): string | null {
+  return url.match(/([0-9a-f-]{36})-\d{2,4}\.webp$/)?.[1] ?? null;
+}
+
+async function removeVariants(ctx: ServiceContext, store: ImageStore, id: string): Promise<void> {
+  const removed = await Promise.allSettled(variantNames(id).map((name) => store.delete(name)));
+  const failed = removed.find((r) => r.status === 'rejected');
+  if (failed) ctx.log.warn({ err: failed.reason, image: id }, 'image not removed; the orphan sweep will');
+}
+
+/** Removes every width of an image this request stored but could not use (its blog was not saved). */
+export async function discardImage(ctx: ServiceContext, store: ImageStore, url: string): Promise<void> {
+  const id = storedImageId(url);
+  if (id) await removeVariants(ctx, store, id);
+}

@@ -1,0 +1,145 @@
+import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
+import { AppError } from '~/lib/errors';
+import { MESSAGES } from '~/lib/messages';
+import type { ServiceContext } from '~/lib/service-context';
+import { audit, requireRole } from './moderation.service.server';
+import * as repo from './moderation.repo.server';
+import type { ModeratedContent, ModerationReasonInput } from './moderation.schema';
+
+/**
+ * The spam hold for new accounts (issue 19, docs/decisions/029-spam-hold.md). For SPAM_HOLD_DAYS
+ * after sign-up, unless a moderator approved the account:
+ * - its blogs carry `held_until`: noindex, nofollow links, and out of the sitemap, the feeds,
+ *   featured and the newsletter;
+ * - a blog or comment of it with more than SPAM_HOLD_MAX_LINKS links waits (`pending_since`),
+ *   shown only to its author, until a moderator approves it.
+ * A hold ends by a data change (an approval, or the release job once the days have passed), so
+ * the page cache and every instance see the blog appear at once (decision 024).
+ */
+
+const DAY_MS = 86_400_000;
+/** What counts as a link: an address with a scheme or starting www. (GFM links these too). */
+const LINK = /\b(?:https?:\/\/|www\.)/gi;
+
+export function countLinks(...texts: (string | null | undefined)[]): number {
+  return texts.reduce((n, text) => n + (text?.match(LINK)?.length ?? 0), 0);
+}
+
+/** When the account's hold ends, or null when it is not held (hold off, old enough, or approved). */
+export async function holdEnd(ctx: ServiceContext, userId: string): Promise<string | null> {
+  const days = ctx.spamHold?.days ?? 0;
+  if (days <= 0) return null;
+  const account = await repo.findAccountAge(ctx.db, userId);
+  if (!account || account.approvedAt) return null;
+  const end = new Date(account.createdAt.getTime() + days * DAY_MS);
+  return end > ctx.now() ? end.toISOString() : null;
+}
+
+export interface Hold {
+  /** The blog stays out of what spreads it until then (null: not held). */
+  heldUntil: string | null;
+  /** More than K links from a held account: it waits for a moderator. */
+  pending: boolean;
+}
+
+/** What new or changed text of `userId` carries. */
+export async function holdFor(ctx: ServiceContext, userId: string, texts: (string | null | undefined)[]): Promise<Hold> {
+  const heldUntil = await holdEnd(ctx, userId);
+  const maxLinks = ctx.spamHold?.maxLinks ?? Number.POSITIVE_INFINITY;
+  return { heldUntil, pending: heldUntil !== null && countLinks(...texts) > maxLinks };
+}
+
+type ReleasedBlog = Awaited<ReturnType<typeof repo.releaseExpiredHolds>>[number];
+
+/** A released blog that is Public, shown and no longer waiting is announced now (once per blog). */
+async function announceReleased(ctx: ServiceContext, blogs: ReleasedBlog[], now: string) {
+  for (const blog of blogs) {
+    if (blog.availability === 'Public' && !blog.removed_at && !blog.held_until && !blog.pending_since) await announceBlog(ctx, blog, now);
+  }
+}
+
+/**
+ * "Approve account": the hold ends now, for everything the account wrote and will write; what
+ * waited in the queue is shown, and its Public blogs are announced to subscribers and followers.
+ */
+export async function approveAccount(ctx: ServiceContext, userId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  const actor = await requireRole(ctx, 'moderator');
+  if (!(await repo.findUserSummary(ctx.db, userId))) throw new AppError('not_found', MESSAGES.userNotFound);
+  const now = ctx.now().toISOString();
+  return ctx.db.transaction().execute(async (db) => {
+    const tx = { ...ctx, db };
+    const approved = await repo.insertApproval(db, { user_id: userId, approved_by: actor.id, approved_at: now, reason: input.reason });
+    const released = await repo.releaseAccount(db, userId);
+    if (approved === 0 && released.length === 0) return { modifiedCount: 0 };
+    await announceReleased(tx, released, now);
+    await audit(tx, actor.id, 'approve_account', { type: 'user', id: userId }, input.reason);
+    return { modifiedCount: 1 };
+  });
+}
+
+/** A blog or comment that waited in the queue is shown. A blog still held is announced when its hold ends. */
+export async function approveContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
+  const actor = await requireRole(ctx, 'moderator');
+  const now = ctx.now().toISOString();
+  return ctx.db.transaction().execute(async (db) => {
+    const tx = { ...ctx, db };
+    if (type === 'blog') {
+      const blog = await repo.clearPendingBlog(db, id);
+      if (!blog) throw new AppError('not_found', MESSAGES.notPending);
+      await announceReleased(tx, [blog], now);
+    } else if ((await repo.clearPendingComment(db, id)) === 0) {
+      throw new AppError('not_found', MESSAGES.notPending);
+    }
+    await audit(tx, actor.id, 'approve', { type, id }, input.reason);
+    return { modifiedCount: 1 };
+  });
+}
+
+/** The release job: blogs whose hold ran out leave it (and are announced) as one change. */
+export async function releaseExpiredHolds(ctx: ServiceContext): Promise<{ released: number }> {
+  const now = ctx.now().toISOString();
+  return ctx.db.transaction().execute(async (db) => {
+    const released = await repo.releaseExpiredHolds(db, now);
+    await announceReleased({ ...ctx, db }, released, now);
+    return { released: released.length };
+  });
+}
+
+/** What the queue shows of the hold: items waiting for approval, and accounts on hold. */
+export const PENDING_SHOWN = 100;
+
+export interface PendingJson {
+  targetType: ModeratedContent;
+  targetId: string;
+  blogId: string;
+  ownerId: string;
+  ownerName: string;
+  title: string | null;
+  text: string;
+  since: string;
+}
+
+export interface HeldAccountJson {
+  userId: string;
+  name: string;
+  heldUntil: string;
+  blogs: number;
+}
+
+export async function listPendingAndHeld(ctx: ServiceContext): Promise<{ pending: PendingJson[]; held: HeldAccountJson[] }> {
+  await requireRole(ctx, 'moderator');
+  const [pending, held] = await Promise.all([repo.listPending(ctx.db, PENDING_SHOWN), repo.listHeldAccounts(ctx.db, PENDING_SHOWN)]);
+  return {
+    pending: pending.map((p) => ({
+      targetType: p.type,
+      targetId: p.id,
+      blogId: p.blog_id,
+      ownerId: p.owner_id,
+      ownerName: p.owner_name || MESSAGES.defaultDisplayName,
+      title: p.type === 'blog' ? p.title : null,
+      text: p.text,
+      since: p.pending_since,
+    })),
+    held: held.map((h) => ({ userId: h.owner_id, name: h.name || MESSAGES.defaultDisplayName, heldUntil: String(h.held_until), blogs: Number(h.blogs) })),
+  };
+}

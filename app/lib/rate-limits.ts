@@ -1,0 +1,59 @@
+/**
+ * Every rate limit of the site, declared once (issue 14, docs/decisions/015, 021 and 033). A
+ * rule names its counter, so the API and the page forms that apply it share one count: use
+ * cases apply theirs with `ctx.limit(rule)`; better-auth's own endpoints are counted by path
+ * (`AUTH_ENDPOINT_LIMITS`), for /api/auth/* and for the page forms that call them alike.
+ */
+export interface RateLimitRule {
+  /** Names the counter, so a page action and an API route can share one. */
+  name: string;
+  limit: number;
+  windowMs: number;
+  /** Whose counter: the client address (its /64 for IPv6), or the account named in the body. */
+  key: 'client' | 'email';
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const RATE_LIMITS = {
+  /** Sign-in and the reset mail follow Ghost's lesson: 5 an hour (docs/decisions/007, 015). */
+  signIn: { name: 'sign-in', limit: 5, windowMs: HOUR, key: 'client' },
+  signUp: { name: 'sign-up', limit: 5, windowMs: HOUR, key: 'client' },
+  resetRequest: { name: 'password-reset-request', limit: 5, windowMs: HOUR, key: 'client' },
+  reset: { name: 'password-reset', limit: 10, windowMs: HOUR, key: 'client' },
+  /** Every /two-factor/* call: the code step of a sign-in, enabling and disabling (password). */
+  twoFactor: { name: 'two-factor', limit: 10, windowMs: 15 * MINUTE, key: 'client' },
+  /** Per account, whatever address asks (audit item 8, docs/decisions/021). */
+  signInEmail: { name: 'sign-in-email', limit: 5, windowMs: HOUR, key: 'email' },
+  resetRequestEmail: { name: 'password-reset-request-email', limit: 5, windowMs: HOUR, key: 'email' },
+  /** Writing limits (Mastodon-style throttles): generous for a person, pointless for a script. */
+  comment: { name: 'comment', limit: 30, windowMs: HOUR, key: 'client' },
+  upload: { name: 'upload', limit: 30, windowMs: 30 * MINUTE, key: 'client' },
+  /** A browser sends one per blog it opens (spec §4 'viewedBlogs'): a minute's reading is far below it. */
+  view: { name: 'view', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
+  subscribe: { name: 'subscribe', limit: 20, windowMs: HOUR, key: 'client' },
+  report: { name: 'report', limit: 20, windowMs: HOUR, key: 'client' },
+} as const satisfies Record<string, RateLimitRule>;
+
+/** better-auth's two-factor endpoints that check a password or a code: one shared counter. */
+export const TWO_FACTOR_ENDPOINTS = ['enable', 'disable', 'verify-totp', 'verify-backup-code', 'get-totp-uri', 'generate-backup-codes'] as const;
+
+/**
+ * better-auth's endpoints (paths under /api/auth) and their rules. The HTTP layer counts them
+ * for /api/auth/* before better-auth reads the body; the auth port counts them for the page
+ * forms' calls; the per-account rules are counted inside better-auth's `before` hook, which both
+ * doors pass through.
+ */
+export const AUTH_ENDPOINT_LIMITS: Readonly<Record<string, readonly RateLimitRule[]>> = {
+  '/sign-in/email': [RATE_LIMITS.signIn, RATE_LIMITS.signInEmail],
+  '/sign-up/email': [RATE_LIMITS.signUp],
+  '/request-password-reset': [RATE_LIMITS.resetRequest, RATE_LIMITS.resetRequestEmail],
+  '/reset-password': [RATE_LIMITS.reset],
+  ...Object.fromEntries(TWO_FACTOR_ENDPOINTS.map((step) => [`/two-factor/${step}`, [RATE_LIMITS.twoFactor]])),
+};
+
+/** The per-client rules of an auth endpoint (the per-account ones need its body). */
+export const clientRulesOf = (path: string) => (AUTH_ENDPOINT_LIMITS[path] ?? []).filter((rule) => rule.key === 'client');
+/** The per-account rule of an auth endpoint, if it has one. */
+export const emailRuleOf = (path: string) => (AUTH_ENDPOINT_LIMITS[path] ?? []).find((rule) => rule.key === 'email');

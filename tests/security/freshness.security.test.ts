@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
+import { apiSession } from '../support/auth';
+import { type RunningServer, startServer } from '../support/server';
+import { PUBLIC_BLOG } from '../support/public-blog';
+
+/** COUNTS_MAX_AGE_S for this test: the rule is the same at 30 s, only the wait is shorter. */
+const BOUND_S = 5;
+
+/**
+ * Issue 16's two freshness rules, on the blog page as readers get it (the built server, two
+ * processes on one database, each with its own page cache and view buffer): a like is seen at
+ * once by its author and by anonymous readers of a kept page on either instance; a view shows on
+ * the other instance's kept page within COUNTS_MAX_AGE_S (docs/decisions/024, 032).
+ */
+describe.each(TEST_DIALECTS)('freshness of a kept blog page on two instances on %s', (dialect) => {
+  let scratch: ScratchDatabase;
+  const servers: RunningServer[] = [];
+  let blogId = '';
+  let author: { cookie: string };
+  let reader: { cookie: string };
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(dialect);
+    const env = { ...scratch.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', COUNTS_MAX_AGE_S: String(BOUND_S) };
+    // One after the other: the first applies the migrations, the second finds them applied.
+    servers.push(await startServer(env));
+    servers.push(await startServer(env));
+    const [a] = servers;
+    author = await apiSession(a!.url, { email: `author-${Date.now()}@example.com`, name: 'Ada Author' });
+    reader = await apiSession(a!.url, { email: `reader-${Date.now()}@example.com`, name: 'Rae Reader' });
+    const created = await fetch(`${a!.url}/api/blogs`, {
+      method: 'POST',
+      headers: { cookie: author.cookie, origin: a!.url, 'content-type': 'application/json' },
+      body: JSON.stringify(PUBLIC_BLOG),
+    });
+    blogId = ((await created.json()) as { insertedId: string }).insertedId;
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+    await scratch?.drop();
+  });
+
+  /** The blog page as a browser without JavaScript gets it, with the counts it shows. */
+  const page = async (server: RunningServer, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${server.url}/blogs/${blogId}`, { headers });
+    const html = (await res.text()).replaceAll('<!-- -->', '');
+    expect(res.status).toBe(200);
+    const likes = /aria-label="Like \((\d+) likes?\)"/.exec(html)?.[1];
+    const views = /(\d+) views?</.exec(html)?.[1];
+    expect([likes, views], 'the page shows its like and view counts').not.toContain(undefined);
+    return { cache: res.headers.get('x-cache'), likes: Number(likes), views: Number(views) };
+  };
+
+  it('shows a like at once to anonymous readers of a kept page on both instances, and to its author', async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    for (const server of servers) await page(server);
+    const before = await page(b);
+    expect(before.cache).toBe('HIT');
+    expect((await page(a)).cache).toBe('HIT');
+    expect((await page(b, { cookie: author.cookie })).likes).toBe(before.likes);
+
+    const liked = await fetch(`${a.url}/api/blogs/liked/${blogId}`, { method: 'PATCH', headers: { cookie: reader.cookie, origin: a.url, 'content-type': 'application/json' }, body: '{}' });
+    expect(await liked.json()).toEqual({ modifiedCount: 1 });
+
+    for (const server of [b, a]) expect(await page(server)).toMatchObject({ cache: 'MISS', likes: before.likes + 1 });
+    expect((await page(b, { cookie: author.cookie })).likes).toBe(before.likes + 1);
+    expect((await page(a, { cookie: author.cookie })).likes).toBe(before.likes + 1);
+  });
+
+  it(`shows a view counted on one instance on the other's kept page within ${BOUND_S} s`, async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    await page(b);
+    const before = await page(b);
+    expect(before.cache).toBe('HIT');
+
+    const viewed = await fetch(`${a.url}/api/blogs/${blogId}/view`, { method: 'PATCH', headers: { origin: a.url, 'user-agent': `freshness-${dialect}` } });
+    expect(await viewed.json()).toEqual({ modifiedCount: 1 });
+    const counted = performance.now();
+    let shownAfterMs: number | null = null;
+    // Watched for three bounds, so a view that is never shown fails here rather than by timeout.
+    while (performance.now() - counted < 3 * BOUND_S * 1000) {
+      if ((await page(b)).views === before.views + 1) {
+        shownAfterMs = performance.now() - counted;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(shownAfterMs, 'the view was never shown').not.toBeNull();
+    // A read that started just inside the bound may finish a moment after it.
+    expect(shownAfterMs!).toBeLessThan(BOUND_S * 1000 + 1000);
+    console.log(`freshness (${dialect}): a like shown at once on both instances; a view shown on the other instance after ${Math.round(shownAfterMs!)} ms (bound ${BOUND_S} s)`);
+  });
+});
