@@ -70,7 +70,11 @@ export function pageBodyLimit(maxUploadMb: number): MiddlewareHandler {
 function tooLarge(path: string, limit: number, accept: string): Response {
   const failure = FORM_FAILURES[path.split('/')[1]?.replace(/\.data$/, '').toLowerCase() ?? ''] ?? MESSAGES.formFailed;
   const reason = MESSAGES.formTooLarge(limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MB` : `${limit / 1024} KB`);
-  const headers = { 'Cache-Control': 'no-store', Connection: 'close' };
+  // No `Connection: close`: Node would close the socket the moment the answer is written, with the
+  // client's bytes still arriving, and the kernel's reset can reach the client before our answer
+  // does. Kept open, the rest is read and dropped for a moment (@hono/node-server's drain, at
+  // most 500 ms or 64 MB) and then closed: the client reads the 413 first.
+  const headers = { 'Cache-Control': 'no-store' };
   if (!accept.includes('text/html')) return Response.json({ message: `${failure} ${reason}`, code: 'payload_too_large' }, { status: 413, headers });
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${failure}</title></head>

@@ -1,11 +1,10 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSharedBrowser } from '../support/browser';
+import { scrollToElement, useSharedBrowser, VIEWPORTS, waitForHydration } from '../support/browser';
 import { useServer } from '../support/server';
 import { DAISY_THEME, type ThemePreference } from '~/lib/theme';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
-import { VIEWPORTS, waitForHydration } from '../support/browser';
 import { seedBlogs, seedWishlist } from '../support/home-seed';
 
 /**
@@ -66,9 +65,9 @@ export const SCREENS: Screen[] = [
     motion: true,
     act: async (page) => {
       // The moving row and the counting code load as their sections come near the viewport.
-      await page.getByRole('heading', { name: 'studio frame' }).scrollIntoViewIfNeeded();
+      await scrollToElement(page.getByRole('heading', { name: 'studio frame' }));
       await page.getByTestId('gallery-marquee').waitFor();
-      await page.getByTestId('achievements').scrollIntoViewIfNeeded();
+      await scrollToElement(page.getByTestId('achievements'));
       // The site's own figures (docs/decisions/031): 14 Public blogs by both members, no confirmed subscriber.
       await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['14', '100%', '0', '2']);
     },
@@ -131,9 +130,10 @@ export const SCREENS: Screen[] = [
     path: (s) => `/authors/${s.writerId}`,
     who: IN,
     act: async (page) => {
-      const follow = page.getByRole('button', { name: 'Follow Writer' });
+      // Exact names: 'Follow Writer' is also a part of 'Unfollow Writer'.
+      const follow = page.getByRole('button', { name: 'Follow Writer', exact: true });
       if (await follow.count()) await follow.click();
-      await page.getByRole('button', { name: 'Unfollow Writer' }).waitFor();
+      await page.getByRole('button', { name: 'Unfollow Writer', exact: true }).waitFor();
     },
   },
   { name: 'own author page (Hidden included, views and likes)', path: (s) => `/authors/${s.readerId}`, who: IN },

@@ -1,10 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSharedBrowser } from '../support/browser';
+import { scrollToElement, useSharedBrowser, VIEWPORTS, waitForHydration } from '../support/browser';
 import { useServer } from '../support/server';
 import { MESSAGES } from '~/lib/messages';
 import { signUp } from '../support/auth';
-import { VIEWPORTS, waitForHydration } from '../support/browser';
 import { seedBlogs } from '../support/home-seed';
 
 /**
@@ -121,7 +120,7 @@ describe('reduced motion', () => {
     const context = await browser.newContext({ reducedMotion: 'no-preference' });
     try {
       const page = await openPage(context, '/');
-      await page.getByRole('heading', { name: 'studio frame' }).scrollIntoViewIfNeeded();
+      await scrollToElement(page.getByRole('heading', { name: 'studio frame' }));
       await page.getByTestId('gallery-marquee').waitFor();
       const found = await moving(page);
       expect(found.some((a) => a.startsWith('animation') && a.includes('rfm-marquee'))).toBe(true);

@@ -69,17 +69,17 @@ describe('the author page', () => {
     const authorPath = /href="(\/authors\/[^"]+)"/.exec(await (await fetch(`${server.url}/blogs/${ids[0]}`)).text())![1]!;
     await page.goto(`${server.url}${authorPath}`);
     await waitForHydration(page);
-    await page.getByRole('button', { name: 'Follow Wren Writer' }).click();
+    await page.getByRole('button', { name: 'Follow Wren Writer', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('redirectTo') === authorPath);
     await signUp(context, server.url, { name: 'Fern Follower' });
     await page.goto(`${server.url}${authorPath}`);
     await waitForHydration(page);
-    await page.getByRole('button', { name: 'Follow Wren Writer' }).click();
-    await page.getByRole('button', { name: 'Unfollow Wren Writer' }).waitFor();
+    await page.getByRole('button', { name: 'Follow Wren Writer', exact: true }).click();
+    await page.getByRole('button', { name: 'Unfollow Wren Writer', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe(authorPath);
     await page.reload();
-    await page.getByRole('button', { name: 'Unfollow Wren Writer' }).click();
-    await page.getByRole('button', { name: 'Follow Wren Writer' }).waitFor();
+    await page.getByRole('button', { name: 'Unfollow Wren Writer', exact: true }).click();
+    await page.getByRole('button', { name: 'Follow Wren Writer', exact: true }).waitFor();
     expect(browser.errors).toEqual([]);
     // The writer sees no Follow button on their own page.
     await writer.page.goto(`${server.url}${authorPath}`);

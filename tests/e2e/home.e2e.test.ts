@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../support/server';
-import { useBrowsers } from '../support/browser';
+import { type Browser, openBrowser, screenshot, scrollToElement, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
 import { signUp } from '../support/auth';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 import { seedBlogs } from '../support/home-seed';
 import { startServer } from '../support/server';
 
@@ -96,7 +95,7 @@ describe('the home page', () => {
     const marquee = page.locator('.rfm-marquee-container');
     // The marquee's code is fetched only as the gallery comes near the viewport.
     expect(await marquee.count()).toBe(0);
-    await page.getByRole('heading', { name: 'studio frame' }).scrollIntoViewIfNeeded();
+    await scrollToElement(page.getByRole('heading', { name: 'studio frame' }));
     await marquee.waitFor();
     const srcs = await marquee.locator('img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src')));
     expect([...new Set(srcs)].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `/images/gallery-${n}.svg`));
@@ -125,7 +124,7 @@ describe('the home page', () => {
     // code (decision 036); it comes alive 300 px before it shows, and counts once in view.
     expect(await figures.allTextContents()).toEqual(FIGURES);
     expect(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/achievements-[^/]*\.js$/.test(e.name)))).toBe(false);
-    await page.getByRole('heading', { name: 'Our Achievements' }).scrollIntoViewIfNeeded();
+    await scrollToElement(page.getByRole('heading', { name: 'Our Achievements' }));
     // Counting up means a figure between the start and the end shows at some frame: watched
     // frame by frame in the page, not sampled once after a fixed wait (a busy machine delays it).
     await page.waitForFunction(

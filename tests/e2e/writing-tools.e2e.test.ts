@@ -4,7 +4,7 @@ import { MESSAGES } from '~/lib/messages';
 import { jpegImage, pngImage, TEXT_FILE } from '../support/images';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { type Browser, openBrowser, screenshot, scrollToElement, VIEWPORTS, waitForHydration } from '../support/browser';
 import { type RunningServer, startServer } from '../support/server';
 
 /** Our stored picture's Markdown, with the size the editor wrote (docs/decisions/030). */
@@ -175,7 +175,7 @@ describe('writing tools: Write/Preview, the toolbar and pictures in the body (is
     const pageBody = page.getByTestId('long-description');
     expect(await pageBody.innerHTML()).toBe(previewHtml);
     for (const img of await pageBody.locator('img').all()) {
-      await img.scrollIntoViewIfNeeded();
+      await scrollToElement(img);
       await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0), UPLOAD).toBe(true);
     }
     expect(await pageBody.locator('img').count()).toBe(2);

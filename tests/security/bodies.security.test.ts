@@ -60,12 +60,14 @@ function post(path: string, type: string, total: number, { declare = true, accep
         (declare ? `Content-Length: ${total}\r\n` : 'Transfer-Encoding: chunked\r\n') +
         '\r\n',
     );
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    const framed = declare ? chunk : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+    const full = Buffer.alloc(64 * 1024, 'a');
+    const frame = (chunk: Buffer) => (declare ? chunk : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
     const pump = () => {
       while (!done && sent < total) {
+        // Exactly `total` bytes: on a connection kept open, more would be read as the next request.
+        const chunk = full.subarray(0, Math.min(full.length, total - sent));
         sent += chunk.length;
-        if (!socket.write(framed)) return void socket.once('drain', pump);
+        if (!socket.write(frame(chunk))) return void socket.once('drain', pump);
       }
       if (!done && !declare) socket.write('0\r\n\r\n');
     };

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Browser as PlaywrightBrowser, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Browser as PlaywrightBrowser, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { late } from './late';
 
@@ -91,6 +91,15 @@ export async function screenshot(page: Page, name: string) {
 /** Waits until React has hydrated the page (the root sets this flag once mounted). */
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+}
+
+/**
+ * Scrolls the element to the middle of the viewport at once. Playwright's scrollIntoViewIfNeeded
+ * waits for the element to stand still, and under the site's smooth scrolling (motion welcome)
+ * each of its retries starts the glide again: on a busy machine it never settles.
+ */
+export async function scrollToElement(locator: Locator) {
+  await locator.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
 }
 
 /**
