@@ -6,8 +6,10 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, DialectName } from '~/db/schema';
 import { imageStoreFor } from '~/features/images/image-store.server';
+import { assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { createUserRecord, recordSignIn } from '~/features/users/users.service.server';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '~/features/users/users.schema';
+import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { AuthPort, ServiceContext } from '~/lib/service-context';
 import { checkAuthInput, fitUserToLimits } from './auth-input.server';
@@ -72,6 +74,26 @@ const PASSWORD_FIELDS: Record<string, string> = {
   '/change-password': 'newPassword',
   '/set-password': 'newPassword',
 };
+
+/**
+ * better-auth's own endpoints that change an account. A suspended user can read but not write
+ * (docs/decisions/028): these answer 403 with the suspension's message, like every write of ours,
+ * whether they come through /api/auth or a page's form (the auth port). Signing in and out, and
+ * ending sessions, stay open.
+ */
+export const ACCOUNT_WRITE_ENDPOINTS: ReadonlySet<string> = new Set([
+  '/update-user',
+  '/change-password',
+  '/set-password',
+  '/change-email',
+  '/delete-user',
+  '/link-social',
+  '/unlink-account',
+  '/oauth2/link',
+  '/two-factor/enable',
+  '/two-factor/disable',
+  '/two-factor/generate-backup-codes',
+]);
 
 /**
  * better-auth owns accounts, passwords and sessions (BRIEF §2 "Identity provider").
@@ -201,6 +223,18 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
       // The spec's password rule (§5) holds for every way of choosing a password, not only the form.
       before: createAuthMiddleware(async (ctx) => {
         checkAuthInput(ctx.path, ctx.body);
+        if (ACCOUNT_WRITE_ENDPOINTS.has(ctx.path)) {
+          // The full API, not the hook's own reader: a bearer token is turned into a session by
+          // a plugin's hook, which runs after this one.
+          const session = ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null;
+          if (session) {
+            const { id, email, name, image } = session.user;
+            await assertCanWrite({ ...hookContext(), user: { id, email, name, image: image ?? null } }).catch((error: unknown) => {
+              if (error instanceof AppError) throw new APIError('FORBIDDEN', { message: error.message, code: error.code });
+              throw error;
+            });
+          }
+        }
         // Per account as well as per address (AUTH_ENDPOINT_LIMITS): counted here, inside
         // better-auth, because the API and the page forms (the auth port) both pass through it.
         const perEmail = emailRuleOf(ctx.path);

@@ -12,7 +12,7 @@ import { COMMENT_HANDLERS } from './comments.api.server';
 import { mountOperations } from './endpoints.server';
 import { OPERATIONS } from './openapi.server';
 import { IMAGE_HANDLERS } from './images.api.server';
-import { MODERATION_HANDLERS, suspendedAccountGuard } from './moderation.api.server';
+import { MODERATION_HANDLERS } from './moderation.api.server';
 import { SUBSCRIBER_HANDLERS } from './newsletter.api.server';
 import { USER_HANDLERS } from './users.api.server';
 import { WISHLIST_HANDLERS } from './wishlist.api.server';
@@ -53,8 +53,6 @@ export function createApi(deps: AppDeps) {
   for (const path of Object.keys(AUTH_ENDPOINT_LIMITS)) {
     for (const rule of clientRulesOf(path)) api.post(`/auth${path}`, rateLimit({ store: deps.rateLimits, log: deps.log, ...rule }));
   }
-  // A suspended user's account writes end before better-auth sees them (docs/decisions/028).
-  api.post('/auth/*', suspendedAccountGuard(deps));
   api.on(['GET', 'POST'], '/auth/*', async (c) => {
     const response = await deps.auth.handler(withClientIp(c.req.raw, c.get('clientIp')));
     // The sign-in popup's last page posts to window.opener: a stricter opener policy on it

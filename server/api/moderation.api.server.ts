@@ -1,4 +1,3 @@
-import type { MiddlewareHandler } from 'hono';
 import {
   ContentPathSchema,
   type GrantModeratorInput,
@@ -8,7 +7,6 @@ import {
   type SuspendInput,
 } from '~/features/moderation/moderation.schema';
 import {
-  assertCanWrite,
   banFromCommenting,
   deleteContent,
   dismissReport,
@@ -25,7 +23,6 @@ import {
   unsuspendUser,
 } from '~/features/moderation/moderation.service.server';
 import { approveAccount, approveContent, listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
-import { type AppDeps, type AppEnv, serviceContext } from '../context.server';
 import type { Handler, Handlers } from './endpoints.server';
 import { parseInput, setPageHeaders } from './handlers.server';
 
@@ -39,36 +36,6 @@ const userAction =
   (action: typeof unsuspendUser): Handler =>
   async ({ c, ctx, body }) =>
     c.json(await action(ctx, c.req.param('id') ?? '', body as ModerationReasonInput));
-
-/**
- * better-auth's own endpoints that change an account (under /api/auth). A suspended user can
- * read but not write (docs/decisions/028): these answer 403 with the suspension's message, like
- * every write of ours. Signing in and out, and ending sessions, stay open.
- */
-export const ACCOUNT_WRITE_ENDPOINTS = [
-  '/update-user',
-  '/change-password',
-  '/set-password',
-  '/change-email',
-  '/delete-user',
-  '/link-social',
-  '/unlink-account',
-  '/oauth2/link',
-  '/two-factor/enable',
-  '/two-factor/disable',
-  '/two-factor/generate-backup-codes',
-] as const;
-
-/** In front of better-auth (mounted at /api/auth/*): a suspended user's account writes end here. */
-export function suspendedAccountGuard(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  const guarded = new Set<string>(ACCOUNT_WRITE_ENDPOINTS);
-  return async (c, next) => {
-    const user = c.get('user');
-    const endpoint = c.req.path.replace(/^.*?\/api\/auth/, '');
-    if (user && guarded.has(endpoint)) await assertCanWrite(serviceContext(deps, user));
-    return next();
-  };
-}
 
 /** Issue 19's calls. Every rule (who may, one open report each, …) is the service's. */
 export const MODERATION_HANDLERS: Handlers = {

@@ -55,7 +55,7 @@ describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
     { name: 'upload', method: 'POST', path: '/api/images' },
     { name: 'change the profile', method: 'PATCH', path: `/api/update/${encodeURIComponent(user.user.email)}`, json: { name: 'Renamed' } },
     { name: 'report', method: 'POST', path: '/api/reports', json: { targetType: 'blog', targetId: blogId, reason: 'Spam' } },
-    // better-auth's own account changes (server/api/moderation.api.server.ts ACCOUNT_WRITE_ENDPOINTS).
+    // better-auth's own account changes (server/auth.server.ts ACCOUNT_WRITE_ENDPOINTS, checked inside better-auth).
     { name: 'rename the account', method: 'POST', path: '/api/auth/update-user', json: { name: 'Renamed' } },
     { name: 'change the password', method: 'POST', path: '/api/auth/change-password', json: { currentPassword: user.password, newPassword: 'Evening456' } },
     { name: 'change the email', method: 'POST', path: '/api/auth/change-email', json: { newEmail: `moved-${user.user.id}@example.com` } },

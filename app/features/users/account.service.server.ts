@@ -1,4 +1,3 @@
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { discardImage, uploadSignUpImage } from '~/features/images/images.service.server';
 import { AppError, isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
@@ -112,16 +111,15 @@ export type TwoFactorIntent = 'enable' | 'confirm' | 'disable';
 /** Two-factor set-up (password → key and recovery codes), its first code, and removal (password). */
 export function changeTwoFactor(ctx: ServiceContext, intent: TwoFactorIntent, secret: string): Promise<AccountOutcome<{ setup?: TotpSetup }>> {
   return outcomeOf(async () => {
-    // A suspended user may not change their account (decision 028): the rule better-auth's own
-    // door applies (suspendedAccountGuard), here for the profile page's, which uses the auth port.
-    await assertCanWrite(ctx);
     if (intent === 'confirm' ? !/^\d{6}$/.test(secret) : !secret) {
       return refused(400, intent === 'confirm' ? MESSAGES.twoFactorInvalidCode : MESSAGES.twoFactorWrongPassword);
     }
     const response =
       intent === 'confirm' ? await ctx.auth.call('/two-factor/verify-totp', { code: secret }) : await ctx.auth.call(`/two-factor/${intent}`, { password: secret });
     if (!response.ok) {
-      const { code } = await authErrorMessage(response, MESSAGES.serverError);
+      const { code, message } = await authErrorMessage(response, MESSAGES.serverError);
+      // 403: the account may not change (a suspension, checked inside better-auth for every door).
+      if (response.status === 403) return refused(403, message);
       return refused(response.status === 429 ? 429 : 400, twoFactorErrorMessage(code, response.status).message);
     }
     if (intent !== 'enable') return { ok: true, cookies: forwardCookies(response) };
