@@ -38,7 +38,8 @@ export interface FocalPoint {
 
 export interface ProcessedImage {
   variants: ImageVariant[];
-  focus: FocalPoint;
+  /** Null when it could not be found: the photo is shown with the default position. */
+  focus: FocalPoint | null;
 }
 
 /** The square the attention strategy looks at: small enough to cost little, large enough to find a face. */
@@ -49,15 +50,21 @@ const FOCUS_SQUARE = 256;
  * reports the point in the resized, not yet cropped image, which is mapped back to percent of
  * the whole (docs/decisions/040).
  */
-async function focalPoint(sharp: Awaited<ReturnType<typeof loadSharp>>, data: Buffer, raw: { raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 } }): Promise<FocalPoint> {
+async function focalPoint(sharp: Awaited<ReturnType<typeof loadSharp>>, data: Buffer, raw: { raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 } }): Promise<FocalPoint | null> {
   const { width, height } = raw.raw;
-  const { info } = await sharp(data, raw)
-    .resize(FOCUS_SQUARE, FOCUS_SQUARE, { fit: 'cover', position: sharp.strategy.attention })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const scale = FOCUS_SQUARE / Math.min(width, height);
-  const percent = (at: number | undefined, size: number) => (at === undefined ? 50 : Math.min(100, Math.max(0, Math.round((at / (size * scale)) * 100))));
-  return { x: percent(info.attentionX, width), y: percent(info.attentionY, height) };
+  try {
+    const { info } = await sharp(data, raw)
+      .resize(FOCUS_SQUARE, FOCUS_SQUARE, { fit: 'cover', position: sharp.strategy.attention })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.attentionX === undefined || info.attentionY === undefined) return null;
+    const scale = FOCUS_SQUARE / Math.min(width, height);
+    const percent = (at: number, size: number) => Math.min(100, Math.max(0, Math.round((at / (size * scale)) * 100)));
+    return { x: percent(info.attentionX, width), y: percent(info.attentionY, height) };
+  } catch {
+    // The photo itself is fine (its widths were made); only its focus is unknown.
+    return null;
+  }
 }
 
 const unsupported = () => new AppError('unsupported_media_type', MESSAGES.imageFormatRefused, 'image');
@@ -141,7 +148,7 @@ export async function uploadSignUpImage(ctx: ServiceContext, bytes: Buffer): Pro
 async function storeProcessed(ctx: ServiceContext, store: ImageStore, image: ProcessedImage): Promise<{ url: string }> {
   const stored = await storeVariants(ctx, store, image.variants);
   const id = storedImageId(stored.url);
-  if (id) {
+  if (id && image.focus) {
     try {
       await insertImageFocus(ctx.db, { image_id: id, focus_x: image.focus.x, focus_y: image.focus.y, created_at: ctx.now().toISOString() });
     } catch (error) {

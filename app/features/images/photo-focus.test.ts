@@ -12,6 +12,7 @@ describe('the focal point the pipeline finds (sharp attention strategy)', () => 
   ] as const) {
     it(`lands near the subject, away from the middle: ${what}`, async () => {
       const { focus } = await processImage(await photoWithSubject(at, width, height));
+      if (!focus) throw new Error('no focal point found');
       expect(Math.abs(focus.x - at.x), `x ${focus.x} for ${at.x}`).toBeLessThanOrEqual(8);
       expect(Math.abs(focus.y - at.y), `y ${focus.y} for ${at.y}`).toBeLessThanOrEqual(8);
     });

@@ -47,6 +47,7 @@ export function PhotoFocusField({ defaultValue, preview, autoPosition, enhanced,
         className={RADIO}
         checked={focus === value}
         onChange={() => setFocus(value)}
+        aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'photo_focus-error' : undefined}
       />
       {PHOTO_FOCUS_LABELS[value]}
