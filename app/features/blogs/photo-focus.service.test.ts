@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import type { TestUser } from '#test/test-app';
 import { photoWithSubject } from '../../../tests/support/images';
+import { loadRecentBlogsSection } from '../home/home.service.server';
 import { storedImageId, uploadImage } from '../images/images.service.server';
 import { readBlogForm, saveBlogForm } from './blog-form.server';
 import { createBlog, getBlog, updateBlog } from './blogs.service.server';
@@ -39,6 +40,9 @@ describeOnDialects('a photo keeps its subject on %s (issue 17, decision 040)', (
 
     await updateBlog(ctx, insertedId, { photo_focus: 'bottom-right' });
     expect(await getBlog(ctx, insertedId)).toMatchObject({ photo_focus: 'bottom-right', photo_position: '100% 100%' });
+    // The cards get it too (the home's recent cards are built apart from All blogs').
+    const recent = await loadRecentBlogsSection(t.context(null));
+    expect(recent.blogs.find((b) => b._id === insertedId)).toMatchObject({ photo_position: '100% 100%' });
     // An edit that does not mention the focus keeps it.
     await updateBlog(ctx, insertedId, { title: 'Portrait, renamed' });
     expect(await getBlog(ctx, insertedId)).toMatchObject({ photo_focus: 'bottom-right' });
