@@ -7,7 +7,7 @@ import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import type { ServiceContext } from '~/lib/service-context';
 import type { ImageStore } from './image-store.server';
-import { findImageFocus, insertImageFocus } from './images.repo.server';
+import { deleteImageFocus, findImageFocus, insertImageFocus } from './images.repo.server';
 import { IMAGE_WIDTHS, MAX_IMAGE_PIXELS } from './images.schema';
 
 // What other features use of the image store and the upload readers comes through this service,
@@ -191,8 +191,15 @@ async function removeVariants(ctx: ServiceContext, store: ImageStore, id: string
   if (failed) ctx.log.warn({ err: failed.reason, image: id }, 'image not removed; the orphan sweep will');
 }
 
-/** Removes every width of an image this request stored but could not use (its blog was not saved). */
+/** Removes every width of an image this request stored but could not use (its blog was not saved), and its focal point. */
 export async function discardImage(ctx: ServiceContext, store: ImageStore, url: string): Promise<void> {
   const id = storedImageId(url);
-  if (id) await removeVariants(ctx, store, id);
+  if (!id) return;
+  await removeVariants(ctx, store, id);
+  try {
+    await deleteImageFocus(ctx.db, [id]);
+  } catch (error) {
+    // The database that refused the blog may refuse this too; a point without files harms nothing.
+    ctx.log.warn({ err: error, image: id }, 'focal point of a discarded image not removed');
+  }
 }
