@@ -2,8 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
-import { fillBlogForm } from '../support/blogs';
-import { screenshot, scrollToElement, useBrowsers, waitForHydration } from '../support/browser';
+import { fillBlogForm, seedBlog, uploadPhoto } from '../support/blogs';
+import { screenshot, scrollToElement, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
 import { photoWithSubject } from '../support/images';
 import { useServer } from '../support/server';
 
@@ -88,5 +88,22 @@ describe('a photo keeps its subject: the focus set on the form is where cards an
     expect(Math.abs(x! - 50), automatic).toBeLessThanOrEqual(10);
     expect(y!, automatic).toBeLessThan(30);
     expect(await objectPosition(await cardPhoto(page, server.url, title))).toBe(automatic);
+  });
+
+  it('without JavaScript, on a phone: the radio buttons set the focus, and the page crops around it', async () => {
+    const { page, context } = await browsers.open({ viewport: VIEWPORTS.phone, javaScriptEnabled: false });
+    await signUp(context, server.url);
+    const photo = await uploadPhoto(context, server.url, await photoWithSubject({ x: 30, y: 20 }, 900, 1200));
+    const id = await seedBlog(context, server.url, { title: `Plain form ${Date.now().toString(36)}`, photo });
+    await page.goto(`${server.url}/updateBlog/${id}`);
+    const focus = page.getByRole('group', { name: 'Photo focus' });
+    expect(await focus.getByRole('radio', { name: 'Automatic' }).isChecked()).toBe(true);
+    // Nothing wider than the phone: the nine positions fit beside or under the photo.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    await screenshot(page, 'photo-focus-phone-no-js');
+    await focus.getByRole('radio', { name: 'Left', exact: true }).check();
+    await page.getByRole('button', { name: 'Update Blog' }).click();
+    await page.waitForURL(/\/allblogs$/, { timeout: 20_000 });
+    expect(await objectPosition(await pagePhoto(page, server.url, id))).toBe('0% 50%');
   });
 });
