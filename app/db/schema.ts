@@ -17,6 +17,11 @@ export interface BlogsTable {
   details: string | null;
   availability: 'Public' | 'Hidden';
   photo: string | null;
+  /** The writer's choice of the photo's focus (one of nine positions); null: Automatic (decision 040). */
+  photo_focus: PhotoFocusPosition | null;
+  /** The photo's computed focal point in percent, copied from image_focus when the photo is set; null: unknown. */
+  photo_focus_x: number | null;
+  photo_focus_y: number | null;
   likes: Generated<number>;
   views: Generated<number>;
   /** Moved by triggers whenever what the blog's page shows changes, views aside (decision 024). */
@@ -31,6 +36,17 @@ export interface BlogsTable {
   held_until: string | null;
   /** More than K links from a held account: shown to its author only until a moderator approves it. */
   pending_since: string | null;
+}
+
+export type PhotoFocusPosition = 'top-left' | 'top' | 'top-right' | 'left' | 'center' | 'right' | 'bottom-left' | 'bottom' | 'bottom-right';
+
+/** Where an uploaded image's subject is, found once at upload (sharp's attention strategy, decision 040). */
+export interface ImageFocusTable {
+  /** The id in the image's stored names (`{id}-{width}.webp`). */
+  image_id: string;
+  focus_x: number;
+  focus_y: number;
+  created_at: string;
 }
 
 export interface CommentsTable {
@@ -217,6 +233,7 @@ export interface Database {
   reports: ReportsTable;
   user_restrictions: UserRestrictionsTable;
   account_approvals: AccountApprovalsTable;
+  image_focus: ImageFocusTable;
 }
 
 /**
@@ -238,7 +255,7 @@ export type DialectName = 'sqlite' | 'postgres';
  */
 type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
 export const TABLE_COLUMNS = {
-  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason', 'held_until', 'pending_since'],
+  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'photo_focus_x', 'photo_focus_y', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason', 'held_until', 'pending_since'],
   comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at', 'removed_at', 'removed_reason', 'edited_at', 'pending_since'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
@@ -255,6 +272,7 @@ export const TABLE_COLUMNS = {
   reports: ['id', 'reporter_id', 'target_type', 'target_id', 'reason', 'details', 'snapshot', 'status', 'created_at', 'resolved_at', 'resolved_by'],
   user_restrictions: ['user_id', 'kind', 'until', 'reason', 'created_by', 'created_at'],
   account_approvals: ['user_id', 'approved_by', 'approved_at', 'reason'],
+  image_focus: ['image_id', 'focus_x', 'focus_y', 'created_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -285,4 +303,5 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   reports: true,
   user_restrictions: true,
   account_approvals: true,
+  image_focus: true,
 };

@@ -212,7 +212,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
       </header>
       {blog.photo ? (
         <figure className="mx-auto mt-8 max-w-5xl overflow-hidden bg-base-300 sm:rounded-box sm:px-0">
-          <BlogPhoto src={blog.photo} sizes="(min-width: 1024px) 1024px, 100vw" eager className="aspect-[16/9] w-full object-cover object-[50%_30%]" />
+          <BlogPhoto src={blog.photo} position={blog.photo_position} sizes="(min-width: 1024px) 1024px, 100vw" eager className="aspect-[16/9] w-full object-cover" />
         </figure>
       ) : null}
       <div className="reading-column">

@@ -3,7 +3,6 @@ import { Page } from '~/components/page';
 import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs/blog-form.server';
 import { getBlogForUpdate, updateBlog } from '~/features/blogs/blogs.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
-import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
@@ -59,22 +58,18 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export default function UpdateBlog({ loaderData, actionData }: Route.ComponentProps) {
   const { blog, author, maxUploadMb } = loaderData;
   const defaults = blog
-    ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability }
+    ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability, photo_focus: blog.photo_focus }
     : {};
   return (
     <Page title="Edit blog">
-      {blog?.photo ? (
-        <div className="mt-6 flex items-center gap-4">
-          <BlogPhoto src={blog.photo} sizes="160px" className="h-24 w-40 rounded-box object-cover" />
-          <p className="text-sm opacity-80">Current image</p>
-        </div>
-      ) : null}
       <BlogForm
         mode="edit"
         author={author}
         maxUploadMb={maxUploadMb}
         defaults={defaults}
         actionData={actionData}
+        // The focus marker shows where Automatic puts it only while the writer's choice is Automatic.
+        currentPhoto={blog?.photo ? { src: blog.photo, position: blog.photo_focus === 'auto' ? blog.photo_position : null } : null}
       />
     </Page>
   );

@@ -4,6 +4,14 @@ import { MESSAGES } from '~/lib/messages';
 import { createTestApp, type TestUser } from '#test/test-app';
 import type { BlogJson } from '../../app/features/blogs/blogs.presenter';
 import { BLOG_LIMITS } from '../../app/features/blogs/blogs.schema';
+import { photoWithSubject } from '../../tests/support/images';
+
+/** A multipart body with one file in `image`, as POST /api/images takes it. */
+async function imageForm(bytes: Buffer): Promise<FormData> {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'photo.jpg');
+  return form;
+}
 
 const via = {
   cookie: (u: TestUser) => ({ cookie: u.cookie }),
@@ -60,6 +68,9 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
         details: null,
         availability: 'Public',
         photo: 'https://images.example.com/bay-1600.webp',
+        // A photo from elsewhere: no focal point known, none chosen (decision 040).
+        photo_focus: 'auto',
+        photo_position: null,
         createdAt: expect.stringMatching(/^2026-11-01T10:/),
         likes: 0,
         likedBy: [],
@@ -84,6 +95,23 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
       const blog = (await (await get(`/api/blogs/${id}`)).json()) as BlogJson;
       expect(blog).toMatchObject({ title: 'Evening, revised', name: 'Olive Owner', photo: 'https://images.example.com/bay-1600.webp' });
       expect(await (await get(`/api/blogs/${id}`, owner, how)).json()).toMatchObject({ isOwner: true, email: owner.user.email });
+    });
+
+    it(`takes the writer's photo focus, answers it, and refuses one that is not a choice (${how})`, async () => {
+      const uploaded = await t.request('/api/images', { method: 'POST', headers: via[how](owner), body: await imageForm(await photoWithSubject({ x: 80, y: 20 })) });
+      const { url } = ((await uploaded.json()) as { data: { url: string } }).data;
+      const id = await create(owner, { photo: url, photo_focus: 'bottom' }, how);
+      expect(await (await get(`/api/blogs/${id}`)).json()).toMatchObject({ photo: url, photo_focus: 'bottom', photo_position: '50% 100%' });
+      const put = (json: unknown) => t.request(`/api/blogs/${id}`, { method: 'PUT', headers: via[how](owner), json });
+      expect(await (await put({ photo_focus: 'auto' })).json()).toEqual({ modifiedCount: 1 });
+      // Automatic: the point the pipeline found at upload, right of the middle and high, like the subject.
+      const automatic = ((await (await get(`/api/blogs/${id}`)).json()) as BlogJson).photo_position!;
+      const [x, y] = automatic.split(' ').map((v) => Number.parseInt(v, 10));
+      expect(x).toBeGreaterThan(65);
+      expect(y).toBeLessThan(35);
+      const refused = await put({ photo_focus: 'middle' });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { message: string }).message).toMatch(/^photo_focus:/);
     });
 
     it(`lets only the owner delete, taking comments, likes and wishlist rows along (${how})`, async () => {
@@ -286,6 +314,7 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
       ['missing photo', { photo: undefined }, 'photo'],
       ['javascript: photo', { photo: 'javascript:alert(1)' }, 'photo'],
       ['photo too long', { photo: `https://x.example/${'a'.repeat(BLOG_LIMITS.photo)}` }, 'photo'],
+      ['unknown photo focus', { photo_focus: 'face' }, 'photo_focus'],
     ];
     for (const [name, overrides, field] of cases) {
       it(name, async () => {

@@ -19,7 +19,16 @@ const text = z.string();
 const id = z.string().describe('A blog, comment or wishlist id (UUID)');
 
 export const MessageResponse = z.object({ message: text, code: text.optional(), field: text.optional(), requestId: text.optional() });
-const wishlistBase = { _id: id, blogId: id, title: text, photo: text.nullable(), email: text, category: text, description: text };
+const wishlistBase = {
+  _id: id,
+  blogId: id,
+  title: text,
+  photo: text.nullable(),
+  photo_position: text.nullable().describe("The blog's photo focus as a CSS `object-position`, while this item's copy of the photo is still the blog's; null otherwise"),
+  email: text,
+  category: text,
+  description: text,
+};
 export const WishlistItemResponse = z.union([
   z.strictObject({ ...wishlistBase, createdAt: text }),
   z.strictObject({ ...wishlistBase, likeCount: z.number().int() }),

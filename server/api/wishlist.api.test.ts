@@ -62,12 +62,13 @@ describeOnDialects('wishlist API on %s', (t) => {
       const items = (await list.json()) as Record<string, unknown>[];
       expect(items).toHaveLength(1);
       // The owner is the caller and the stored copy is the blog's own, whatever the body said.
-      expect(Object.keys(items[0]!).sort()).toEqual(['_id', 'blogId', 'category', 'createdAt', 'description', 'email', 'photo', 'title']);
+      expect(Object.keys(items[0]!).sort()).toEqual(['_id', 'blogId', 'category', 'createdAt', 'description', 'email', 'photo', 'photo_position', 'title']);
       expect(items[0]).toMatchObject({
         _id: insertedId,
         blogId: publicBlog,
         title: 'Desert evenings',
         photo: 'https://images.example.com/dunes.webp',
+        photo_position: null,
         email: reader.user.email,
         category: 'Travelling & Photography',
         description: 'Dusk over the dunes.',
@@ -82,6 +83,21 @@ describeOnDialects('wishlist API on %s', (t) => {
       expect(await foreign.json()).toMatchObject({ message: MESSAGES.forbidden, code: 'forbidden' });
       expect((await t.request(`/api/wishlist/${encodeURIComponent(reader.user.email)}`)).status).toBe(401);
       expect(((await (await t.request(`/api/wishlist/${encodeURIComponent(other.user.email)}`, { headers: auth[via](other) })).json()) as unknown[]).length).toBe(0);
+    });
+
+    it(`shows the blog's photo focus while the item's copy is still the blog's photo (${via})`, async () => {
+      const reader = await t.createUser();
+      const headers = auth[via](reader);
+      const base = { category: 'Personal' as const, type: 'Photo' as const, short_description: 's', long_description: 'l', availability: 'Public' as const };
+      const { insertedId: blogId } = await createBlog(t.context(writer.user), { ...base, title: 'Focused', photo: 'https://images.example.com/face.webp', photo_focus: 'top-left' });
+      expect((await t.request('/api/wishlist', { method: 'POST', headers, json: homePayload(blogId) })).status).toBe(201);
+      const listed = async () => ((await (await t.request(`/api/wishlist/${reader.user.email}`, { headers })).json()) as Record<string, unknown>[])[0];
+      expect(await listed()).toMatchObject({ photo: 'https://images.example.com/face.webp', photo_position: '0% 0%' });
+      await updateBlog(t.context(writer.user), blogId, { photo_focus: 'bottom' });
+      expect(await listed()).toMatchObject({ photo_position: '50% 100%' });
+      // A new photo on the blog: the item keeps its copy of the old one, whose focus is not known.
+      await updateBlog(t.context(writer.user), blogId, { photo: 'https://images.example.com/other.webp' });
+      expect(await listed()).toMatchObject({ photo: 'https://images.example.com/face.webp', photo_position: null });
     });
 
     it(`adds from All blogs with likeCount, once per blog (${via})`, async () => {

@@ -4,8 +4,8 @@ import { useServer } from '../support/server';
 import { SVG_IMAGE, jpegImage, sidewaysJpegWithExif } from '../support/images';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
-import { seedBlog, uploadPhoto } from '../support/blogs';
-import { type Browser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { fillBlogForm, seedBlog, uploadPhoto } from '../support/blogs';
+import { screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 
 const server = useServer();
 /** The browser logs a refused request's status as a console error; a test names those it provokes. */
@@ -14,15 +14,6 @@ const { open, allow } = useBrowsers({ allowed: refused(404) });
 async function blogTitles(): Promise<string[]> {
   const res = await fetch(`${server.url}/api/blogs?limit=100`);
   return ((await res.json()) as { title: string }[]).map((b) => b.title);
-}
-
-async function fillBlogForm(page: Browser['page'], title: string) {
-  await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Category').selectOption('Travelling & Photography');
-  await page.getByLabel('Type').selectOption('Photo');
-  await page.getByLabel('Short description').fill('Orange water and a purple sky.');
-  await page.getByLabel('Long description').fill('## On the pier\n\nWe stayed **until** the last light.\n\n- sand\n- salt');
-  await page.getByLabel('Availability').selectOption('Public');
 }
 
 describe('writing blogs', () => {

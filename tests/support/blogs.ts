@@ -1,4 +1,4 @@
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { jpegImage } from './images';
 
 export interface SeedBlog {
@@ -38,4 +38,14 @@ export async function seedBlog(context: BrowserContext, baseUrl: string, blog: P
   });
   if (!res.ok()) throw new Error(`blog creation failed: ${res.status()} ${await res.text()}`);
   return ((await res.json()) as { insertedId: string }).insertedId;
+}
+
+/** Fills the Add/Edit blog form's text fields and choices (not the image). */
+export async function fillBlogForm(page: Page, title: string) {
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Category').selectOption('Travelling & Photography');
+  await page.getByLabel('Type').selectOption('Photo');
+  await page.getByLabel('Short description').fill('Orange water and a purple sky.');
+  await page.getByLabel('Long description').fill('## On the pier\n\nWe stayed **until** the last light.\n\n- sand\n- salt');
+  await page.getByLabel('Availability').selectOption('Public');
 }

@@ -29,15 +29,18 @@ describeOnDialects('the Add blog form when the database refuses the row (%s)', (
     }
   });
 
-  it('stores the image, then removes it again when the blog is not saved: no row, no orphan', async () => {
+  it('stores the image and its focal point, then removes both again when the blog is not saved: no row, no orphan', async () => {
     const ctx = t.context(writer.user);
     const form = await readBlogForm(ctx, t.deps.config, await addBlogRequest(), 'add');
     expect(form.ok).toBe(true);
     if (!form.ok) return;
     expect(form.uploaded).toBe(true);
     expect(readdirSync(uploadsDir(t.deps.config))).toHaveLength(3);
+    const focusRows = () => t.deps.database.db.selectFrom('image_focus').select('image_id').execute();
+    expect(await focusRows()).toHaveLength(1);
     await expect(saveBlogForm(ctx, t.deps.config, form, (input) => createBlog(ctx, { ...input, photo: input.photo! }))).rejects.toThrow(/refused by the test/);
     expect(existsSync(uploadsDir(t.deps.config)) ? readdirSync(uploadsDir(t.deps.config)) : []).toEqual([]);
     expect(await t.deps.database.db.selectFrom('blogs').select('id').execute()).toEqual([]);
+    expect(await focusRows()).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PHOTO_FOCUS_CHOICES } from '~/features/images/photo-focus';
 import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_TYPES } from './blogs.schema';
 
 /**
@@ -40,6 +41,8 @@ export const BlogResponse = z.strictObject({
   details: text.nullable(),
   availability: z.enum(BLOG_AVAILABILITY),
   photo: text.nullable(),
+  photo_focus: z.enum(PHOTO_FOCUS_CHOICES).describe("The writer's choice of the photo's focus; `auto`: the point found at upload"),
+  photo_position: text.nullable().describe('The photo\'s focus as a CSS `object-position` (`"35% 20%"`): what the site uses wherever it crops the photo; null: none known (the site shows `50% 30%`)'),
   createdAt: text.describe('ISO-8601'),
   likes: z.number().int(),
   likedBy: z.array(text).describe("The caller's email when the caller liked it; empty otherwise"),

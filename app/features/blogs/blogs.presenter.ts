@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { BlogsTable } from '~/db/schema';
+import { PHOTO_FOCUS_AUTO, photoPosition } from '~/features/images/photo-focus';
 import { MESSAGES } from '~/lib/messages';
 import type { z } from 'zod';
 import type { BlogResponse, CommentResponse } from './blog-json.schema';
@@ -79,6 +80,8 @@ export function presentBlog(
     details: row.details,
     availability: row.availability,
     photo: row.photo,
+    photo_focus: row.photo_focus ?? PHOTO_FOCUS_AUTO,
+    photo_position: photoPosition(row.photo_focus, row.photo_focus_x, row.photo_focus_y),
     createdAt: row.created_at,
     likes: row.likes,
     likedBy: likedByViewer && viewer ? [viewer.email] : [],
@@ -140,12 +143,12 @@ export function snippetParts(html: string): SnippetPart[] {
  * What a card needs: the list pages ship this, not the long description, whose length only
  * shows as the reading time ("4 min read").
  */
-export type BlogCardJson = Pick<BlogJson, '_id' | 'title' | 'name' | 'category' | 'short_description' | 'photo' | 'createdAt' | 'likes' | 'likedBy' | 'availability' | 'snippet'> & {
+export type BlogCardJson = Pick<BlogJson, '_id' | 'title' | 'name' | 'category' | 'short_description' | 'photo' | 'photo_position' | 'createdAt' | 'likes' | 'likedBy' | 'availability' | 'snippet'> & {
   readingTime: string;
 };
 
 export function toCard(blog: BlogJson): BlogCardJson {
-  const { _id, title, name, category, short_description, photo, createdAt, likes, likedBy, availability, snippet } = blog;
+  const { _id, title, name, category, short_description, photo, photo_position, createdAt, likes, likedBy, availability, snippet } = blog;
   return {
     _id,
     title,
@@ -153,6 +156,7 @@ export function toCard(blog: BlogJson): BlogCardJson {
     category,
     short_description,
     photo,
+    photo_position,
     createdAt,
     likes,
     likedBy,

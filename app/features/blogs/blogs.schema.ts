@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PHOTO_FOCUS_CHOICES } from '~/features/images/photo-focus';
 import { PHOTO_MAX_LENGTH, PhotoUrlSchema } from '~/features/images/photo-url.schema';
 import { MESSAGES } from '~/lib/messages';
 
@@ -44,7 +45,12 @@ const text = (max: number) =>
     .max(max, `Must be at most ${max.toLocaleString('en')} characters`);
 /** A dropdown's error reads as a sentence (issue 17); the allowed values are in the OpenAPI document. */
 const choice = <T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { message });
-const CHOOSE = { category: 'Choose a category.', type: 'Choose a type.', availability: 'Choose Public or Hidden.' } as const;
+const CHOOSE = { category: 'Choose a category.', type: 'Choose a type.', availability: 'Choose Public or Hidden.', photoFocus: 'Choose where the photo is kept when it is cropped.' } as const;
+
+/** The photo's focus (decision 040): one of nine positions, or `auto` for the point the pipeline found. */
+export const PhotoFocusSchema = choice(PHOTO_FOCUS_CHOICES, CHOOSE.photoFocus).describe(
+  'Which part of the photo stays in view when it is cropped (cards, the blog page): `auto` (the point the image pipeline found when the photo was uploaded) or one of nine positions. Absent: `auto` on create, unchanged on update',
+);
 
 const optionalDetails = z
   .string()
@@ -66,6 +72,7 @@ export const CreateBlogSchema = z.object({
   details: optionalDetails,
   availability: choice(BLOG_AVAILABILITY, CHOOSE.availability),
   photo: PhotoUrlSchema,
+  photo_focus: PhotoFocusSchema.optional(),
 });
 export type CreateBlogInput = z.infer<typeof CreateBlogSchema>;
 

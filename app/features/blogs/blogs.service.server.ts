@@ -1,4 +1,6 @@
 import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
+import { imageFocus } from '~/features/images/images.service.server';
+import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { holdFor } from '~/features/moderation/spam-hold.service.server';
 import { AppError } from '~/lib/errors';
@@ -40,6 +42,15 @@ async function present(ctx: ServiceContext, rows: (BlogRow & { snippet?: string 
   return rows.map((row) => presentBlog(row, ctx.user, liked.has(row.id)));
 }
 
+/** The writer's choice as stored: `auto` is no choice (null), and the computed point shows. */
+const storedFocus = (choice: PhotoFocusChoice) => (choice === PHOTO_FOCUS_AUTO ? null : choice);
+
+/** The computed focal point of a photo our pipeline stored; null for any other picture (decision 040). */
+async function photoPoint(ctx: ServiceContext, photo: string): Promise<{ photo_focus_x: number | null; photo_focus_y: number | null }> {
+  const point = await imageFocus(ctx, photo);
+  return { photo_focus_x: point?.x ?? null, photo_focus_y: point?.y ?? null };
+}
+
 export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
   const now = ctx.now().toISOString();
   const user = await assertCanWrite(ctx);
@@ -56,6 +67,8 @@ export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): P
     details: input.details || null,
     availability: input.availability,
     photo: input.photo,
+    photo_focus: storedFocus(input.photo_focus ?? PHOTO_FOCUS_AUTO),
+    ...(await photoPoint(ctx, input.photo)),
     created_at: now,
     updated_at: now,
     held_until: hold.heldUntil,
@@ -89,8 +102,11 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
   const patch: Record<string, string | null> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   if (patch.details === '') patch.details = null;
-  const change: Record<string, string | null> = { ...patch, updated_at: ctx.now().toISOString() };
-  const publishedAt = change.updated_at!;
+  if (input.photo_focus) patch.photo_focus = storedFocus(input.photo_focus);
+  const change: Record<string, string | number | null> = { ...patch, updated_at: ctx.now().toISOString() };
+  // A new photo brings its own computed point; the writer's choice stays until they change it.
+  if (input.photo !== undefined && input.photo !== row.photo) Object.assign(change, await photoPoint(ctx, input.photo));
+  const publishedAt = String(change.updated_at);
   const edited = { ...row, ...patch };
   const hold = await holdFor(ctx, user.id, [edited.title, edited.short_description, edited.long_description, edited.details]);
   // Many links added while held: it waits (again) for a moderator (docs/decisions/029).

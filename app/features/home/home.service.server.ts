@@ -34,7 +34,7 @@ export async function loadRecentBlogsSection(ctx: ServiceContext): Promise<{ blo
   const [blogs, saved] = await Promise.all([listRecentBlogs(ctx), listWishlistBlogIds(ctx)]);
   const shown = new Set(blogs.map((b) => b._id));
   return {
-    blogs: blogs.map(toCard).map(({ _id, title, photo, category, short_description, createdAt, name, readingTime }) => ({ _id, title, photo, category, short_description, createdAt, name, readingTime })),
+    blogs: blogs.map(toCard).map(({ _id, title, photo, photo_position, category, short_description, createdAt, name, readingTime }) => ({ _id, title, photo, photo_position, category, short_description, createdAt, name, readingTime })),
     wishlistIds: saved.filter((id) => shown.has(id)),
   };
 }

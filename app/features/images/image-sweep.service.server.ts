@@ -1,7 +1,7 @@
 import type { ServiceContext } from '~/lib/service-context';
 import type { ImageStore } from './image-store.server';
 import { storedImageId } from './images.service.server';
-import { referencedImageUrls } from './images.repo.server';
+import { deleteImageFocus, referencedImageUrls } from './images.repo.server';
 
 /** Uploads younger than this are kept even when nothing refers to them yet: a form may still be open. */
 export const UPLOAD_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -32,11 +32,15 @@ export async function sweepOrphanedImages(ctx: ServiceContext, store: ImageStore
   if (candidates.length === 0) return { scanned, removed: 0 };
   const referenced = new Set((await referencedImageUrls(ctx.db)).map(storedImageId));
   let removed = 0;
+  const gone = new Set<string>();
   for (const name of candidates) {
-    if (referenced.has(storedImageId(name.replace(/\.tmp$/, '')))) continue;
+    const id = storedImageId(name.replace(/\.tmp$/, ''));
+    if (referenced.has(id)) continue;
     await store.delete(name);
+    if (id) gone.add(id);
     removed++;
   }
+  await deleteImageFocus(ctx.db, [...gone]);
   if (removed > 0) ctx.log.info({ scanned, removed }, 'orphaned images removed');
   return { scanned, removed };
 }

@@ -88,6 +88,9 @@ describe.each(stores)('orphaned upload sweep on %s', (_name, dialect, onS3) => {
     expect(Math.max(first.removed, second.removed)).toBe(onS3 ? 6 : 7);
     const left = await storedIds(t);
     expect(left).toEqual(new Set([url.blog, url.wishlistCopy, url.avatar, url.body].map(storedImageId)));
+    // The focal points of removed images go with them (decision 040).
+    const points = await t.deps.database.db.selectFrom('image_focus').select('image_id').execute();
+    expect(new Set(points.map((p) => p.image_id))).toEqual(left);
     if (!onS3) expect(readdirSync(uploadsDir(t.deps.config))).toHaveLength(12);
     // Nothing a page shows went missing.
     for (const kept of [url.blog, url.wishlistCopy, url.avatar, url.body]) expect((onS3 ? await fetch(kept) : await t.request(kept)).status).toBe(200);

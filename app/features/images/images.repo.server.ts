@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Database } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -52,4 +52,20 @@ export async function referencedImageUrls(db: Db): Promise<string[]> {
   }
   urls.push(...(await bodyImageNames(db)));
   return urls;
+}
+
+/** An image's focal point, written once when it is uploaded (an image never changes). */
+export async function insertImageFocus(db: Db, row: Insertable<Database['image_focus']>): Promise<void> {
+  await db.insertInto('image_focus').values(row).onConflict((oc) => oc.column('image_id').doNothing()).execute();
+}
+
+export async function findImageFocus(db: Db, imageId: string) {
+  return db.selectFrom('image_focus').select(['focus_x', 'focus_y']).where('image_id', '=', imageId).executeTakeFirst();
+}
+
+/** Forgets the focal points of images the sweep removed. */
+export async function deleteImageFocus(db: Db, imageIds: string[]): Promise<void> {
+  for (let at = 0; at < imageIds.length; at += BODY_BATCH) {
+    await db.deleteFrom('image_focus').where('image_id', 'in', imageIds.slice(at, at + BODY_BATCH)).execute();
+  }
 }

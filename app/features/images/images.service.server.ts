@@ -7,6 +7,7 @@ import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import type { ServiceContext } from '~/lib/service-context';
 import type { ImageStore } from './image-store.server';
+import { deleteImageFocus, findImageFocus, insertImageFocus } from './images.repo.server';
 import { IMAGE_WIDTHS, MAX_IMAGE_PIXELS } from './images.schema';
 
 // What other features use of the image store and the upload readers comes through this service,
@@ -29,13 +30,50 @@ export interface ImageVariant {
   body: Buffer;
 }
 
+/** Where the image's subject is, in whole percent of its width and height (0 left/top, 100 right/bottom). */
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
+
+export interface ProcessedImage {
+  variants: ImageVariant[];
+  /** Null when it could not be found: the photo is shown with the default position. */
+  focus: FocalPoint | null;
+}
+
+/** The square the attention strategy looks at: small enough to cost little, large enough to find a face. */
+const FOCUS_SQUARE = 256;
+
+/**
+ * The image's focal point by sharp's attention strategy (luminance, saturation, skin tones). It
+ * reports the point in the resized, not yet cropped image, which is mapped back to percent of
+ * the whole (docs/decisions/040).
+ */
+async function focalPoint(sharp: Awaited<ReturnType<typeof loadSharp>>, data: Buffer, raw: { raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 } }): Promise<FocalPoint | null> {
+  const { width, height } = raw.raw;
+  try {
+    const { info } = await sharp(data, raw)
+      .resize(FOCUS_SQUARE, FOCUS_SQUARE, { fit: 'cover', position: sharp.strategy.attention })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.attentionX === undefined || info.attentionY === undefined) return null;
+    const scale = FOCUS_SQUARE / Math.min(width, height);
+    const percent = (at: number, size: number) => Math.min(100, Math.max(0, Math.round((at / (size * scale)) * 100)));
+    return { x: percent(info.attentionX, width), y: percent(info.attentionY, height) };
+  } catch {
+    // The photo itself is fine (its widths were made); only its focus is unknown.
+    return null;
+  }
+}
+
 const unsupported = () => new AppError('unsupported_media_type', MESSAGES.imageFormatRefused, 'image');
 
 /**
  * Judges the file by its decoded content (never its name or declared type), refuses bombs from
  * the header, then re-encodes: upright, all metadata (EXIF, GPS) gone, WebP at each width.
  */
-export async function processImage(bytes: Buffer): Promise<ImageVariant[]> {
+export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
   const sharp = await loadSharp();
   let meta: Metadata;
   try {
@@ -65,7 +103,7 @@ export async function processImage(bytes: Buffer): Promise<ImageVariant[]> {
       const body = await sharp(data, raw).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
       variants.push({ width, body });
     }
-    return variants;
+    return { variants, focus: await focalPoint(sharp, data, raw) };
   } catch {
     // A header that parses over a body that does not (truncated or corrupt data).
     throw unsupported();
@@ -90,7 +128,7 @@ function storeFailure(error: unknown): AppError {
 export async function uploadImage(ctx: ServiceContext, store: ImageStore, bytes: Buffer): Promise<{ url: string }> {
   await assertCanWrite(ctx);
   await ctx.limit(RATE_LIMITS.upload);
-  return storeVariants(ctx, store, await processImage(bytes));
+  return storeProcessed(ctx, store, await processImage(bytes));
 }
 
 /**
@@ -100,7 +138,32 @@ export async function uploadImage(ctx: ServiceContext, store: ImageStore, bytes:
  */
 export async function uploadSignUpImage(ctx: ServiceContext, bytes: Buffer): Promise<{ url: string }> {
   await ctx.limit(RATE_LIMITS.upload);
-  return storeVariants(ctx, ctx.images, await processImage(bytes));
+  return storeProcessed(ctx, ctx.images, await processImage(bytes));
+}
+
+/**
+ * Stores the widths, then the focal point under the image's id. A point that cannot be written
+ * costs only the default position, so it never fails an upload whose files are stored.
+ */
+async function storeProcessed(ctx: ServiceContext, store: ImageStore, image: ProcessedImage): Promise<{ url: string }> {
+  const stored = await storeVariants(ctx, store, image.variants);
+  const id = storedImageId(stored.url);
+  if (id && image.focus) {
+    try {
+      await insertImageFocus(ctx.db, { image_id: id, focus_x: image.focus.x, focus_y: image.focus.y, created_at: ctx.now().toISOString() });
+    } catch (error) {
+      ctx.log.warn({ err: error, image: id }, 'focal point not stored; the photo is shown with the default position');
+    }
+  }
+  return stored;
+}
+
+/** The focal point found when the image at `url` was uploaded; null for any other picture. */
+export async function imageFocus(ctx: ServiceContext, url: string | null | undefined): Promise<FocalPoint | null> {
+  const id = url ? storedImageId(url) : null;
+  if (!id) return null;
+  const row = await findImageFocus(ctx.db, id);
+  return row ? { x: row.focus_x, y: row.focus_y } : null;
 }
 
 /** Every width is stored or none: when one write fails, the ones already written are removed again. */
@@ -128,8 +191,15 @@ async function removeVariants(ctx: ServiceContext, store: ImageStore, id: string
   if (failed) ctx.log.warn({ err: failed.reason, image: id }, 'image not removed; the orphan sweep will');
 }
 
-/** Removes every width of an image this request stored but could not use (its blog was not saved). */
+/** Removes every width of an image this request stored but could not use (its blog was not saved), and its focal point. */
 export async function discardImage(ctx: ServiceContext, store: ImageStore, url: string): Promise<void> {
   const id = storedImageId(url);
-  if (id) await removeVariants(ctx, store, id);
+  if (!id) return;
+  await removeVariants(ctx, store, id);
+  try {
+    await deleteImageFocus(ctx.db, [id]);
+  } catch (error) {
+    // The database that refused the blog may refuse this too; a point without files harms nothing.
+    ctx.log.warn({ err: error, image: id }, 'focal point of a discarded image not removed');
+  }
 }

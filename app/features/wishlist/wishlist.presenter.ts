@@ -1,4 +1,5 @@
-import type { WishlistRow } from './wishlist.repo.server';
+import { photoPosition } from '~/features/images/photo-focus';
+import type { WishlistListRow } from './wishlist.repo.server';
 
 /**
  * A wishlist item as spec §3/§7 shape it: `createdAt` when it was added from the home page,
@@ -9,17 +10,20 @@ export type WishlistItemJson = {
   blogId: string;
   title: string;
   photo: string | null;
+  /** The blog's photo focus as CSS object-position while this copy is still its photo; null otherwise (decision 040). */
+  photo_position: string | null;
   email: string;
   category: string;
   description: string;
 } & ({ createdAt: string; likeCount?: never } | { likeCount: number; createdAt?: never });
 
-export function presentWishlistItem(row: WishlistRow): WishlistItemJson {
+export function presentWishlistItem(row: WishlistListRow): WishlistItemJson {
   const base = {
     _id: row.id,
     blogId: row.blog_id,
     title: row.title,
     photo: row.photo,
+    photo_position: row.photo !== null && row.photo === row.blog_photo ? photoPosition(row.photo_focus, row.photo_focus_x, row.photo_focus_y) : null,
     email: row.email,
     category: row.category,
     description: row.description,

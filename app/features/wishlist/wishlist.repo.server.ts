@@ -1,7 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, WishlistTable } from '~/db/schema';
+import type { BlogsTable, Database, WishlistTable } from '~/db/schema';
 
 export type WishlistRow = Selectable<WishlistTable>;
+
+/** A listed item with its blog's photo and focus, which apply while the item's copy is still that photo (decision 040). */
+export type WishlistListRow = WishlistRow & Pick<Selectable<BlogsTable>, 'photo_focus' | 'photo_focus_x' | 'photo_focus_y'> & { blog_photo: string | null };
 type Db = Kysely<Database>;
 
 /** Inserts unless the user already has this blog (unique key): false means a duplicate, race-free. */
@@ -27,7 +30,8 @@ export async function deleteWishlistItem(db: Db, id: string, userId: string): Pr
  * A user's items whose blog they may still see. The join with blogs is here on purpose: a blog
  * hidden after it was added is a private draft again (BRIEF §2), and filtering it row by row
  * through the blogs service would turn one query into one per item. Only availability and owner
- * are read from blogs; what is shown is the copy stored on the wishlist row, as the spec keeps it.
+ * are read from blogs; what is shown is the copy stored on the wishlist row, as the spec keeps it,
+ * with the blog's photo focus when the copy is still the blog's photo (decision 040).
  */
 function visibleItems(db: Db, userId: string) {
   return db
@@ -37,9 +41,10 @@ function visibleItems(db: Db, userId: string) {
     .where((eb) => eb.or([eb('blogs.availability', '=', 'Public'), eb('blogs.owner_id', '=', userId)]));
 }
 
-export async function listVisibleWishlistItems(db: Db, userId: string, offset: number, limit: number): Promise<WishlistRow[]> {
+export async function listVisibleWishlistItems(db: Db, userId: string, offset: number, limit: number): Promise<WishlistListRow[]> {
   return visibleItems(db, userId)
     .selectAll('wishlist')
+    .select(['blogs.photo as blog_photo', 'blogs.photo_focus', 'blogs.photo_focus_x', 'blogs.photo_focus_y'])
     .orderBy('wishlist.created_at', 'desc')
     .orderBy('wishlist.id', 'desc')
     .offset(offset)

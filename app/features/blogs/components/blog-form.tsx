@@ -5,13 +5,15 @@ import { SignedOutNotice } from '~/components/signed-out-notice';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { useFreshErrors } from '~/components/use-fresh-errors';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
+import { PHOTO_FOCUS_AUTO, PHOTO_FOCUS_CHOICES, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
 import { MESSAGES } from '~/lib/messages';
 import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, BlogFormSchema, fieldErrors } from '../blogs.schema';
 import { BodyEditor } from './body-editor';
+import { PhotoFocusField } from './photo-focus-field';
 import { useDraft } from './use-draft';
 
-export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability', string>>;
+export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo_focus', string>>;
 
 export interface BlogFormActionData {
   errors?: Record<string, string>;
@@ -28,7 +30,12 @@ export interface BlogFormProps {
   defaults?: BlogFormValues;
   actionData?: BlogFormActionData;
   maxUploadMb: number;
+  /** Edit blog: the photo the blog has, with its focus as the presenter gives it (`photo_position`). */
+  currentPhoto?: { src: string; position: string | null } | null;
 }
+
+const focusChoice = (value: string | undefined): PhotoFocusChoice =>
+  PHOTO_FOCUS_CHOICES.find((choice) => choice === value) ?? PHOTO_FOCUS_AUTO;
 
 function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? (
@@ -44,7 +51,7 @@ function FieldError({ id, message }: { id: string; message?: string }) {
  * first with the same schema, the image goes to /api/images with a progress bar, and only its
  * URL is sent with the rest.
  */
-export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb }: BlogFormProps) {
+export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb, currentPhoto = null }: BlogFormProps) {
   const { dialog } = useFeedback();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -220,11 +227,24 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb 
         <p id="image-hint" className="mt-1 text-sm opacity-75">
           JPEG, PNG, WebP or GIF, up to {maxUploadMb} MB.{mode === 'edit' ? ` ${MESSAGES.keepCurrentImage}` : ''}
         </p>
-        {thumbnail ? <img src={thumbnail} alt="The chosen photo" className="mt-2 h-32 w-auto rounded-box object-cover" data-testid="photo-thumbnail" /> : null}
         {progress !== null ? (
           <progress className="progress progress-primary mt-2 w-full" value={progress} max={100} aria-label="Image upload progress" data-testid="upload-progress" />
         ) : null}
         <FieldError id="image-error" message={shown.image} />
+        <PhotoFocusField
+          defaultValue={focusChoice(values.photo_focus)}
+          preview={
+            thumbnail
+              ? { src: thumbnail, alt: 'The chosen photo', testId: 'photo-thumbnail' }
+              : currentPhoto
+                ? { src: currentPhoto.src, alt: 'Current image', testId: 'current-photo' }
+                : null
+          }
+          // The current photo's computed point; a newly chosen file's is found when it is uploaded.
+          autoPosition={thumbnail ? null : (currentPhoto?.position ?? null)}
+          enhanced={hydrated}
+          error={shown.photo_focus}
+        />
       </div>
 
       <div>

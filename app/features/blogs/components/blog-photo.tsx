@@ -1,7 +1,20 @@
 import { imageSrcSet } from '~/features/images/images.schema';
+import { photoFocusStyle } from '~/features/images/photo-focus';
 
-/** A blog's photo with the pipeline's widths in `srcset`; `sizes` says how wide it is shown. */
-export function BlogPhoto({ src, sizes, className, eager = false }: { src: string; sizes: string; className?: string; eager?: boolean }) {
+export interface BlogPhotoProps {
+  src: string;
+  sizes: string;
+  className?: string;
+  eager?: boolean;
+  /** The photo's focus as the presenter gives it (`photo_position`): what stays in view when it is cropped. */
+  position?: string | null;
+}
+
+/**
+ * A blog's photo with the pipeline's widths in `srcset`; `sizes` says how wide it is shown. Every
+ * blog photo is cropped (object-cover), so each keeps its focus (decision 040).
+ */
+export function BlogPhoto({ src, sizes, className, eager = false, position }: BlogPhotoProps) {
   return (
     <img
       src={src}
@@ -14,6 +27,7 @@ export function BlogPhoto({ src, sizes, className, eager = false }: { src: strin
       fetchPriority={eager ? 'high' : undefined}
       decoding="async"
       className={className}
+      style={photoFocusStyle(position)}
     />
   );
 }

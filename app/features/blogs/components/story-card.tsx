@@ -9,6 +9,8 @@ export interface StoryCardBlog {
   _id: string;
   title: string;
   photo: string | null;
+  /** The photo's focus (decision 040); absent or null: the default position. */
+  photo_position?: string | null;
   category: string;
   short_description: string;
   createdAt: string;
@@ -42,7 +44,7 @@ export function StoryCard({ blog, heading: Heading = 'h2', actions, extra, testI
     >
       <figure className="aspect-[16/10] bg-base-300">
         {blog.photo ? (
-          <BlogPhoto src={blog.photo} sizes="(min-width: 1024px) 370px, (min-width: 768px) 50vw, 100vw" className="h-full w-full object-cover object-[50%_30%]" />
+          <BlogPhoto src={blog.photo} position={blog.photo_position} sizes="(min-width: 1024px) 370px, (min-width: 768px) 50vw, 100vw" className="h-full w-full object-cover" />
         ) : null}
       </figure>
       <div className="card-body gap-2 p-5">

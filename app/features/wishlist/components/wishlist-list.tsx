@@ -109,7 +109,7 @@ export function WishlistList({ items, page }: { items: WishlistItemJson[]; page:
       {items.map((item) => (
         <li key={item._id} className="flex gap-4 p-4" data-testid="wishlist-item">
           {item.photo ? (
-            <BlogPhoto src={item.photo} sizes="(min-width: 640px) 160px, 112px" className="h-20 w-28 shrink-0 rounded-box object-cover sm:h-24 sm:w-40" />
+            <BlogPhoto src={item.photo} position={item.photo_position} sizes="(min-width: 640px) 160px, 112px" className="h-20 w-28 shrink-0 rounded-box object-cover sm:h-24 sm:w-40" />
           ) : (
             <div className="h-20 w-28 shrink-0 rounded-box bg-base-300 sm:h-24 sm:w-40" aria-hidden="true" />
           )}
