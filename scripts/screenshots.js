@@ -4,6 +4,9 @@
 // (`npm run bench:seed`; RATE_LIMITS=off on the server). Written as DIR/LABEL/<screen>-<width>-<theme>.png
 // (DIR defaults to tests/e2e/screenshots/compare, which git ignores), so two builds of the site
 // (before and after a change) can be looked at side by side. Debian's Chromium (CHROME_PATH).
+// The moderation screen shows only when writer 0 is an admin on that DATA_DIR
+// (`npm run admin -- grant writer0@bench.afterglow.test`); otherwise it is the 404 page.
+// `SCREENS=login,register` shoots only the screens named. docs/screens.md is what was seen.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
