@@ -29,6 +29,10 @@ export const MESSAGES = {
   keepCurrentImage: 'Current image will be kept if no file is selected.',
   wishlistHeading: (count: number) => `My Wishlist : ${count}`,
   emptyWishlist: 'No blogs in your wishlist yet!',
+  /** The way on from an empty list (wishlist, following): to the blogs. */
+  startReading: 'Start reading',
+  /** The way on from a writer's own empty author page. */
+  writeStory: 'Write a story',
   featuredHeading: 'Our Top 10 Featured Picks for You!',
   updateProfileLink: 'Update Profile',
   noUserLoggedIn: 'No user logged in.',
@@ -186,6 +190,7 @@ export const MESSAGES = {
   reportOwnContent: 'You cannot report your own content.',
   reportTargetMissing: 'There is nothing to report there.',
   removedByModerator: 'Removed by a moderator',
+  removedEmpty: 'Nothing is removed.',
   removedReason: (reason: string) => `Reason: ${reason}`,
   moderatorsOnly: 'Only moderators and admins can do that.',
   adminsOnly: 'Only admins can do that.',

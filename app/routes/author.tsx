@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { FeedLink } from '~/components/feed-link';
 import { LocalNumber } from '~/components/local-format';
@@ -51,7 +52,9 @@ export default function Author({ loaderData }: Route.ComponentProps) {
     <section className="mx-auto w-full max-w-6xl px-4 py-10">
       <header className="flex flex-wrap items-center gap-5">
         <Avatar src={author.photo} alt="" size={96} />
-        <div className="min-w-0">
+        {/* Beside the photo when there is room for the name; a long name wraps there instead of
+            pushing the photo onto a row of its own. */}
+        <div className="min-w-0 flex-1 basis-64">
           <h1 className="font-serif text-3xl font-bold tracking-tight sm:text-4xl">{author.name}</h1>
           <p className="mt-1 opacity-85" data-testid="author-count">
             {isMe ? 'Your blogs' : 'Blogs'}: <LocalNumber value={blogs.length} />
@@ -62,13 +65,16 @@ export default function Author({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
         {signedIn && !isMe ? (
-          <div className="ml-auto">
+          <div className="ml-auto self-start">
             <ReportButton targetType="user" targetId={author.id} label={`${MESSAGES.reportAuthor}: ${author.name}`} />
           </div>
         ) : null}
       </header>
       {blogs.length === 0 ? (
-        <p className="mt-10 opacity-85">No blogs yet.</p>
+        <div className="mt-10 flex flex-col items-start gap-4">
+          <p className="opacity-85">No blogs yet.</p>
+          {isMe ? <Link to="/addBlog" className="btn btn-primary btn-sm">{MESSAGES.writeStory}</Link> : null}
+        </div>
       ) : (
         <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="author-blogs">
           {blogs.map((blog) => (

@@ -70,7 +70,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 function ReasonField({ id }: { id: string }) {
   return (
-    <label className="flex w-full flex-col gap-1 sm:w-auto sm:flex-1">
+    <label className="flex w-full flex-col gap-1 sm:w-auto sm:min-w-64 sm:flex-1">
       <span className="text-sm font-semibold">{MESSAGES.moderationReasonLabel}</span>
       <input id={id} name="reason" required maxLength={500} className="input input-sm w-full" />
     </label>
@@ -116,7 +116,7 @@ function ContentActions({ type, id, ownerId }: { type: 'blog' | 'comment'; id: s
 export default function Moderation({ loaderData }: Route.ComponentProps) {
   const { queue, removed, staff, log, pending, held } = loaderData;
   return (
-    <main className="mx-auto w-full max-w-4xl px-4 py-10">
+    <div className="mx-auto w-full max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold">{MESSAGES.moderationHeading}</h1>
 
       <section className="mt-8" aria-labelledby="queue-heading">
@@ -201,6 +201,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
 
       <section className="mt-10" aria-labelledby="removed-heading">
         <h2 id="removed-heading" className="text-xl font-semibold">{MESSAGES.removedByModerator}</h2>
+        {removed.length === 0 ? <p className="mt-4 opacity-85">{MESSAGES.removedEmpty}</p> : null}
         <ol className="mt-4 flex flex-col gap-3" data-testid="removed">
           {removed.map((r) => (
             <li key={`${r.targetType}:${r.targetId}`} className="rounded-box bg-base-200 p-4">
@@ -268,6 +269,6 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       ) : null}
-    </main>
+    </div>
   );
 }

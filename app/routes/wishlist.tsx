@@ -1,4 +1,4 @@
-import { redirect } from 'react-router';
+import { Link, redirect } from 'react-router';
 import { Page } from '~/components/page';
 import { ConfirmRemoval, WishlistList, WishlistPager } from '~/features/wishlist/components/wishlist-list';
 import { WISHLIST_PAGE_SIZE, WishlistPageSchema } from '~/features/wishlist/wishlist.schema';
@@ -55,7 +55,10 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
     <Page title={MESSAGES.wishlistHeading(total)}>
       {removing ? <ConfirmRemoval item={removing} page={page} /> : null}
       {total === 0 ? (
-        <p className="mt-6 opacity-90">{MESSAGES.emptyWishlist}</p>
+        <div className="mt-6 flex flex-col items-start gap-4">
+          <p className="opacity-90">{MESSAGES.emptyWishlist}</p>
+          <Link to="/allblogs" className="btn btn-primary btn-sm">{MESSAGES.startReading}</Link>
+        </div>
       ) : (
         <>
           <WishlistList items={items} page={page} />

@@ -157,19 +157,26 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
             <li key={`${comment.commentedAt}-${index}`} id={`comment-${comment._id}`} className="flex gap-3 rounded-box bg-base-200 p-4">
               <Avatar src={comment.userPhoto} alt="" size={40} />
               <div className="min-w-0 flex-1">
-                <p className="font-semibold">
-                  {comment.userName}{' '}
-                  <span className="text-sm font-normal opacity-75">
-                    <LocalTime iso={comment.commentedAt} withTime />
-                    {comment.edited ? ` · ${MESSAGES.edited}` : null}
-                  </span>
-                </p>
+                {/* Report sits on the name's line, so the text below keeps the card's whole width on a phone. */}
+                <div className="flex items-start justify-between gap-2">
+                  <p className="font-semibold">
+                    {comment.userName}{' '}
+                    <span className="whitespace-nowrap text-sm font-normal opacity-75">
+                      <LocalTime iso={comment.commentedAt} withTime />
+                      {comment.edited ? ` · ${MESSAGES.edited}` : null}
+                    </span>
+                  </p>
+                  {signedIn && !comment.isMine ? (
+                    <div className="shrink-0">
+                      <ReportButton targetType="comment" targetId={comment._id} label={`${MESSAGES.report}: comment by ${comment.userName}`} />
+                    </div>
+                  ) : null}
+                </div>
                 {comment.removed ? <RemovedNotice reason={comment.removed.reason} /> : null}
                 {comment.pending ? <WaitingNotice /> : null}
                 <p className="whitespace-pre-line break-words">{comment.commentText}</p>
                 <OwnCommentTools comment={comment} canDelete={comment.isMine || isOwner} />
               </div>
-              {signedIn && !comment.isMine ? <ReportButton targetType="comment" targetId={comment._id} label={`${MESSAGES.report}: comment by ${comment.userName}`} /> : null}
             </li>
           ))}
         </ol>

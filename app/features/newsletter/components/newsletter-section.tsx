@@ -18,7 +18,8 @@ export function NewsletterSection({
   const Heading = standalone ? 'h1' : 'h2';
   return (
     <section
-      className="relative isolate overflow-hidden bg-neutral bg-cover bg-center px-4 py-20 text-center [--focus-ring:#fff]"
+      // Alone on its page (/newsletter) the band fills the first screen, not a strip above blank paper.
+      className={`relative isolate overflow-hidden bg-neutral bg-cover bg-center px-4 py-20 text-center [--focus-ring:#fff] ${standalone ? 'flex min-h-[70svh] flex-col justify-center' : ''}`}
       style={{ backgroundImage: `url(${NEWSLETTER_BACKGROUND})` }}
       aria-labelledby="newsletter-heading"
       id="newsletter"

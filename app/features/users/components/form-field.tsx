@@ -13,7 +13,9 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 export function FormField({ label, name, error, hint, trailing, id, className, ...input }: FieldProps) {
   const generated = useId();
   const inputId = id ?? `${name}-${generated}`;
-  const hintId = hint ? `${inputId}-hint` : undefined;
+  // A refusal that repeats the hint word for word takes its place, so the text is not shown twice.
+  const shownHint = hint && hint !== error ? hint : undefined;
+  const hintId = shownHint ? `${inputId}-hint` : undefined;
   const errorId = error ? `${inputId}-error` : undefined;
   return (
     <div className="form-control w-full">
@@ -31,7 +33,7 @@ export function FormField({ label, name, error, hint, trailing, id, className, .
         />
         {trailing}
       </div>
-      {hint ? <p id={hintId} className="mt-1 text-sm opacity-80">{hint}</p> : null}
+      {shownHint ? <p id={hintId} className="mt-1 text-sm opacity-80">{shownHint}</p> : null}
       {error ? <p id={errorId} className="mt-1 text-sm font-medium text-error" data-testid={`${name}-error`}>{error}</p> : null}
     </div>
   );
