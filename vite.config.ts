@@ -1,7 +1,7 @@
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const alias = {
   '~': fileURLToPath(new URL('./app', import.meta.url)),
@@ -17,10 +17,25 @@ const alias = {
 // react-router is loaded beside it (docs/decisions/032).
 const reactRouterProduction = fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
 
+// Vite wraps each dynamic import() of the browser build in a helper that first preloads the
+// imported chunk's own imports. Ours (the home page's lower sections, toasts, the signed-in menu)
+// import chunks the page has already loaded and no stylesheet of their own (Tailwind's one
+// stylesheet is global), so the helper (0.8 KB gzipped, on every page) does nothing for them: it is
+// replaced by a plain call (docs/decisions/038). Should Vite rename the helper's module, this no
+// longer matches and tests/e2e/page-weight.e2e.test.ts shows the weight coming back.
+const noPreloadHelper: Plugin = {
+  name: 'afterglow:no-preload-helper',
+  enforce: 'pre',
+  applyToEnvironment: (environment) => environment.config.consumer === 'client',
+  load: (id) => (id === '\0vite/preload-helper.js' ? 'export const __vitePreload = (load) => load();' : undefined),
+};
+
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: isSsrBuild ? [...Object.entries(alias).map(([find, replacement]) => ({ find, replacement })), { find: /^react-router$/, replacement: reactRouterProduction }] : alias },
   build: {
     target: 'es2022',
+    // With no preload helper (above), no lists of chunks to preload either.
+    modulePreload: false,
     rollupOptions: isSsrBuild ? { input: './server/app.ts' } : undefined,
   },
   // better-auth and Kysely are hundreds of small ES modules each; Node resolving and compiling
@@ -28,5 +43,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   // (cold start measured by `npm run bench`). Native, optional and worker-based packages
   // (better-sqlite3, pg, sharp, pino) stay external.
   ssr: isSsrBuild ? { noExternal: ['react-router', '@react-router/node', 'better-auth', /^@better-auth\//, /^@better-fetch\//, 'better-call', 'kysely', 'zod', 'jose', /^@noble\//, 'defu', 'rou3', 'nanostores', 'uncrypto'] } : undefined,
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [noPreloadHelper, tailwindcss(), reactRouter()],
 }));

@@ -16,7 +16,7 @@ import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { FeedbackProvider } from './components/feedback';
 import { NavProgress } from './components/nav-progress';
-import { ErrorPage } from './components/not-found';
+import { onDemand } from './components/on-demand';
 import { SiteFooter } from './components/site-footer';
 import { SiteNav } from './components/site-nav';
 import type { MenuUser } from './components/user-menu';
@@ -25,6 +25,9 @@ import { clearFlashCookie, readFlash } from './lib/flash.server';
 import { useNonce } from './lib/nonce';
 import { siteBaseUrl } from './lib/site-url.server';
 import { THEME_BOOT_SCRIPT } from './lib/theme';
+
+// Error pages are rare: their code loads when one is shown (docs/decisions/038).
+const ErrorPage = onDemand(() => import('./components/not-found').then((m) => ({ default: m.ErrorPage })), { serverMarkup: '[data-status]' });
 
 export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },

@@ -4,7 +4,7 @@ import { MESSAGES } from '~/lib/messages';
 /** The error page for unknown routes (spec §2, §8). */
 export function NotFound() {
   return (
-    <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-16 text-center">
+    <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-16 text-center" data-status={404}>
       <img src="/images/error.svg" alt="A paper boat drifting away under a setting sun" width={480} height={320} className="h-auto w-full max-w-md" />
       <h1 className="mt-8 text-4xl font-bold">{MESSAGES.notFoundHeading}</h1>
       <p className="mt-3 text-lg opacity-90">{MESSAGES.notFoundText}</p>

@@ -1,9 +1,15 @@
 import { useRef } from 'react';
 import { Link, NavLink } from 'react-router';
 import { MESSAGES } from '~/lib/messages';
+import { onDemand } from './on-demand';
 import { ThemeToggle } from './theme-toggle';
-import { type MenuUser, UserMenu } from './user-menu';
+import type { MenuUser } from './user-menu';
 import { useDisclosure } from './use-disclosure';
+
+// Only signed-in readers see it: its code loads when it is shown (docs/decisions/038).
+const UserMenu = onDemand(() => import('./user-menu').then((m) => ({ default: m.UserMenu })), {
+  serverMarkup: '[data-testid="user-menu"]',
+});
 
 /** The five navigation links (spec §2), in order. */
 export const NAV_LINKS = [

@@ -1,40 +1,19 @@
 import { z } from 'zod';
 import { PHOTO_FOCUS_CHOICES } from '~/features/images/photo-focus';
-import { PHOTO_MAX_LENGTH, PhotoUrlSchema } from '~/features/images/photo-url.schema';
+import { PhotoUrlSchema } from '~/features/images/photo-url.schema';
 import { MESSAGES } from '~/lib/messages';
+import {
+  BLOG_AVAILABILITY,
+  BLOG_CATEGORIES,
+  BLOG_LIMITS,
+  BLOG_TYPES,
+  BLOGS_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  SEARCH_MAX_LENGTH,
+  SEARCH_MAX_TERMS,
+} from './blogs.constants';
 
-/** Spec §3's choice lists, verbatim and in the spec's order. */
-export const BLOG_CATEGORIES = [
-  'Personal',
-  'Travelling & Photography',
-  'Fashion & Beauty',
-  'Food & Health',
-  'Technology',
-  'Education',
-  'DIY & Craft Blogs',
-] as const;
-export const BLOG_TYPES = ['written content', 'Video', 'Photo', 'Podcast', 'Mini blog'] as const;
-export const BLOG_AVAILABILITY = ['Public', 'Hidden'] as const;
-
-export type BlogCategory = (typeof BLOG_CATEGORIES)[number];
-export type BlogAvailability = (typeof BLOG_AVAILABILITY)[number];
-export type BlogType = (typeof BLOG_TYPES)[number];
-
-/** The same limits as the database's CHECK constraints (migration 2026-11-22T10-40-00_initial). */
-export const BLOG_LIMITS = {
-  title: 200,
-  name: 100,
-  short_description: 500,
-  long_description: 100_000,
-  details: 10_000,
-  photo: PHOTO_MAX_LENGTH,
-  commentText: 5000,
-} as const;
-
-export const BLOGS_PAGE_SIZE = 12;
-export const MAX_PAGE_SIZE = 100;
-export const RECENT_BLOGS_LIMIT = 6;
-export const FEATURED_BLOGS_LIMIT = 10;
+export * from './blogs.constants';
 
 const required = MESSAGES.fieldRequired;
 const text = (max: number) =>
@@ -100,10 +79,6 @@ export const BlogIdSchema = z
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Invalid id');
 
 const pageNumber = z.coerce.number({ message: 'Must be a whole number' }).int('Must be a whole number').min(1, 'Must be at least 1');
-
-/** Longest search text taken (a query, not a document); at most SEARCH_MAX_TERMS words of it count. */
-export const SEARCH_MAX_LENGTH = 200;
-export const SEARCH_MAX_TERMS = 12;
 
 /**
  * The words of a search, without any query syntax: letters and digits only, so quotes, `*`,

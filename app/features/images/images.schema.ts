@@ -4,6 +4,12 @@ export const IMAGE_WIDTHS = [400, 800, 1600] as const;
 /** Decompression bombs are refused from the header, before a pixel is decoded. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
+/**
+ * The longest picture address, a blog's and a person's alike (the database's CHECKs say the same).
+ * Here, in a module without zod, so browser code that needs the limit does not load zod.
+ */
+export const PHOTO_MAX_LENGTH = 2048;
+
 export const ACCEPTED_IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/gif';
 
 const VARIANT = /^(.*-)(\d+)\.webp$/;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { MESSAGES } from '~/lib/messages';
 import { CONTROL_CHARACTERS, sameSitePath } from '~/lib/same-site-path';
+import { PHOTO_MAX_LENGTH } from './images.schema';
 
-/** The longest picture address, a blog's and a person's alike (the database's CHECKs say the same). */
-export const PHOTO_MAX_LENGTH = 2048;
+export { PHOTO_MAX_LENGTH };
 
 const UPLOADED = /^\/uploads\/[A-Za-z0-9._-]+$/;
 

@@ -1,14 +1,7 @@
 import { z } from 'zod';
+import { type MODERATED_CONTENT, MODERATION_REASON_MAX, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_TARGET_TYPES, SUSPENSION_DAYS_MAX } from './moderation.constants';
 
-/** The reasons a reader picks from when reporting (issue 19); free text may add to any. */
-export const REPORT_REASONS = ['Spam', 'Harassment or hate', 'Sexual or violent content', 'Misinformation', 'Copyright', 'Something else'] as const;
-export const REPORT_TARGET_TYPES = ['blog', 'comment', 'user'] as const;
-export const ROLES = ['admin', 'moderator'] as const;
-export const MODERATION_REASON_MAX = 500;
-/** Reports per client address, shared by the API and the report form: plenty for a reader, too few to flood the queue. */
-export const REPORT_DETAILS_MAX = 1000;
-/** The longest suspension with an end; longer ones are "for good". */
-export const SUSPENSION_DAYS_MAX = 3650;
+export * from './moderation.constants';
 
 const reason = z.string().trim().min(1, 'Give a reason').max(MODERATION_REASON_MAX, `At most ${MODERATION_REASON_MAX} characters`);
 
@@ -34,7 +27,6 @@ export type SuspendInput = z.infer<typeof SuspendSchema>;
 export const GrantModeratorSchema = z.object({ email: z.email().max(254), reason: reason.optional().default('Granted moderator') });
 export type GrantModeratorInput = z.infer<typeof GrantModeratorSchema>;
 
-export const MODERATED_CONTENT = { blogs: 'blog', comments: 'comment' } as const;
 export const ContentPathSchema = z.enum(['blogs', 'comments']);
 export type ModeratedContentPath = z.infer<typeof ContentPathSchema>;
 export type ModeratedContent = (typeof MODERATED_CONTENT)[ModeratedContentPath];

@@ -1,16 +1,26 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Form, Link, useLocation, useNavigation, useSearchParams } from 'react-router';
+import { Form, Link, useLocation, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { useFeedback } from '~/components/feedback';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
+import { lazy } from '~/lib/lazy';
 import { loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
 import type { CommentJson } from '../blogs.presenter';
-import { BLOG_LIMITS, CommentSchema, fieldErrors } from '../blogs.schema';
+import { BLOG_LIMITS } from '../blogs.constants';
 import { LocalTime } from '~/components/local-format';
 import { SignedOutNotice } from '~/components/signed-out-notice';
 import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
 import { ReportButton } from '~/features/moderation/components/report-button';
+
+/**
+ * The comment form's schema (and zod, 23 KB gzipped) loads when a reader starts on the form, not
+ * with every blog page (docs/decisions/038). A comment sent before it is there waits for it, is
+ * checked, then sent (without JavaScript the server checks it with the same schema).
+ */
+const loadSchema = lazy(() => import('../blogs.schema'));
+let commentSchema: Awaited<ReturnType<typeof loadSchema>> | undefined;
+const prepareSchema = () => void loadSchema().then((module) => (commentSchema = module), () => {});
 
 export interface CommentsActionData {
   intent: 'comment';
@@ -91,14 +101,27 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
     if (actionData?.error) void dialog({ title: actionData.error, kind: 'error' });
   }, [actionData, dialog]);
 
+  const submit = useSubmit();
+  function valid(form: HTMLFormElement, schema: NonNullable<typeof commentSchema>): boolean {
+    const parsed = schema.CommentSchema.safeParse({ commentText: new FormData(form).get('commentText') });
+    setInvalid(parsed.success ? null : { commentText: schema.fieldErrors(parsed.error).commentText ?? '' });
+    return parsed.success;
+  }
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const parsed = CommentSchema.safeParse({ commentText: new FormData(event.currentTarget).get('commentText') });
-    if (!parsed.success) {
-      event.preventDefault();
-      setInvalid({ commentText: fieldErrors(parsed.error).commentText ?? '' });
+    const form = event.currentTarget;
+    if (commentSchema) {
+      if (!valid(form, commentSchema)) event.preventDefault();
       return;
     }
-    setInvalid(null);
+    // Sent at once after the reader reached the form: check it when the schema is here.
+    event.preventDefault();
+    void loadSchema().then(
+      (schema) => {
+        commentSchema = schema;
+        if (valid(form, schema)) void submit(form, { preventScrollReset: true });
+      },
+      () => void submit(form, { preventScrollReset: true }),
+    );
   }
 
   return (
@@ -114,7 +137,7 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
           </Link>
         </p>
       ) : (
-        <Form ref={formRef} method="post" preventScrollReset onSubmit={onSubmit} className="mt-4 flex flex-col gap-3" noValidate>
+        <Form ref={formRef} method="post" preventScrollReset onSubmit={onSubmit} onFocus={prepareSchema} onPointerEnter={prepareSchema} className="mt-4 flex flex-col gap-3" noValidate>
           <input type="hidden" name="intent" value="comment" />
           <label htmlFor="commentText" className="block font-semibold">Comment</label>
           <textarea

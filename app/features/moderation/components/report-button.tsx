@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Form, useLocation } from 'react-router';
 import { MESSAGES } from '~/lib/messages';
-import { REPORT_DETAILS_MAX, REPORT_REASONS } from '../moderation.schema';
+import { REPORT_DETAILS_MAX, REPORT_REASONS } from '../moderation.constants';
 
 export interface ReportButtonProps {
   targetType: 'blog' | 'comment' | 'user';

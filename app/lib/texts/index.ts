@@ -1,0 +1,8 @@
+// Every text of the site, one module per group of screens (see app/lib/messages.ts for why).
+export * from './accounts';
+export * from './blogs';
+export * from './frame';
+export * from './home';
+export * from './mail';
+export * from './moderation';
+export * from './reader-actions';
