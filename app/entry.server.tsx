@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -36,17 +36,39 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get('user-agent');
-    // Crawlers and no-JS clients get the complete document; browsers get the shell early.
-    const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+    // Crawlers and no-JS clients get the complete document; browsers get the shell early — when
+    // there is something to wait for. A page whose loaders deferred nothing is finished as soon
+    // as its shell is (the rest is React Router's data script, ready microtasks later), so it is
+    // collected into one buffer and sent whole: no PassThrough, no Web stream for Hono to read
+    // back chunk by chunk, a Content-Length instead of chunked encoding (docs/decisions/039).
+    const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode || !defersData(routerContext);
     // Cleared when the render completes: a pending timer would keep the whole render alive.
     const timer = setTimeout(() => abort(), streamTimeout + 1000);
     const send = () => {
       shellRendered = true;
-      const body = new PassThrough();
-      const stream = createReadableStreamFromReadable(body);
       responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-      pipe(body);
+      if (!waitForAll) {
+        const body = new PassThrough();
+        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        pipe(body);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      pipe(
+        new Writable({
+          write(chunk: Buffer, _encoding, callback) {
+            chunks.push(chunk);
+            callback();
+          },
+          final(callback) {
+            const bytes = Buffer.concat(chunks);
+            // Told, so the compression middleware can compress the whole body in one call too.
+            responseHeaders.set('Content-Length', String(bytes.length));
+            resolve(new Response(bytes, { headers: responseHeaders, status: responseStatusCode }));
+            callback();
+          },
+        }),
+      );
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
@@ -77,4 +99,13 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/** Whether a loader of this request returned a promise for React Router to stream later. */
+function defersData(context: EntryContext): boolean {
+  for (const data of Object.values(context.staticHandlerContext.loaderData ?? {})) {
+    if (data === null || typeof data !== 'object') continue;
+    for (const value of Object.values(data as Record<string, unknown>)) if (value instanceof Promise) return true;
+  }
+  return false;
 }

@@ -1,9 +1,14 @@
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|atom\+xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 const MIN_BYTES = 1024;
+/** Bodies up to this size whose length is known are compressed in one call rather than streamed. */
+const WHOLE_BODY_BYTES = 1024 * 1024;
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
 
 export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
   if (!accept) return null;
@@ -39,7 +44,23 @@ export function compress(): MiddlewareHandler {
     if (res.status === 204 || res.status === 304) return;
     const encoding = pickEncoding(c.req.header('accept-encoding'));
     if (!/accept-encoding/i.test(res.headers.get('vary') ?? '')) res.headers.append('vary', 'Accept-Encoding');
-    if (!encoding || !res.body) return;
+    if (!encoding) return;
+    if (length !== null && Number(length) <= WHOLE_BODY_BYTES) {
+      // A body of known size (a page rendered whole, docs/decisions/039): one call compresses it
+      // and it goes out with its length, without a stream on either side of the compressor.
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const packed =
+        encoding === 'br'
+          ? await brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+          : await gzip(bytes, { level: 6 });
+      const headers = new Headers(res.headers);
+      headers.set('content-length', String(packed.length));
+      headers.set('content-encoding', encoding);
+      c.res = undefined;
+      c.res = new Response(packed as Uint8Array<ArrayBuffer>, { status: res.status, headers });
+      return;
+    }
+    if (!res.body) return;
     const stream =
       encoding === 'br'
         ? zlib.createBrotliCompress({

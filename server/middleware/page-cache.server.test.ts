@@ -159,6 +159,24 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     expect((await t.request('/api/blogs/%E0%A4%A')).status).toBe(400);
   });
 
+  it('keeps 600 pages of 40 KB in its 32 MB: an entry counts the bytes it holds', async () => {
+    // Counted at twice their body, about 400 such pages fitted: fewer than the 500 blogs a live
+    // site's readers spread over (decision 039).
+    const deps = await createDeps(loadConfig({ ...t.scratch.env, SESSION_SECRET: t.deps.config.SESSION_SECRET }), createLogger('silent'));
+    const page = `<!DOCTYPE html><p>${'x'.repeat(40 * 1024)}</p>`;
+    const app = createHttpApp(deps, { pageHandler: async () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
+    try {
+      const read = async (n: number) =>
+        (await app.fetch(new Request(new URL(`/allblogs?page=${n}`, TEST_ORIGIN)), { incoming: { socket: { remoteAddress: '127.0.0.1' } } })).headers.get('x-cache');
+      for (let n = 1; n <= 600; n++) expect(await read(n)).toBe('MISS');
+      const again = [];
+      for (let n = 1; n <= 600; n++) again.push(await read(n));
+      expect(again.filter((state) => state !== 'HIT')).toEqual([]);
+    } finally {
+      await deps.database.close();
+    }
+  });
+
   it('never serves or keeps a signed-in read', async () => {
     const credentials: Record<string, string>[] = [{ cookie: reader.cookie }, { authorization: `Bearer ${reader.token}` }];
     for (const headers of credentials) {

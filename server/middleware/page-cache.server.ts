@@ -39,6 +39,8 @@ const BLOG_READ = [/^\/blogs\/([^/]+?)(?:\.data)?$/i, ...API_READS.filter((read)
 const SHOWS_NO_COUNTS: RegExp[] = [/^\/(?:feed|rss)\.xml$/, /^\/categories\//, /^\/(?:robots\.txt|sitemap[\w-]*\.xml)$/];
 /** Bytes kept per instance, compressed forms included. */
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+/** The headers, ETag and bookkeeping an entry holds beside its bytes, roughly. */
+const ENTRY_OVERHEAD_BYTES = 1024;
 const STORED_TYPES = /^(?:text\/|application\/(?:json|xml|atom\+xml|rss\+xml))/;
 const SESSION_OR_FLASH_COOKIE = /(?:^|;\s*)(?:[\w.-]*session_token|afterglow\.flash)=/;
 const PUBLIC_CACHE_CONTROL = 'public, no-cache';
@@ -61,6 +63,8 @@ interface Entry {
   countsAsOf: number | null;
   /** Made once, on the first request that asks for them. */
   encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
+  /** Bytes it holds: the body, and each compressed form once made. */
+  size: number;
 }
 
 export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
@@ -75,8 +79,14 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
   const cache = new LRUCache<string, Entry>({
     maxSize: MAX_CACHE_BYTES,
-    sizeCalculation: (entry) => entry.body.length * 2 + 512,
+    // What an entry holds, counted as it grows: a guess of twice the body kept about 400 blog
+    // pages in 32 MB, fewer than the 500 a live site's readers spread over (decision 039).
+    sizeCalculation: (entry) => entry.size,
   });
+  /** A compressed form was added: the entry is counted again at its new size (if still kept). */
+  const grown = (key: string, entry: Entry) => {
+    if (cache.peek(key) === entry) cache.set(key, entry);
+  };
 
   // Renders under way, by key: a burst of misses for one page (right after a change, or a cold
   // deep page) renders it once; the others wait for that copy instead of each querying anew.
@@ -104,7 +114,7 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if ((!cached || !isFresh(cached, versions, now)) && pending) cached = (await pending) ?? undefined;
     if (cached && isFresh(cached, versions, now)) {
       c.set('nonce', cached.nonce);
-      return respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, cached, 'HIT');
+      return respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, cached, 'HIT', () => grown(key, cached));
     }
 
     // The first miss for a key renders; misses that arrive meanwhile wait for its copy above.
@@ -130,6 +140,7 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
         lists: versions.lists,
         countsAsOf: SHOWS_NO_COUNTS.some((r) => r.test(c.req.path)) ? null : now,
         encoded: {},
+        size: body.length + ENTRY_OVERHEAD_BYTES,
       };
       cache.set(key, entry);
     } finally {
@@ -139,7 +150,8 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
       }
     }
     c.res = undefined;
-    c.res = await respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, entry, 'MISS');
+    const made = entry;
+    c.res = await respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, made, 'MISS', () => grown(key, made));
   };
 }
 
@@ -158,7 +170,14 @@ function blogOf(path: string): string | null {
   return null;
 }
 
-async function respond(ifNoneMatch: string | undefined, acceptEncoding: string | undefined, method: string, entry: Entry, state: 'HIT' | 'MISS'): Promise<Response> {
+async function respond(
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+  method: string,
+  entry: Entry,
+  state: 'HIT' | 'MISS',
+  onGrown: () => void,
+): Promise<Response> {
   const headers = new Headers(entry.headers);
   headers.set('ETag', entry.etag);
   headers.set('Cache-Control', PUBLIC_CACHE_CONTROL);
@@ -172,11 +191,16 @@ async function respond(ifNoneMatch: string | undefined, acceptEncoding: string |
   let body = entry.body;
   if (encoding) {
     // Kept bytes are compressed once, so harder than a streamed page could afford.
-    entry.encoded[encoding] ??=
-      encoding === 'br'
-        ? brotli(entry.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } })
-        : gzip(entry.body, { level: 9 });
-    body = await entry.encoded[encoding];
+    let made = entry.encoded[encoding];
+    if (!made) {
+      made = entry.encoded[encoding] =
+        encoding === 'br'
+          ? brotli(entry.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } })
+          : gzip(entry.body, { level: 9 });
+      body = await made;
+      entry.size += body.length;
+      onGrown();
+    } else body = await made;
     headers.set('Content-Encoding', encoding);
   }
   headers.set('Content-Length', String(body.length));

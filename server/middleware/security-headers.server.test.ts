@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { securityHeaders } from './security-headers.server';
+import { nextNonce, securityHeaders } from './security-headers.server';
 
 const POPUP_POLICY = "default-src 'none'; script-src 'sha256-abc='; base-uri 'none'";
 
@@ -56,5 +56,13 @@ describe('cookies on https', () => {
 
   it('are left as they are on http', async () => {
     expect((await app(false).request('/')).headers.getSetCookie()[0]).toBe('afterglow.flash=abc; Path=/; HttpOnly; SameSite=Lax');
+  });
+});
+
+describe('the CSP nonce', () => {
+  it('is 128 bits, and no two of a thousand (past a refill of the pool) are the same', () => {
+    const nonces = Array.from({ length: 1000 }, nextNonce);
+    expect(new Set(nonces).size).toBe(1000);
+    for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16);
   });
 });

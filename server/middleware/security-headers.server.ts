@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 
 export interface SecurityOptions {
@@ -36,7 +36,7 @@ function secureCookies(h: Headers) {
 export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ Variables: { nonce: string } }> {
   const img = ["'self'", 'data:', 'blob:', ...options.imageOrigins].join(' ');
   return async (c, next) => {
-    c.set('nonce', randomBytes(16).toString('base64'));
+    c.set('nonce', nextNonce());
     await next();
     // Read after the handler: a page served from the page cache names the nonce it was made with.
     const nonce = c.get('nonce');
@@ -73,4 +73,23 @@ export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ V
     // lost (HEAD /api/* had no nosniff). A response of our own carries them all.
     if (c.req.method === 'HEAD') c.res = new Response(null, { status: c.res.status, headers: h });
   };
+}
+
+const NONCE_BYTES = 16;
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let nonceOffset = noncePool.length;
+
+/**
+ * 128 random bits, base64. The system's random source is asked for 256 nonces at a time (as Node's
+ * own `randomUUID` does): one call per request was 5% of a kept page's CPU (decision 039). Each
+ * nonce is still fresh, unpredictable bytes, never reused.
+ */
+export function nextNonce(): string {
+  if (nonceOffset === noncePool.length) {
+    randomFillSync(noncePool);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString('base64', nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
 }
