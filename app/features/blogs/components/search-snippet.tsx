@@ -6,7 +6,7 @@ import { snippetParts } from '../blogs.presenter';
  */
 export function SearchSnippet({ html }: { html: string }) {
   return (
-    <p className="line-clamp-4 text-sm [&_mark]:rounded-sm [&_mark]:bg-accent [&_mark]:px-0.5 [&_mark]:text-accent-content" data-testid="search-snippet">
+    <p className="line-clamp-4 grow-0 text-sm [&_mark]:rounded-sm [&_mark]:bg-accent [&_mark]:px-0.5 [&_mark]:text-accent-content" data-testid="search-snippet">
       {snippetParts(html).map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}
     </p>
   );

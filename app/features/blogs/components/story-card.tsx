@@ -57,7 +57,8 @@ export function StoryCard({ blog, heading: Heading = 'h2', actions, extra, testI
             {blog.title}
           </Link>
         </Heading>
-        <p className="line-clamp-3 text-sm opacity-85">{blog.short_description}</p>
+        {/* grow-0: daisyUI's card body lets every <p> grow, and a clamped excerpt taller than its three lines shows a cut fourth one. */}
+        <p className="line-clamp-3 grow-0 text-sm opacity-85">{blog.short_description}</p>
         {extra}
         <p className="text-sm opacity-80" data-testid="card-byline">
           {blog.name ? <span className="font-semibold">{blog.name} · </span> : null}
