@@ -44,9 +44,13 @@ async function readPageVersions(db: Kysely<Database>, blogId: string | null): Pr
 
 const VERSIONS_SQL = 'select scope, sum(version) as version from content_version_stripes group by scope';
 const REVISION_SQL = 'select revision from blogs where id = ?';
-/** PostgreSQL: both in one round trip; with a null id the second part is empty. */
+/**
+ * PostgreSQL: the versions and the named blogs' revisions in one round trip (`kind` 's' for a
+ * scope, 'b' for a blog); with no ids the second part is empty.
+ */
 const PAGE_VERSIONS_PG_SQL =
-  "select scope, sum(version)::text as version from content_version_stripes group by scope union all select 'blog', revision::text from blogs where id = $1";
+  "select 's' as kind, scope as key, sum(version)::text as version from content_version_stripes group by scope " +
+  "union all select 'b', id, revision::text from blogs where id = any($1::text[])";
 const statements = new WeakMap<SQLite.Database, { versions: SQLite.Statement; revision: SQLite.Statement }>();
 
 /**
@@ -70,16 +74,40 @@ export function readCurrentVersions(database: DatabaseHandle, blogId: string | n
   return { ...versions, blog: revision === undefined ? null : Number(revision) };
 }
 
-/** PostgreSQL: a named statement, parsed and planned once per connection; each read is committed. */
-async function readFromPool(pool: pg.Pool, blogId: string | null): Promise<PageVersions> {
-  const result = await pool.query<[keyof ContentVersions | 'blog', string]>({ name: 'afterglow_page_versions', text: PAGE_VERSIONS_PG_SQL, values: [blogId], rowMode: 'array' });
-  let blog: number | null = null;
-  const rows: { scope: keyof ContentVersions; version: string }[] = [];
-  for (const [scope, version] of result.rows) {
-    if (scope === 'blog') blog = Number(version);
-    else rows.push({ scope, version });
+interface PgBatch {
+  ids: Set<string>;
+  answer: Promise<{ versions: ContentVersions; revisions: Map<string, number> }>;
+}
+const openBatches = new WeakMap<pg.Pool, PgBatch>();
+
+/**
+ * PostgreSQL: the reads of one turn of the event loop share one query. Every request that reaches
+ * this in the same turn (the kept reads of a busy page cache, sessions) joins the open batch; the
+ * batch closes and is sent on `setImmediate`, after the turn. A read never joins a query already
+ * sent, so each answer is at least as new as the request that asked: a like committed before a
+ * read is seen by it, as with one query per read. A named statement, parsed and planned once per
+ * connection; each read is committed.
+ */
+function readFromPool(pool: pg.Pool, blogId: string | null): Promise<PageVersions> {
+  let batch = openBatches.get(pool);
+  if (!batch) {
+    const ids = new Set<string>();
+    const answer = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      openBatches.delete(pool);
+      const result = await pool.query<['s' | 'b', string, string]>({ name: 'afterglow_page_versions', text: PAGE_VERSIONS_PG_SQL, values: [[...ids]], rowMode: 'array' });
+      const rows: { scope: keyof ContentVersions; version: string }[] = [];
+      const revisions = new Map<string, number>();
+      for (const [kind, key, version] of result.rows) {
+        if (kind === 'b') revisions.set(key, Number(version));
+        else rows.push({ scope: key as keyof ContentVersions, version });
+      }
+      return { versions: toVersions(rows), revisions };
+    });
+    batch = { ids, answer };
+    openBatches.set(pool, batch);
   }
-  return { ...toVersions(rows), blog };
+  if (blogId !== null) batch.ids.add(blogId);
+  return batch.answer.then(({ versions, revisions }) => ({ ...versions, blog: blogId === null ? null : (revisions.get(blogId) ?? null) }));
 }
 
 function toVersions(rows: { scope: keyof ContentVersions; version: number | bigint | string }[]): ContentVersions {

@@ -91,6 +91,31 @@ describeOnDialects('content versions on %s', (t) => {
     for (const [i, id] of ids.entries()) expect((await readCurrentVersions(t.deps.database, id)).blog).toBeGreaterThan(before[i]!.blog!);
   });
 
+  it('answers reads made together each with its own blog (one query on PostgreSQL), and a read asked after a like sees it', async () => {
+    const blogs = await Promise.all([1, 2, 3].map((n) => createBlog(t.context(owner.user), { ...BLOG, title: `Together ${n}` })));
+    const ids = blogs.map((b) => b.insertedId);
+    await likeBlog(t.context(readers[0]!.user), ids[1]!);
+    await likeBlog(t.context(readers[1]!.user), ids[1]!);
+    const alone = await Promise.all(ids.map(async (id) => (await readCurrentVersions(t.deps.database, id)).blog));
+    expect(new Set(alone).size).toBeGreaterThan(1);
+    // All at once, with the same blog twice, one that does not exist and none at all; on
+    // PostgreSQL the pool is watched (not replaced) to count the queries they cost.
+    const pool = t.deps.database.pgPool;
+    let queries = 0;
+    const query = pool?.query;
+    if (pool) pool.query = ((...args: Parameters<typeof pool.query>) => ((queries += 1), query!.apply(pool, args))) as typeof pool.query;
+    const together = await Promise.all([...ids, ids[0]!, 'no-such-blog', null].map((id) => readCurrentVersions(t.deps.database, id))).finally(() => {
+      if (pool) pool.query = query!;
+    });
+    if (pool) expect(queries).toBe(1);
+    expect(together.map((v) => v.blog)).toEqual([...alone, alone[0], null, null]);
+    expect(new Set(together.map((v) => `${v.lists}/${v.sessions}`)).size).toBe(1);
+    // A like committed before the reads are asked is in their answer, the same turn or not.
+    await likeBlog(t.context(readers[2]!.user), ids[0]!);
+    const after = await Promise.all([readCurrentVersions(t.deps.database, ids[0]!), readCurrentVersions(t.deps.database, ids[2]!)]);
+    expect(after.map((v) => v.blog)).toEqual([alone[0]! + 1, alone[2]]);
+  });
+
   it('never answers a counter that a transaction still open has moved', async () => {
     const { insertedId } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Undecided' });
     const before = await readCurrentVersions(t.deps.database, insertedId);
