@@ -24,7 +24,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!form.ok) return data(form.data, { status: form.status });
   const { photo, ...fields } = form.input;
   try {
-    await saveBlogForm(context.service, context.deps.config, form, (input) => createBlog(context.service, { ...input, photo: photo! }));
+    await saveBlogForm(context.service, form, (input) => createBlog(context.service, { ...input, photo: photo! }));
   } catch (error) {
     const refused = pageRefusal(error);
     return data({ formError: refused.message, values: fields }, { status: refused.status });

@@ -45,7 +45,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await readBlogForm(context.service, context.deps.config, request, 'edit');
   if (!form.ok) return data(form.data, { status: form.status });
   try {
-    await saveBlogForm(context.service, context.deps.config, form, (input) => updateBlog(context.service, params.id, input));
+    await saveBlogForm(context.service, form, (input) => updateBlog(context.service, params.id, input));
   } catch (error) {
     const refused = pageRefusal(error);
     return data({ formError: refused.message, values: form.input }, { status: refused.status });

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { Avatar } from '~/components/avatar';
 import { useFeedback } from '~/components/feedback';
 import { useFreshErrors } from '~/components/use-fresh-errors';
-import { imageStoreFor } from '~/features/images/image-store.server';
 import { uploadImage } from '~/features/images/images.service.server';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
 import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
@@ -48,7 +47,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const input = UpdateProfileSchema.parse({ name: typeof form.get('name') === 'string' ? form.get('name') : undefined });
     // A new picture is uploaded first, and only when one was chosen (spec §4).
     const image = await fileBytes(form, 'photo', maxBytes);
-    const photo = image ? (await uploadImage(service, imageStoreFor(deps.config), image)).url : undefined;
+    const photo = image ? (await uploadImage(service, image)).url : undefined;
     await updateOwnProfile(service, user.email, { ...input, photo });
   } catch (error) {
     // A zod refusal of the name is a 400; an image or other refusal says why; an outage is a 503.

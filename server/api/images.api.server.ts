@@ -14,7 +14,7 @@ export const IMAGE_HANDLERS: Handlers = {
     await assertCanWrite(ctx);
     const bytes = await fileBytes(await readUploadForm(c.req.raw, maxBytes), 'image', maxBytes);
     if (!bytes) throw IMAGE_REQUIRED();
-    const { url } = await uploadImage(ctx, ctx.images, bytes);
+    const { url } = await uploadImage(ctx, bytes);
     return c.json({ success: true, data: { url } }, 201);
   },
 };

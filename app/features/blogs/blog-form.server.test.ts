@@ -38,7 +38,7 @@ describeOnDialects('the Add blog form when the database refuses the row (%s)', (
     expect(readdirSync(uploadsDir(t.deps.config))).toHaveLength(3);
     const focusRows = () => t.deps.database.db.selectFrom('image_focus').select('image_id').execute();
     expect(await focusRows()).toHaveLength(1);
-    await expect(saveBlogForm(ctx, t.deps.config, form, (input) => createBlog(ctx, { ...input, photo: input.photo! }))).rejects.toThrow(/refused by the test/);
+    await expect(saveBlogForm(ctx, form, (input) => createBlog(ctx, { ...input, photo: input.photo! }))).rejects.toThrow(/refused by the test/);
     expect(existsSync(uploadsDir(t.deps.config)) ? readdirSync(uploadsDir(t.deps.config)) : []).toEqual([]);
     expect(await t.deps.database.db.selectFrom('blogs').select('id').execute()).toEqual([]);
     expect(await focusRows()).toEqual([]);

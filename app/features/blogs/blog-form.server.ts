@@ -1,4 +1,4 @@
-import { discardImage, fileBytes, type ImageStoreConfig, imageStoreFor, megabytes, readUploadForm, uploadImage } from '~/features/images/images.service.server';
+import { discardImage, fileBytes, megabytes, readUploadForm, uploadImage } from '~/features/images/images.service.server';
 import { isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
@@ -19,7 +19,7 @@ export type BlogFormResult =
  * JavaScript (run through the same pipeline). The image is processed only once the text fields
  * are valid, so a refused form stores nothing.
  */
-export async function readBlogForm(ctx: ServiceContext, config: ImageStoreConfig & { MAX_UPLOAD_MB: number }, request: Request, mode: 'add' | 'edit'): Promise<BlogFormResult> {
+export async function readBlogForm(ctx: ServiceContext, config: { MAX_UPLOAD_MB: number }, request: Request, mode: 'add' | 'edit'): Promise<BlogFormResult> {
   const maxBytes = megabytes(config.MAX_UPLOAD_MB);
   let form: FormData;
   try {
@@ -43,7 +43,7 @@ export async function readBlogForm(ctx: ServiceContext, config: ImageStoreConfig
     try {
       const bytes = await fileBytes(form, 'image', maxBytes);
       if (bytes) {
-        photo = (await uploadImage(ctx, imageStoreFor(config), bytes)).url;
+        photo = (await uploadImage(ctx, bytes)).url;
         uploaded = true;
       } else if (mode === 'add') errors.image = MESSAGES.fieldRequired;
     } catch (error) {
@@ -79,14 +79,13 @@ export async function readBlogFormValues(config: { MAX_UPLOAD_MB: number }, requ
  */
 export async function saveBlogForm<T>(
   ctx: ServiceContext,
-  config: ImageStoreConfig,
   form: Extract<BlogFormResult, { ok: true }>,
   save: (input: Extract<BlogFormResult, { ok: true }>['input']) => Promise<T>,
 ): Promise<T> {
   try {
     return await save(form.input);
   } catch (error) {
-    if (form.uploaded && form.input.photo) await discardImage(ctx, imageStoreFor(config), form.input.photo);
+    if (form.uploaded && form.input.photo) await discardImage(ctx, form.input.photo);
     throw error;
   }
 }

@@ -29,7 +29,7 @@ describeOnDialects('a photo keeps its subject on %s (issue 17, decision 040)', (
 
   it("stores the focal point found at upload; a blog with that photo shows it until the writer chooses, and again after 'auto'", async () => {
     const ctx = t.context(writer.user);
-    const { url } = await uploadImage(ctx, ctx.images, await photoWithSubject({ x: 20, y: 25 }));
+    const { url } = await uploadImage(ctx, await photoWithSubject({ x: 20, y: 25 }));
     const point = await storedPoint(url);
     expect(point.focus_x).toBeLessThan(35);
     expect(point.focus_y).toBeLessThan(40);
@@ -52,8 +52,8 @@ describeOnDialects('a photo keeps its subject on %s (issue 17, decision 040)', (
 
   it('a new photo brings its own point; a photo from elsewhere has none and is shown as before', async () => {
     const ctx = t.context(writer.user);
-    const first = await uploadImage(ctx, ctx.images, await photoWithSubject({ x: 20, y: 25 }));
-    const second = await uploadImage(ctx, ctx.images, await photoWithSubject({ x: 80, y: 75 }));
+    const first = await uploadImage(ctx, await photoWithSubject({ x: 20, y: 25 }));
+    const second = await uploadImage(ctx, await photoWithSubject({ x: 80, y: 75 }));
     const { insertedId } = await createBlog(ctx, { ...TEXT, photo: first.url });
     await updateBlog(ctx, insertedId, { photo: second.url });
     const point = await storedPoint(second.url);
@@ -69,13 +69,13 @@ describeOnDialects('a photo keeps its subject on %s (issue 17, decision 040)', (
     const added = await readBlogForm(ctx, t.deps.config, await formRequest({ ...TEXT, photo_focus: 'top-left' }, await photoWithSubject({ x: 80, y: 70 })), 'add');
     expect(added.ok, JSON.stringify(added)).toBe(true);
     if (!added.ok) return;
-    const { insertedId } = await saveBlogForm(ctx, t.deps.config, added, (input) => createBlog(ctx, { ...input, photo: input.photo! }));
+    const { insertedId } = await saveBlogForm(ctx, added, (input) => createBlog(ctx, { ...input, photo: input.photo! }));
     expect(await getBlog(ctx, insertedId)).toMatchObject({ photo_focus: 'top-left', photo_position: '0% 0%' });
 
     const edited = await readBlogForm(ctx, t.deps.config, await formRequest({ ...TEXT, photo_focus: 'auto' }), 'edit');
     expect(edited.ok).toBe(true);
     if (!edited.ok) return;
-    await saveBlogForm(ctx, t.deps.config, edited, (input) => updateBlog(ctx, insertedId, input));
+    await saveBlogForm(ctx, edited, (input) => updateBlog(ctx, insertedId, input));
     const blog = await getBlog(ctx, insertedId);
     const point = await storedPoint(blog.photo!);
     expect(blog).toMatchObject({ photo_focus: 'auto', photo_position: `${point.focus_x}% ${point.focus_y}%` });

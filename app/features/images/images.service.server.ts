@@ -125,10 +125,10 @@ function storeFailure(error: unknown): AppError {
  * widths are stored or none: when one write fails, the ones already written are removed again
  * (what cannot be removed while the store is away is left to the orphan sweep).
  */
-export async function uploadImage(ctx: ServiceContext, store: ImageStore, bytes: Buffer): Promise<{ url: string }> {
+export async function uploadImage(ctx: ServiceContext, bytes: Buffer): Promise<{ url: string }> {
   await assertCanWrite(ctx);
   await ctx.limit(RATE_LIMITS.upload);
-  return storeProcessed(ctx, store, await processImage(bytes));
+  return storeProcessed(ctx, ctx.images, await processImage(bytes));
 }
 
 /**
@@ -192,10 +192,10 @@ async function removeVariants(ctx: ServiceContext, store: ImageStore, id: string
 }
 
 /** Removes every width of an image this request stored but could not use (its blog was not saved), and its focal point. */
-export async function discardImage(ctx: ServiceContext, store: ImageStore, url: string): Promise<void> {
+export async function discardImage(ctx: ServiceContext, url: string): Promise<void> {
   const id = storedImageId(url);
   if (!id) return;
-  await removeVariants(ctx, store, id);
+  await removeVariants(ctx, ctx.images, id);
   try {
     await deleteImageFocus(ctx.db, [id]);
   } catch (error) {

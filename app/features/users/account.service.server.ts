@@ -71,11 +71,11 @@ export function signUp(ctx: ServiceContext, input: Omit<SignUpInput, 'terms'> & 
       }
     }
     const response = await ctx.auth.call('/sign-up/email', { email, name, password, ...(image ? { image } : {}) }).catch(async (error: unknown) => {
-      if (image) await discardImage(ctx, ctx.images, image);
+      if (image) await discardImage(ctx, image);
       throw error;
     });
     if (response.ok) return { ok: true, cookies: forwardCookies(response) };
-    if (image) await discardImage(ctx, ctx.images, image);
+    if (image) await discardImage(ctx, image);
     const { message, code } = await authErrorMessage(response, MESSAGES.serverError);
     return refused(response.status, code?.startsWith('USER_ALREADY_EXISTS') ? MESSAGES.emailTaken : message);
   });
