@@ -9,6 +9,16 @@ const MIN_BYTES = 1024;
 const WHOLE_BODY_BYTES = 1024 * 1024;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
+/** Brotli quality and gzip level: a page compressed per request, or once and kept (harder). */
+const EFFORT = { perRequest: { br: 5, gzip: 6 }, kept: { br: 9, gzip: 9 } } as const;
+
+/** A whole body compressed in one call, at the effort its reuse affords. */
+export function compressWhole(bytes: Buffer, encoding: 'br' | 'gzip', effort: keyof typeof EFFORT): Promise<Buffer> {
+  const level = EFFORT[effort];
+  return encoding === 'br'
+    ? brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: level.br, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+    : gzip(bytes, { level: level.gzip });
+}
 
 export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
   if (!accept) return null;
@@ -49,10 +59,7 @@ export function compress(): MiddlewareHandler {
       // A body of known size (a page rendered whole, docs/decisions/039): one call compresses it
       // and it goes out with its length, without a stream on either side of the compressor.
       const bytes = Buffer.from(await res.arrayBuffer());
-      const packed =
-        encoding === 'br'
-          ? await brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
-          : await gzip(bytes, { level: 6 });
+      const packed = await compressWhole(bytes, encoding, 'perRequest');
       const headers = new Headers(res.headers);
       headers.set('content-length', String(packed.length));
       headers.set('content-encoding', encoding);
@@ -64,10 +71,10 @@ export function compress(): MiddlewareHandler {
     const stream =
       encoding === 'br'
         ? zlib.createBrotliCompress({
-            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: EFFORT.perRequest.br },
             flush: zlib.constants.BROTLI_OPERATION_FLUSH,
           })
-        : zlib.createGzip({ level: 6, flush: zlib.constants.Z_SYNC_FLUSH });
+        : zlib.createGzip({ level: EFFORT.perRequest.gzip, flush: zlib.constants.Z_SYNC_FLUSH });
     const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream).pipe(stream);
     const headers = new Headers(res.headers);
     headers.delete('content-length');

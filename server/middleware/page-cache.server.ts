@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
 import { countsFreshness } from '~/features/blogs/view-counter.server';
 import { OPERATIONS } from '../api/openapi.server';
 import type { AppDeps, AppEnv } from '../context.server';
-import { pickEncoding } from './compress.server';
+import { compressWhole, pickEncoding } from './compress.server';
 
 /**
  * What anonymous visitors read is the same for all of them: the rendered page (or API answer) is
@@ -46,8 +44,6 @@ const SESSION_OR_FLASH_COOKIE = /(?:^|;\s*)(?:[\w.-]*session_token|afterglow\.fl
 const PUBLIC_CACHE_CONTROL = 'public, no-cache';
 const PRIVATE_CACHE_CONTROL = 'private, no-cache';
 const VARY = 'Cookie, Accept-Language, Accept-Encoding';
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
 
 interface Entry {
   status: number;
@@ -193,10 +189,7 @@ async function respond(
     // Kept bytes are compressed once, so harder than a streamed page could afford.
     let made = entry.encoded[encoding];
     if (!made) {
-      made = entry.encoded[encoding] =
-        encoding === 'br'
-          ? brotli(entry.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } })
-          : gzip(entry.body, { level: 9 });
+      made = entry.encoded[encoding] = compressWhole(entry.body, encoding, 'kept');
       body = await made;
       entry.size += body.length;
       onGrown();
