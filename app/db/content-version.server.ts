@@ -78,23 +78,46 @@ interface PgBatch {
   ids: Set<string>;
   answer: Promise<{ versions: ContentVersions; revisions: Map<string, number> }>;
 }
-const openBatches = new WeakMap<pg.Pool, PgBatch>();
+interface PgReads {
+  /** The batch still taking reads: sent once the query in flight has come back. */
+  open: PgBatch | null;
+  /** The query sent and not yet answered. */
+  inFlight: Promise<unknown> | null;
+}
+const poolReads = new WeakMap<pg.Pool, PgReads>();
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * PostgreSQL: the reads of one turn of the event loop share one query. Every request that reaches
- * this in the same turn (the kept reads of a busy page cache, sessions) joins the open batch; the
- * batch closes and is sent on `setImmediate`, after the turn. A read never joins a query already
- * sent, so each answer is at least as new as the request that asked: a like committed before a
- * read is seen by it, as with one query per read. A named statement, parsed and planned once per
+ * PostgreSQL: concurrent reads share one query, with at most one in flight per pool. A read joins
+ * the open batch; the batch is sent after the current turn of the event loop and after the query
+ * in flight (if any) has come back, so under load every read arriving during one round trip shares
+ * the next query instead of each turn sending its own. A read never joins a query already sent,
+ * so each answer is at least as new as the request that asked: a like committed before a read is
+ * seen by it, as with one query per read. A named statement, parsed and planned once per
  * connection; each read is committed.
  */
 function readFromPool(pool: pg.Pool, blogId: string | null): Promise<PageVersions> {
-  let batch = openBatches.get(pool);
+  let reads = poolReads.get(pool);
+  if (!reads) {
+    reads = { open: null, inFlight: null };
+    poolReads.set(pool, reads);
+  }
+  const state = reads;
+  let batch = state.open;
   if (!batch) {
     const ids = new Set<string>();
-    const answer = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      openBatches.delete(pool);
-      const result = await pool.query<['s' | 'b', string, string]>({ name: 'afterglow_page_versions', text: PAGE_VERSIONS_PG_SQL, values: [[...ids]], rowMode: 'array' });
+    // A failed query in flight does not hold the next one back.
+    const sendable = state.inFlight ? state.inFlight.then(nextTurn, nextTurn) : nextTurn();
+    const answer = sendable.then(async () => {
+      if (state.open === opened) state.open = null;
+      const query = pool.query<['s' | 'b', string, string]>({ name: 'afterglow_page_versions', text: PAGE_VERSIONS_PG_SQL, values: [[...ids]], rowMode: 'array' });
+      state.inFlight = query;
+      let result: Awaited<typeof query>;
+      try {
+        result = await query;
+      } finally {
+        if (state.inFlight === query) state.inFlight = null;
+      }
       const rows: { scope: keyof ContentVersions; version: string }[] = [];
       const revisions = new Map<string, number>();
       for (const [kind, key, version] of result.rows) {
@@ -103,8 +126,8 @@ function readFromPool(pool: pg.Pool, blogId: string | null): Promise<PageVersion
       }
       return { versions: toVersions(rows), revisions };
     });
-    batch = { ids, answer };
-    openBatches.set(pool, batch);
+    const opened: PgBatch = { ids, answer };
+    batch = state.open = opened;
   }
   if (blogId !== null) batch.ids.add(blogId);
   return batch.answer.then(({ versions, revisions }) => ({ ...versions, blog: blogId === null ? null : (revisions.get(blogId) ?? null) }));

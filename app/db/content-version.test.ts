@@ -116,6 +116,40 @@ describeOnDialects('content versions on %s', (t) => {
     expect(after.map((v) => v.blog)).toEqual([alone[0]! + 1, alone[2]]);
   });
 
+  it('sends at most one read query at a time on PostgreSQL: reads asked meanwhile share the next, which sees what was committed before them', async (test) => {
+    const pool = t.deps.database.pgPool;
+    if (!pool) return test.skip('SQLite reads in process, with no query to share');
+    const { insertedId } = await createBlog(t.context(owner.user), { ...BLOG, title: 'One at a time' });
+    const before = (await readCurrentVersions(t.deps.database, insertedId)).blog!;
+    // The first read's query is held at the pool until released; the like below is written
+    // through its own connection, not held.
+    const query = pool.query;
+    let sent = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    pool.query = ((...args: Parameters<typeof pool.query>) => {
+      sent += 1;
+      return sent === 1 ? held.then(() => query.apply(pool, args)) : query.apply(pool, args);
+    }) as typeof pool.query;
+    try {
+      const first = Promise.resolve(readCurrentVersions(t.deps.database, insertedId));
+      while (sent === 0) await new Promise((resolve) => setImmediate(resolve));
+      await likeBlog(t.context(readers[3]!.user), insertedId);
+      const later = [readCurrentVersions(t.deps.database, insertedId)];
+      await new Promise((resolve) => setImmediate(resolve));
+      later.push(readCurrentVersions(t.deps.database, null), readCurrentVersions(t.deps.database, insertedId));
+      expect(sent).toBe(1);
+      release();
+      await first;
+      const answers = await Promise.all(later);
+      expect(sent).toBe(2);
+      expect([answers[0]!.blog, answers[2]!.blog]).toEqual([before + 1, before + 1]);
+    } finally {
+      release();
+      pool.query = query;
+    }
+  });
+
   it('never answers a counter that a transaction still open has moved', async () => {
     const { insertedId } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Undecided' });
     const before = await readCurrentVersions(t.deps.database, insertedId);
