@@ -6,6 +6,7 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-ro
 import { ServerRouter } from 'react-router';
 import { isDatabaseUnavailable } from '~/db/errors.server';
 import { NonceProvider } from '~/lib/nonce';
+import { fillTemplate, makeTemplate } from '~/lib/viewer-slots.server';
 
 export const streamTimeout = 5_000;
 
@@ -31,73 +32,125 @@ export default function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
   loadContext: AppLoadContext,
-) {
-  const nonce = loadContext.nonce;
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const userAgent = request.headers.get('user-agent');
-    // Crawlers and no-JS clients get the complete document; browsers get the shell early — when
-    // there is something to wait for. A page whose loaders deferred nothing is finished as soon
-    // as its shell is (the rest is React Router's data script, ready microtasks later), so it is
-    // collected into one buffer and sent whole: no PassThrough, no Web stream for Hono to read
-    // back chunk by chunk, a Content-Length instead of chunked encoding (docs/decisions/039).
-    const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode || !defersData(routerContext);
+): Promise<Response> {
+  if (loadContext.slots.used) return renderSignedIn(request, responseStatusCode, responseHeaders, routerContext, loadContext);
+  const userAgent = request.headers.get('user-agent');
+  // Crawlers and no-JS clients get the complete document; browsers get the shell early — when
+  // there is something to wait for. A page whose loaders deferred nothing is finished as soon
+  // as its shell is (the rest is React Router's data script, ready microtasks later), so it is
+  // collected into one buffer and sent whole: no PassThrough, no Web stream for Hono to read
+  // back chunk by chunk, a Content-Length instead of chunked encoding (docs/decisions/039).
+  const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode || !defersData(routerContext);
+  if (!waitForAll) return renderStreamed(request, responseStatusCode, responseHeaders, routerContext, loadContext);
+  return renderWhole(request, responseStatusCode, routerContext, loadContext).then(({ status, bytes }) => wholeResponse(bytes, status, responseHeaders));
+}
+
+/**
+ * A signed-in document: its render holds placeholders for the viewer's strings, filled in here
+ * (app/lib/viewer-slots.server.ts). A render of the same URL and loader data is kept and filled
+ * again for the next viewer instead of rendered anew (app/lib/render-memo.server.ts, decision 043).
+ * Always whole: the placeholders are filled in the finished page.
+ */
+async function renderSignedIn(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext, loadContext: AppLoadContext): Promise<Response> {
+  const { slots, nonce } = loadContext;
+  const values = slots.valuesWith(nonce);
+  const memo = import.meta.env.DEV ? null : loadContext.deps.renderMemo;
+  const key = memo && !defersData(routerContext) ? memo.keyOf(request, responseStatusCode, responseHeaders, routerContext) : null;
+  const kept = key ? memo!.get(key) : undefined;
+  if (kept) {
+    // The data script's stream is not read: let it go (it finished when made, having nothing to wait for).
+    routerContext.serverHandoffStream?.cancel().catch(() => {});
+    responseHeaders.set('X-Render', 'kept');
+    return wholeResponse(fillTemplate(kept, values), responseStatusCode, responseHeaders);
+  }
+  const { status, bytes } = await renderWhole(request, responseStatusCode, routerContext, loadContext);
+  const template = makeTemplate(bytes.toString('utf8'), values.length - 1, nonce);
+  if (key && status === responseStatusCode) memo!.set(key, template);
+  if (key) responseHeaders.set('X-Render', 'new');
+  return wholeResponse(fillTemplate(template, values), status, responseHeaders);
+}
+
+function wholeResponse(bytes: Buffer, status: number, headers: Headers): Response {
+  headers.set('Content-Type', 'text/html; charset=utf-8');
+  // Told, so the compression middleware can compress the whole body in one call too.
+  headers.set('Content-Length', String(bytes.length));
+  return new Response(bytes as Uint8Array<ArrayBuffer>, { headers, status });
+}
+
+const app = (loadContext: AppLoadContext, routerContext: EntryContext, request: Request) => (
+  <NonceProvider value={loadContext.nonce}>
+    <ServerRouter context={routerContext} url={request.url} nonce={loadContext.nonce} />
+  </NonceProvider>
+);
+
+/** The whole page in one buffer, once everything is rendered; a render error makes it a 500. */
+function renderWhole(request: Request, responseStatusCode: number, routerContext: EntryContext, loadContext: AppLoadContext): Promise<{ status: number; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    let status = responseStatusCode;
     // Cleared when the render completes: a pending timer would keep the whole render alive.
     const timer = setTimeout(() => abort(), streamTimeout + 1000);
-    const send = () => {
-      shellRendered = true;
-      responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-      if (!waitForAll) {
+    const { pipe, abort } = renderToPipeableStream(app(loadContext, routerContext, request), {
+      nonce: loadContext.nonce,
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onAllReady() {
+        clearTimeout(timer);
+        const chunks: Buffer[] = [];
+        pipe(
+          new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk);
+              callback();
+            },
+            final(callback) {
+              resolve({ status, bytes: Buffer.concat(chunks) });
+              callback();
+            },
+          }),
+        );
+      },
+      onShellError(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      onError(error: unknown) {
+        status = 500;
+        loadContext.service.log.error({ err: error }, 'render error');
+      },
+    });
+  });
+}
+
+/** The shell as soon as it is ready, the deferred data after it. */
+function renderStreamed(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext, loadContext: AppLoadContext): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const timer = setTimeout(() => abort(), streamTimeout + 1000);
+    const { pipe, abort } = renderToPipeableStream(app(loadContext, routerContext, request), {
+      nonce: loadContext.nonce,
+      // React sends a finished Suspense boundary later in the stream, to be put in place by a
+      // script, once the page passes this many bytes; without JavaScript it would stay missing.
+      // The home page's deferred sections are such boundaries (docs/decisions/036): every
+      // finished one goes out in place.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onShellReady() {
+        shellRendered = true;
+        responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
         const body = new PassThrough();
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         pipe(body);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      pipe(
-        new Writable({
-          write(chunk: Buffer, _encoding, callback) {
-            chunks.push(chunk);
-            callback();
-          },
-          final(callback) {
-            const bytes = Buffer.concat(chunks);
-            // Told, so the compression middleware can compress the whole body in one call too.
-            responseHeaders.set('Content-Length', String(bytes.length));
-            resolve(new Response(bytes, { headers: responseHeaders, status: responseStatusCode }));
-            callback();
-          },
-        }),
-      );
-    };
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        // React sends a finished Suspense boundary later in the stream, to be put in place by a
-        // script, once the page passes this many bytes; without JavaScript it would stay missing.
-        // The home page's deferred sections are such boundaries (docs/decisions/036): every
-        // finished one goes out in place.
-        progressiveChunkSize: Number.POSITIVE_INFINITY,
-        onShellReady() {
-          if (!waitForAll) send();
-        },
-        onAllReady() {
-          clearTimeout(timer);
-          if (waitForAll) send();
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timer);
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) loadContext.service.log.error({ err: error }, 'render error');
-        },
       },
-    );
+      onAllReady() {
+        clearTimeout(timer);
+      },
+      onShellError(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        if (shellRendered) loadContext.service.log.error({ err: error }, 'render error');
+      },
+    });
   });
 }
 

@@ -19,9 +19,11 @@ import { NavProgress } from './components/nav-progress';
 import { onDemand } from './components/on-demand';
 import { SiteFooter } from './components/site-footer';
 import { SiteNav } from './components/site-nav';
+import { DEFAULT_AVATAR } from './components/avatar';
 import type { MenuUser } from './components/user-menu';
 import { canModerate } from './features/moderation/moderation.service.server';
 import { clearFlashCookie, readFlash } from './lib/flash.server';
+import { MESSAGES } from './lib/messages';
 import { useNonce } from './lib/nonce';
 import { siteBaseUrl } from './lib/site-url.server';
 import { THEME_BOOT_SCRIPT } from './lib/theme';
@@ -38,10 +40,26 @@ export const links: LinksFunction = () => [
   { rel: 'alternate', type: 'application/rss+xml', href: '/rss.xml', title: 'Newest blogs (RSS)' },
 ];
 
+/** A user's name as the menu shows it: 'User' for none (spec §2). */
+const displayName = (name: string | null | undefined) => name?.trim() || MESSAGES.defaultDisplayName;
+
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { user, deps, requestId } = context;
-  const menuUser: MenuUser | null = user ? { name: user.name, email: user.email, photo: user.image, canModerate: await canModerate(context.service) } : null;
+  const { user, deps, slots } = context;
+  // What the page shows of the viewer, each whole, as slots: a signed-in document is rendered as
+  // a template the viewer's strings are filled into (decision 043).
+  const menuUser: MenuUser | null = user
+    ? {
+        name: slots.slot(displayName(user.name)),
+        email: slots.slot(user.email),
+        // The default avatar named here rather than by the menu: with or without a photo, the page is the same.
+        photo: slots.slot(user.image || DEFAULT_AVATAR),
+        // Only the part after the path's start: a link resolves a `to` that does not start with '/'.
+        wishlistPath: `/wishList/${slots.slot(encodeURIComponent(user.email))}`,
+        canModerate: await canModerate(context.service),
+      }
+    : null;
   const flash = readFlash(request);
+  const requestId = slots.slot(context.requestId);
   const body = {
     user: menuUser,
     siteName: deps.config.SITE_NAME,
@@ -90,7 +108,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <main id="main" className="flex-1">
             {children}
           </main>
-          <SiteFooter email={data?.user?.email ?? null} siteName={siteName} />
+          <SiteFooter wishlistPath={data?.user?.wishlistPath ?? null} siteName={siteName} />
         </FeedbackProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -20,6 +20,8 @@ declare module 'react-router' {
     user: import('~/lib/service-context').SessionUser | null;
     nonce: string;
     requestId: string;
+    /** The viewer's strings as placeholders in a signed-in document's render (decision 043). */
+    slots: import('~/lib/viewer-slots.server').ViewerSlots;
     clientIp: string;
     /**
      * The request is a form post (not GET/HEAD). A loader rendering after a post whose session

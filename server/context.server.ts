@@ -6,6 +6,7 @@ import { migrateToLatest } from '~/db/migrate.server';
 import { countsFreshness, memoryViewMarks, ViewCounter } from '~/features/blogs/view-counter.server';
 import { imageStoreFor } from '~/features/images/image-store.server';
 import { withStoredProfile } from '~/features/users/users.service.server';
+import { RenderMemo } from '~/lib/render-memo.server';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
 import { RateLimitedError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
@@ -27,6 +28,8 @@ export interface AppDeps {
   views: ViewCounter;
   /** Migrations this start applied (empty when the schema was current). */
   migrationsApplied: string[];
+  /** Signed-in pages rendered once per distinct content (decision 043). */
+  renderMemo: RenderMemo;
 }
 
 export async function createDeps(config: Config, log: Logger): Promise<AppDeps> {
@@ -44,7 +47,8 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   // Marks live where the rate limits do when several instances share Redis, whether or not limits are on.
   const marks = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, config.REDIS_PREFIX) : memoryViewMarks();
-  const deps: AppDeps = { config, log, database, auth, now: () => new Date(), rateLimits, views: undefined!, migrationsApplied: applied };
+  const renderMemo = new RenderMemo({ maxAgeMs: countsFreshness(config.COUNTS_MAX_AGE_S * 1000).keptMs, maxBytes: config.RENDER_MEMO_MB * 1024 * 1024 });
+  const deps: AppDeps = { config, log, database, auth, now: () => new Date(), rateLimits, views: undefined!, migrationsApplied: applied, renderMemo };
   // The counter asks deps for the time, so a test that sets the clock moves the day too.
   deps.views = new ViewCounter({ db: database.db, log, marks, secret: config.SESSION_SECRET, now: () => deps.now(), flushMs: countsFreshness(config.COUNTS_MAX_AGE_S * 1000).flushMs });
   return deps;

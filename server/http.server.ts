@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type { AppLoadContext } from 'react-router';
 import { isDatabaseUnavailable } from '~/db/errors.server';
 import { MESSAGES } from '~/lib/messages';
+import { ViewerSlots } from '~/lib/viewer-slots.server';
 import { RETRY_AFTER_SECONDS } from './api/errors.server';
 import { serveUploads } from './api/images.api.server';
 import { createApi } from './api/index.server';
@@ -113,6 +114,9 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       user,
       nonce: c.get('nonce'),
       requestId: c.get('requestId'),
+      // A document (not React Router's `.data` answer) for a signed-in viewer is rendered as a
+      // template and filled in by entry.server, unless renders are not kept (decision 043).
+      slots: new ViewerSlots(user !== null && deps.renderMemo.enabled && !c.req.path.endsWith('.data')),
       clientIp: c.get('clientIp'),
       formPost: c.req.method !== 'GET' && c.req.method !== 'HEAD',
       failure,

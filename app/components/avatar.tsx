@@ -1,7 +1,7 @@
 export const DEFAULT_AVATAR = '/images/default-avatar.svg';
 
 /** A round user photo, or the default avatar when the user has none (spec §2). */
-export function Avatar({ src, alt, size = 40 }: { src?: string | null; alt: string; size?: number }) {
+export function Avatar({ src, alt, size = 40, fetchPriority }: { src?: string | null; alt: string; size?: number; fetchPriority?: 'low' }) {
   return (
     <img
       src={src || DEFAULT_AVATAR}
@@ -12,6 +12,7 @@ export function Avatar({ src, alt, size = 40 }: { src?: string | null; alt: stri
       style={{ width: size, height: size }}
       referrerPolicy="no-referrer"
       decoding="async"
+      fetchPriority={fetchPriority}
     />
   );
 }

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { SITE_DESCRIPTION } from '~/lib/messages';
 
 /** Footer (spec §2): links incl. /featureBlog and, signed in, /wishList/{email}; description; year. */
-export function SiteFooter({ email, siteName }: { email: string | null; siteName: string }) {
+export function SiteFooter({ wishlistPath, siteName }: { wishlistPath: string | null; siteName: string }) {
   const year = new Date().getFullYear();
   return (
     <footer className="mt-16 border-t border-base-300 bg-base-200 text-base-content">
@@ -17,8 +17,8 @@ export function SiteFooter({ email, siteName }: { email: string | null; siteName
             <li><Link className="link link-hover" to="/allblogs">All Blogs</Link></li>
             <li><Link className="link link-hover" to="/featureBlog">Featured Blogs</Link></li>
             <li><Link className="link link-hover" to="/addBlog">Add Blog</Link></li>
-            {email ? (
-              <li><Link className="link link-hover" to={`/wishList/${encodeURIComponent(email)}`}>My Wishlist</Link></li>
+            {wishlistPath ? (
+              <li><Link className="link link-hover" to={wishlistPath}>My Wishlist</Link></li>
             ) : null}
             <li><a className="link link-hover" href="/feed.xml">RSS feed</a></li>
           </ul>

@@ -5,9 +5,13 @@ import { Avatar } from './avatar';
 import { useDisclosure } from './use-disclosure';
 
 export interface MenuUser {
-  name: string | null;
+  /** As shown: the name, or 'User' without one (the root loader decides). */
+  name: string;
   email: string;
-  photo: string | null;
+  /** The photo, or the default avatar's. */
+  photo: string;
+  /** `/wishList/{email}`, made by the loader (decision 043: the page uses each viewer string whole). */
+  wishlistPath: string;
   /** A moderator or an admin: the menu links to /moderation (issue 19). */
   canModerate?: boolean;
 }
@@ -16,15 +20,16 @@ export interface MenuUser {
 export function UserMenu({ user }: { user: MenuUser }) {
   const ref = useRef<HTMLDetailsElement>(null);
   useDisclosure(ref);
-  const displayName = user.name?.trim() || MESSAGES.defaultDisplayName;
   return (
     <details ref={ref} className="dropdown dropdown-end" data-testid="user-menu">
-      <summary className="btn btn-ghost btn-circle avatar list-none" aria-label={`Account menu for ${displayName}`}>
-        <Avatar src={user.photo} alt="" size={40} />
+      <summary className="btn btn-ghost btn-circle avatar list-none" aria-label={`Account menu for ${user.name}`}>
+        {/* Low: the menu's photo waits behind the page's own images, and React announces no
+            preload for it, so a kept render for another viewer names the same preloads (decision 043). */}
+        <Avatar src={user.photo} alt="" size={40} fetchPriority="low" />
       </summary>
       <div className="dropdown-content z-50 mt-3 w-64 rounded-box bg-base-100 p-2 shadow-lg ring-1 ring-base-300">
         <div className="px-3 py-2">
-          <p className="font-semibold truncate" data-testid="user-menu-name">{displayName}</p>
+          <p className="font-semibold truncate" data-testid="user-menu-name">{user.name}</p>
           <p className="text-sm opacity-80 truncate" data-testid="user-menu-email">{user.email}</p>
         </div>
         <ul className="menu w-full p-0" role="menu" aria-label="Account">

@@ -28,7 +28,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     NewsletterSection.ready,
     Achievements.ready,
   ]);
-  return { signedIn: !!context.user, ...recent, figures, subscription };
+  // The reader's own address is a slot of the page (decision 043).
+  return { signedIn: !!context.user, ...recent, figures, subscription: subscription && { ...subscription, email: context.slots.slot(subscription.email) } };
 }
 
 /** The newsletter form posted without JavaScript lands here and is answered on the same page. */

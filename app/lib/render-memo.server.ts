@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { EntryContext } from 'react-router';
+import type { PageTemplate } from './viewer-slots.server';
+
+/**
+ * Signed-in pages rendered once per distinct content (docs/decisions/043). A page is a function
+ * of its URL and its routes' loader data; the viewer's own strings are placeholders in that data
+ * (app/lib/viewer-slots.server.ts), so viewers who see the same blog with the same states (liked
+ * or not, following or not, their own blog or not) share one kept render. What a loader reads
+ * is always read anew: the memo only skips React's render of data already seen, and a change of
+ * anything shown is a change of the data, so of the key. `maxAgeMs` bounds what a render takes
+ * from the clock rather than the data (the footer's year), as for kept anonymous pages.
+ */
+export class RenderMemo {
+  private readonly kept: LRUCache<string, PageTemplate> | null;
+
+  /** `maxBytes` 0 keeps nothing (RENDER_MEMO_MB=0). */
+  constructor({ maxAgeMs, maxBytes }: { maxAgeMs: number; maxBytes: number }) {
+    this.kept = maxBytes > 0 ? new LRUCache<string, PageTemplate>({ maxSize: maxBytes, sizeCalculation: (template) => template.size + 256, ttl: maxAgeMs }) : null;
+  }
+
+  /**
+   * The key of a finished render of this request, or null when it must not be kept: anything
+   * but a plain GET answered 200 with data alone (no action data, no errors, no cookie set, no
+   * data still to come).
+   */
+  /** Whether renders are kept at all: without, signed-in pages are rendered plainly, with no slots. */
+  get enabled(): boolean {
+    return this.kept !== null;
+  }
+
+  keyOf(request: Request, status: number, headers: Headers, context: EntryContext): string | null {
+    const { loaderData, actionData, errors } = context.staticHandlerContext;
+    if (!this.kept || request.method !== 'GET' || status !== 200 || actionData || errors || context.isSpaMode || headers.has('set-cookie')) return null;
+    let json: string;
+    try {
+      json = JSON.stringify(loaderData, keepable);
+    } catch {
+      return null;
+    }
+    return createHash('sha256').update(request.url).update('\0').update(json).digest('base64url');
+  }
+
+  get(key: string): PageTemplate | undefined {
+    return this.kept?.get(key);
+  }
+
+  set(key: string, template: PageTemplate): void {
+    this.kept?.set(key, template);
+  }
+}
+
+/** Loader data that JSON would misstate (a promise, a Map, a class instance) makes the page unkeepable; a Date arrives here as its ISO string. */
+function keepable(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+    throw new TypeError('not plain data');
+  }
+  if (typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol') throw new TypeError('not plain data');
+  return value;
+}

@@ -1,0 +1,119 @@
+import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from 'react-router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
+import { apiSession, type ApiSession } from '../support/auth';
+import { PUBLIC_BLOG } from '../support/public-blog';
+import { type RunningServer, startServer } from '../support/server';
+
+/**
+ * Signed-in pages are rendered once per distinct content and filled in with each viewer's
+ * strings (docs/decisions/043). Two servers on one database: one keeps renders, one renders
+ * every page anew and plainly, with no placeholders to fill (RENDER_MEMO_MB=0). A page a viewer gets from a render made for someone else
+ * must be, byte for byte, the page rendered for them (after the request's own nonce, request id
+ * and the server's address are set aside), and its data script must carry the same data. (Not
+ * the same bytes: turbo-stream writes a string it has already written as a reference, so when a
+ * viewer's name is also the blog's author's, the plain render refers back where the kept one
+ * repeats it.) The viewers' names, emails and photo hold what each
+ * context escapes: quotes, ampersands, angle brackets, `</script>`, a line separator.
+ */
+const VIEWERS = [
+  { name: `Zoë O'Brien & <Co> "Writes"`, email: 'zoe.obrien+a@example.com', photo: null },
+  { name: 'Rae </script><b>Reader\u2028two', email: 'rae_reader+b@example.com', photo: 'https://example.com/zoe.jpg?size=80&crop=1' },
+  { name: 'Sam \\ "Slash" &amp; Co', email: 's.am+c@example.com', photo: 'https://example.com/sam.png?a=<1>' },
+];
+
+describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s', (dialect) => {
+  let scratch: ScratchDatabase;
+  let kept: RunningServer;
+  let fresh: RunningServer;
+  let blogId = '';
+  let authorId = '';
+  const sessions: ApiSession[] = [];
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(dialect);
+    const env = { ...scratch.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMITS: 'off' };
+    // One after the other: the first applies the migrations, the second finds them applied.
+    kept = await startServer(env);
+    fresh = await startServer({ ...env, RENDER_MEMO_MB: '0' });
+    const stamp = Date.now();
+    for (const viewer of VIEWERS) {
+      const email = viewer.email.replace('@', `-${stamp}@`);
+      const session = await apiSession(kept.url, { email, name: viewer.name });
+      if (viewer.photo) {
+        const res = await fetch(`${kept.url}/api/update/${encodeURIComponent(email)}`, {
+          method: 'PATCH',
+          headers: { cookie: session.cookie, origin: kept.url, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: viewer.name, photo: viewer.photo }),
+        });
+        expect(res.status, await res.clone().text()).toBe(200);
+      }
+      sessions.push(session);
+    }
+    // The blog is the first viewer's; the other two read it, neither having liked it.
+    const created = await fetch(`${kept.url}/api/blogs`, {
+      method: 'POST',
+      headers: { cookie: sessions[0]!.cookie, origin: kept.url, 'content-type': 'application/json' },
+      body: JSON.stringify(PUBLIC_BLOG),
+    });
+    blogId = ((await created.json()) as { insertedId: string }).insertedId;
+    authorId = /href="\/authors\/([^"/]+)"/.exec(await (await fetch(`${fresh.url}/blogs/${blogId}`)).text())?.[1] ?? '';
+    expect(authorId, 'the blog page links its author').not.toBe('');
+  });
+  afterAll(async () => {
+    await kept?.stop();
+    await fresh?.stop();
+    await scratch?.drop();
+  });
+
+  /** The page for a viewer, with what differs per request and per server set aside, and its data script decoded. */
+  const page = async (server: RunningServer, path: string, session: ApiSession) => {
+    const res = await fetch(`${server.url}${path}`, { headers: { cookie: session.cookie } });
+    expect(res.status, path).toBe(200);
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+    const requestId = res.headers.get('x-request-id');
+    expect(nonce && requestId).toBeTruthy();
+    const html = (await res.text()).replaceAll(nonce!, 'NONCE').replaceAll(requestId!, 'REQUEST-ID').replaceAll(server.url, 'ORIGIN');
+    const payloads: string[] = [];
+    const body = html.replace(/streamController\.enqueue\(("(?:[^"\\]|\\.)*")\)/g, (_all, literal: string) => {
+      payloads.push(JSON.parse(literal) as string);
+      return 'streamController.enqueue(DATA)';
+    });
+    expect(payloads.length, 'the page carries its data').toBeGreaterThan(0);
+    const data = await Promise.all(payloads.map(async (text) => (await decodeTurboStream(new Response(text).body!, globalThis)).value));
+    return { body, data, render: res.headers.get('x-render') };
+  };
+  const expectSamePage = (got: Awaited<ReturnType<typeof page>>, plain: Awaited<ReturnType<typeof page>>, path: string) => {
+    expect(got.body, path).toBe(plain.body);
+    expect(got.data, path).toEqual(plain.data);
+  };
+
+  const paths = () => ['/', '/allblogs', '/featuredBlogs', `/blogs/${blogId}`, `/authors/${authorId}`];
+
+  it('fills a render kept for one reader in for another, exactly as a render of their own', async () => {
+    for (const path of paths()) {
+      // The second viewer's visit makes the render; the third's is filled in from it.
+      const first = await page(kept, path, sessions[1]!);
+      const second = await page(kept, path, sessions[2]!);
+      expect([first.render, second.render], path).toEqual(['new', 'kept']);
+      expectSamePage(second, await page(fresh, path, sessions[2]!), path);
+      expectSamePage(first, await page(fresh, path, sessions[1]!), path);
+      expect(second.body).toContain('Sam \\ &quot;Slash&quot; &amp;amp; Co');
+    }
+  });
+
+  it('renders anew for a viewer whose page shows something else (their own blog), and for the first viewer after a like', async () => {
+    const own = await page(kept, `/blogs/${blogId}`, sessions[0]!);
+    expect(own.render).toBe('new');
+    expectSamePage(own, await page(fresh, `/blogs/${blogId}`, sessions[0]!), 'own blog');
+    const liked = await fetch(`${kept.url}/api/blogs/liked/${blogId}`, { method: 'PATCH', headers: { cookie: sessions[1]!.cookie, origin: kept.url } });
+    expect(liked.status).toBe(200);
+    const after = await page(kept, `/blogs/${blogId}`, sessions[1]!);
+    expect(after.render).toBe('new');
+    expectSamePage(after, await page(fresh, `/blogs/${blogId}`, sessions[1]!), 'liked');
+    // The other reader, who has not liked it, sees the new count from a render of their own kind.
+    const other = await page(kept, `/blogs/${blogId}`, sessions[2]!);
+    expectSamePage(other, await page(fresh, `/blogs/${blogId}`, sessions[2]!), 'not liked');
+    expect(other.body).toMatch(/aria-label="Like \(1 like\)"/);
+  });
+});
