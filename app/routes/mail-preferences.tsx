@@ -14,8 +14,9 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 
 /** By the mailed link (`?t=`, newsletter only, no login) or for the signed-in reader (all). */
 function who(request: Request, context: Route.LoaderArgs['context']) {
+  // A link with its token cut off (`?t=`) is a bad link, said so; not a reason to ask for a login.
   const token = new URL(request.url).searchParams.get('t');
-  if (token) return { secret: context.deps.config.SESSION_SECRET, token };
+  if (token !== null) return { secret: context.deps.config.SESSION_SECRET, token };
   requireUser(context, request);
   return 'me' as const;
 }

@@ -61,6 +61,12 @@ describe.each(TEST_DIALECTS)('newsletters sent over SMTP on %s', (dialect) => {
     const forgedUrl = `${site.server.url}/mail/unsubscribe/${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
     const forged = await fetch(forgedUrl, { method: 'POST', body: 'List-Unsubscribe=One-Click' });
     expect(forged.status).toBe(404);
+    // A preferences link whose token is garbled or cut off says the link is bad; it does not ask for a login.
+    for (const token of ['garbled', '']) {
+      const bad = await fetch(`${site.server.url}/mail/preferences?t=${token}`, { redirect: 'manual' });
+      expect(bad.status, `?t=${token}`).toBe(404);
+      expect(await bad.text()).toContain('data-testid="mail-link-invalid"');
+    }
 
     const counts = await queueCounts(site.db);
     console.log(
