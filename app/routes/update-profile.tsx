@@ -116,8 +116,8 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
           <FormField label="Full Name" name="name" autoComplete="name" maxLength={NAME_MAX_LENGTH} defaultValue={typedName ?? profile?.name ?? ''} />
           {profile ? (
             <>
-              <FormField label="Email" name="email-shown" type="email" value={profile.email} readOnly className="bg-base-200" />
-              <FormField label="Last Login" name="last-login-shown" value={lastLogin} readOnly className="bg-base-200" data-testid="last-login" data-iso={profile.lastLoginAt ?? undefined} />
+              <FormField label="Email" name="email-shown" type="email" value={profile.email} readOnly className="cursor-default border-dashed bg-base-200" />
+              <FormField label="Last Login" name="last-login-shown" value={lastLogin} readOnly className="cursor-default border-dashed bg-base-200" data-testid="last-login" data-iso={profile.lastLoginAt ?? undefined} />
             </>
           ) : null}
           {actionData?.failed && !(actionData.reason && !photoInvalid) ? (
