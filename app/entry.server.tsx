@@ -58,8 +58,8 @@ async function renderSignedIn(request: Request, responseStatusCode: number, resp
   const key = memo && !defersData(routerContext) ? memo.keyOf(request, responseStatusCode, responseHeaders, routerContext) : null;
   const kept = key ? memo!.get(key) : undefined;
   if (kept) {
-    // The data script's stream is not read: let it go (it finished when made, having nothing to wait for).
-    routerContext.serverHandoffStream?.cancel().catch(() => {});
+    // React Router's data script stream is left unread: its encoder finishes on its own (and
+    // clears its timer); cancelling it would only make the encoder's last write throw.
     responseHeaders.set('X-Render', 'kept');
     return wholeResponse(fillTemplate(kept, values), responseStatusCode, responseHeaders);
   }
