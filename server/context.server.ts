@@ -42,6 +42,8 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
   await migrateAuthTables(auth);
   const { applied } = await migrateToLatest(database.db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  // After the migrations: its triggers notify, and the listener reads the stripes they made.
+  database.versionListener?.start(log);
   // Marks live where the rate limits do when several instances share Redis, whether or not limits are on.
   const marks = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, config.REDIS_PREFIX) : memoryViewMarks();
   const deps: AppDeps = { config, log, database, auth, now: () => new Date(), rateLimits, views: undefined!, migrationsApplied: applied };
