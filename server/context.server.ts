@@ -45,6 +45,8 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
   await migrateAuthTables(auth);
   const { applied } = await migrateToLatest(database.db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  // After the migrations: its triggers notify, and the listener reads the stripes they made.
+  database.versionListener?.start(log);
   // Marks live where the rate limits do when several instances share Redis, whether or not limits are on.
   const marks = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, config.REDIS_PREFIX) : memoryViewMarks();
   const renderMemo = new RenderMemo({ maxAgeMs: countsFreshness(config.COUNTS_MAX_AGE_S * 1000).keptMs, maxBytes: config.RENDER_MEMO_MB * 1024 * 1024 });

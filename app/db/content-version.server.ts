@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseHandle } from './kysely.server';
 import type { Database } from './schema';
+import type { VersionListener } from './version-listener.server';
 
 /**
  * Where what pages show stands (decision 024, superseding the `content` and `views` scopes of
@@ -58,11 +59,12 @@ const statements = new WeakMap<SQLite.Database, { versions: SQLite.Statement; re
  * runs prepared statements on the handle itself, about 6 µs each instead of 40 through the query
  * builder. Only while no transaction is open on that handle: one in the middle of a write may
  * hold counters it has not committed; then the builder's path waits its turn. On PostgreSQL it
- * is one named prepared statement on the pool, outside any transaction.
+ * is one named prepared statement on the pool, outside any transaction, unless the instance's
+ * version listener knows the answer for sure (docs/decisions/044): then no query at all.
  */
 export function readCurrentVersions(database: DatabaseHandle, blogId: string | null = null): PageVersions | Promise<PageVersions> {
-  const { sqlite, pgPool } = database;
-  if (pgPool) return readFromPool(pgPool, blogId);
+  const { sqlite, pgPool, versionListener } = database;
+  if (pgPool) return versionListener?.answer(blogId) ?? readFromPool(pgPool, blogId, versionListener);
   if (!sqlite || sqlite.inTransaction) return readPageVersions(database.db, blogId);
   let prepared = statements.get(sqlite);
   if (!prepared) {
@@ -94,9 +96,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * the next query instead of each turn sending its own. A read never joins a query already sent,
  * so each answer is at least as new as the request that asked: a like committed before a read is
  * seen by it, as with one query per read. A named statement, parsed and planned once per
- * connection; each read is committed.
+ * connection; each read is committed. The revisions it finds are kept by the version listener
+ * when LISTEN was in force before the query was sent.
  */
-function readFromPool(pool: pg.Pool, blogId: string | null): Promise<PageVersions> {
+function readFromPool(pool: pg.Pool, blogId: string | null, listener: VersionListener | undefined): Promise<PageVersions> {
   let reads = poolReads.get(pool);
   if (!reads) {
     reads = { open: null, inFlight: null };
@@ -110,6 +113,7 @@ function readFromPool(pool: pg.Pool, blogId: string | null): Promise<PageVersion
     const sendable = state.inFlight ? state.inFlight.then(nextTurn, nextTurn) : nextTurn();
     const answer = sendable.then(async () => {
       if (state.open === opened) state.open = null;
+      const token = listener?.readToken() ?? null;
       const query = pool.query<['s' | 'b', string, string]>({ name: 'afterglow_page_versions', text: PAGE_VERSIONS_PG_SQL, values: [[...ids]], rowMode: 'array' });
       state.inFlight = query;
       let result: Awaited<typeof query>;
@@ -124,6 +128,7 @@ function readFromPool(pool: pg.Pool, blogId: string | null): Promise<PageVersion
         if (kind === 'b') revisions.set(key, Number(version));
         else rows.push({ scope: key as keyof ContentVersions, version });
       }
+      listener?.learn(token, revisions);
       return { versions: toVersions(rows), revisions };
     });
     const opened: PgBatch = { ids, answer };

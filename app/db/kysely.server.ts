@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import SQLite from 'better-sqlite3';
 import {
+  type CompiledQuery,
+  type DatabaseConnection,
   Kysely,
   type KyselyPlugin,
   PostgresDialect,
@@ -15,6 +17,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import type { Database, DialectName } from './schema';
+import { VersionListener } from './version-listener.server';
 
 /**
  * The one place where the two drivers are made to agree (docs/decisions/002-sqlite-and-postgres.md):
@@ -62,6 +65,11 @@ export interface DatabaseHandle {
   sqlite?: SQLite.Database;
   /** PostgreSQL's pool, for the same few reads as named prepared statements. Absent on SQLite. */
   pgPool?: pg.Pool;
+  /**
+   * PostgreSQL: the versions this instance keeps from LISTEN (docs/decisions/044), told of every
+   * write made through `db` or `authDb`. Started by the server (`start`), closed by `close()`.
+   */
+  versionListener?: VersionListener;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -87,7 +95,20 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     // its own, so each gets one. The query in flight fails (503); the broken client is dropped.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    return { ...wrap(new Kysely<any>({ dialect: new PostgresDialect({ pool }) }), 'postgres'), pgPool: pool };
+    const versionListener = new VersionListener(
+      () => new driver.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: 'afterglow-versions' }),
+    );
+    const handle = wrap(new Kysely<any>({ dialect: new PostgresDialectNotingWrites({ pool }, () => versionListener.noteWrite()) }), 'postgres');
+    const closeKysely = handle.close;
+    return {
+      ...handle,
+      pgPool: pool,
+      versionListener,
+      async close() {
+        await versionListener.close();
+        await closeKysely();
+      },
+    };
   }
   const file = options.sqlitePath ?? ':memory:';
   const sqlite = new SQLite(file);
@@ -122,6 +143,48 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
     return driver;
   }
 }
+
+/**
+ * Tells the version listener (decision 044) each time a statement that may have written ends, so
+ * the instance that wrote asks the database until its own notifications are in. Every query of
+ * `db` and `authDb` (better-auth) passes here. A select writes nothing; anything else may, or
+ * ends a transaction that did (`commit`), and is counted when it ends, failed or not (a failure
+ * may come after the commit). `begin` and savepoints open nothing that is seen before commit.
+ */
+class PostgresDialectNotingWrites extends PostgresDialect {
+  constructor(
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+    private readonly onWrite: () => void,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    const noted = new WeakSet<DatabaseConnection>();
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      if (!noted.has(connection)) {
+        noted.add(connection);
+        const execute = connection.executeQuery.bind(connection);
+        connection.executeQuery = async <R>(query: CompiledQuery) => {
+          try {
+            return await execute<R>(query);
+          } finally {
+            if (mayWrite(query)) this.onWrite();
+          }
+        };
+      }
+      return connection;
+    };
+    return driver;
+  }
+}
+
+const READ_ONLY_RAW = /^\s*(select|begin|start transaction|savepoint|release|show)\b/i;
+const mayWrite = (query: CompiledQuery) =>
+  query.query.kind !== 'SelectQueryNode' && !(query.query.kind === 'RawNode' && READ_ONLY_RAW.test(query.sql));
 
 const STATEMENT_CACHE_SIZE = 500;
 
