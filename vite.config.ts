@@ -2,6 +2,7 @@ import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { literataSubset } from './scripts/font-subset.js';
 
 const alias = {
   '~': fileURLToPath(new URL('./app', import.meta.url)),
@@ -43,5 +44,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   // (cold start measured by `npm run bench`). Native, optional and worker-based packages
   // (better-sqlite3, pg, sharp, pino) stay external.
   ssr: isSsrBuild ? { noExternal: ['react-router', '@react-router/node', 'better-auth', /^@better-auth\//, /^@better-fetch\//, 'better-call', 'kysely', 'zod', 'jose', /^@noble\//, 'defu', 'rou3', 'nanostores', 'uncrypto'] } : undefined,
-  plugins: [noPreloadHelper, tailwindcss(), reactRouter()],
+  plugins: [literataSubset(), noPreloadHelper, tailwindcss(), reactRouter()],
 }));
