@@ -1,4 +1,4 @@
-import { PassThrough, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -6,6 +6,7 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-ro
 import { ServerRouter } from 'react-router';
 import { isDatabaseUnavailable } from '~/db/errors.server';
 import { NonceProvider } from '~/lib/nonce';
+import { lowerScriptPriority, lowerScriptPriorityStream } from '~/lib/script-priority.server';
 
 export const streamTimeout = 5_000;
 
@@ -39,7 +40,7 @@ export default function handleRequest(
     // Crawlers and no-JS clients get the complete document; browsers get the shell early — when
     // there is something to wait for. A page whose loaders deferred nothing is finished as soon
     // as its shell is (the rest is React Router's data script, ready microtasks later), so it is
-    // collected into one buffer and sent whole: no PassThrough, no Web stream for Hono to read
+    // collected into one buffer and sent whole: no Node stream, no Web stream for Hono to read
     // back chunk by chunk, a Content-Length instead of chunked encoding (docs/decisions/039).
     const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode || !defersData(routerContext);
     // Cleared when the render completes: a pending timer would keep the whole render alive.
@@ -48,7 +49,8 @@ export default function handleRequest(
       shellRendered = true;
       responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
       if (!waitForAll) {
-        const body = new PassThrough();
+        // The page's script preloads go at low priority, behind what its first paint needs (decision 042).
+        const body = lowerScriptPriorityStream();
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         pipe(body);
         return;
@@ -61,7 +63,7 @@ export default function handleRequest(
             callback();
           },
           final(callback) {
-            const bytes = Buffer.concat(chunks);
+            const bytes = lowerScriptPriority(Buffer.concat(chunks));
             // Told, so the compression middleware can compress the whole body in one call too.
             responseHeaders.set('Content-Length', String(bytes.length));
             resolve(new Response(bytes, { headers: responseHeaders, status: responseStatusCode }));
