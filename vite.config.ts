@@ -31,12 +31,37 @@ const noPreloadHelper: Plugin = {
   load: (id) => (id === '\0vite/preload-helper.js' ? 'export const __vitePreload = (load) => load();' : undefined),
 };
 
-// Every page loads React, React DOM and React Router, and the preload stand-in above: one file for
-// them (and a small entry) instead of four files, two requests less on every page and 1.2–1.4 KB
-// less gzipped (docs/decisions/042). Our own small modules stay split per page: grouping them by
-// the pages that share them (entriesAware) saved up to 9 requests a page, but its sizes moved by
-// a kilobyte either way with each merge threshold, taking the author page over 120 KB at some.
-const CHUNK_GROUPS = [{ name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]|vite[\\/]preload-helper/ }];
+// Code every page loads, in two files instead of eight to ten (docs/decisions/042): React, React
+// DOM, React Router and the preload stand-in above in one; in the other, our modules that the root
+// route imports, statically, all the way down (the frame: navigation, footer, feedback, theme),
+// which must be there before any page runs. The texts stay out of it: kept in one chunk, every
+// text some page uses would be in every page. Other modules stay split per page: grouping them
+// by the pages that share them (entriesAware) moved their sizes by a kilobyte either way with
+// each merge threshold, and took the author page over 120 KB at some.
+const ROOT_ROUTE = fileURLToPath(new URL('./app/root.tsx', import.meta.url));
+const NOT_IN_SHELL = /node_modules|[\\/]lib[\\/](texts[\\/]|messages\.ts)/;
+type Chunking = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+const shells = new WeakMap<Chunking, Set<string>>();
+/** Whether `id` is imported by the root route, directly or not, through static imports only. */
+function inShell(id: string, chunking: Chunking): boolean {
+  let shell = shells.get(chunking);
+  if (!shell) {
+    const found = new Set<string>();
+    const walk = (module: string) => {
+      const info = found.has(module) ? null : chunking.getModuleInfo(module);
+      if (!info) return;
+      found.add(module);
+      for (const imported of info.importedIds) walk(imported);
+    };
+    walk(ROOT_ROUTE);
+    shells.set(chunking, (shell = found));
+  }
+  return id !== ROOT_ROUTE && shell.has(id) && !NOT_IN_SHELL.test(id);
+}
+const CHUNK_GROUPS = [
+  { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]|vite[\\/]preload-helper/, priority: 2 },
+  { name: (id: string, chunking: Chunking) => (inShell(id, chunking) ? 'shell' : null), priority: 1 },
+];
 
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: isSsrBuild ? [...Object.entries(alias).map(([find, replacement]) => ({ find, replacement })), { find: /^react-router$/, replacement: reactRouterProduction }] : alias },
