@@ -2,7 +2,7 @@ import { Transform } from 'node:stream';
 
 /**
  * React Router's `<Scripts>` preloads every chunk of a page with `<link rel="modulepreload">`,
- * which browsers fetch at High priority: 12–27 scripts competing with the stylesheet, Literata
+ * which browsers fetch at High priority: 9–24 scripts competing with the stylesheet, Literata
  * and the first picture on a slow phone's connection, though none of them is needed to paint a
  * server-rendered page (the scripts are modules, run after parsing; the page works without them,
  * docs/decisions/003). `<Scripts>` passes no attributes to these links, so the page's head is
