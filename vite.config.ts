@@ -2,6 +2,7 @@ import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { literataSubset } from './scripts/font-subset.js';
 
 const alias = {
   '~': fileURLToPath(new URL('./app', import.meta.url)),
@@ -30,18 +31,50 @@ const noPreloadHelper: Plugin = {
   load: (id) => (id === '\0vite/preload-helper.js' ? 'export const __vitePreload = (load) => load();' : undefined),
 };
 
+// Code every page loads, in two files instead of eight to ten (docs/decisions/042): React, React
+// DOM, React Router and the preload stand-in above in one; in the other, our modules that the root
+// route imports, statically, all the way down (the frame: navigation, footer, feedback, theme),
+// which must be there before any page runs. The texts stay out of it: kept in one chunk, every
+// text some page uses would be in every page. Other modules stay split per page: grouping them
+// by the pages that share them (entriesAware) moved their sizes by a kilobyte either way with
+// each merge threshold, and took the author page over 120 KB at some.
+const ROOT_ROUTE = fileURLToPath(new URL('./app/root.tsx', import.meta.url));
+const NOT_IN_SHELL = /node_modules|[\\/]lib[\\/](texts[\\/]|messages\.ts)/;
+type Chunking = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+const shells = new WeakMap<Chunking, Set<string>>();
+/** Whether `id` is imported by the root route, directly or not, through static imports only. */
+function inShell(id: string, chunking: Chunking): boolean {
+  let shell = shells.get(chunking);
+  if (!shell) {
+    const found = new Set<string>();
+    const walk = (module: string) => {
+      const info = found.has(module) ? null : chunking.getModuleInfo(module);
+      if (!info) return;
+      found.add(module);
+      for (const imported of info.importedIds) walk(imported);
+    };
+    walk(ROOT_ROUTE);
+    shells.set(chunking, (shell = found));
+  }
+  return id !== ROOT_ROUTE && shell.has(id) && !NOT_IN_SHELL.test(id);
+}
+const CHUNK_GROUPS = [
+  { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]|vite[\\/]preload-helper/, priority: 2 },
+  { name: (id: string, chunking: Chunking) => (inShell(id, chunking) ? 'shell' : null), priority: 1 },
+];
+
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: isSsrBuild ? [...Object.entries(alias).map(([find, replacement]) => ({ find, replacement })), { find: /^react-router$/, replacement: reactRouterProduction }] : alias },
   build: {
     target: 'es2022',
     // With no preload helper (above), no lists of chunks to preload either.
     modulePreload: false,
-    rollupOptions: isSsrBuild ? { input: './server/app.ts' } : undefined,
+    rollupOptions: isSsrBuild ? { input: './server/app.ts' } : { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
   },
   // better-auth and Kysely are hundreds of small ES modules each; Node resolving and compiling
   // them one by one was 0.8 s of every start. Bundled into the server build they load in 0.3 s
   // (cold start measured by `npm run bench`). Native, optional and worker-based packages
   // (better-sqlite3, pg, sharp, pino) stay external.
   ssr: isSsrBuild ? { noExternal: ['react-router', '@react-router/node', 'better-auth', /^@better-auth\//, /^@better-fetch\//, 'better-call', 'kysely', 'zod', 'jose', /^@noble\//, 'defu', 'rou3', 'nanostores', 'uncrypto'] } : undefined,
-  plugins: [noPreloadHelper, tailwindcss(), reactRouter()],
+  plugins: [literataSubset(), noPreloadHelper, tailwindcss(), reactRouter()],
 }));

@@ -1,4 +1,4 @@
-import { PassThrough, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -6,6 +6,7 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-ro
 import { ServerRouter } from 'react-router';
 import { isDatabaseUnavailable } from '~/db/errors.server';
 import { NonceProvider } from '~/lib/nonce';
+import { lowerScriptPriority, lowerScriptPriorityStream } from '~/lib/script-priority.server';
 import { fillTemplate, makeTemplate } from '~/lib/viewer-slots.server';
 
 export const streamTimeout = 5_000;
@@ -38,7 +39,7 @@ export default function handleRequest(
   // Crawlers and no-JS clients get the complete document; browsers get the shell early — when
   // there is something to wait for. A page whose loaders deferred nothing is finished as soon
   // as its shell is (the rest is React Router's data script, ready microtasks later), so it is
-  // collected into one buffer and sent whole: no PassThrough, no Web stream for Hono to read
+  // collected into one buffer and sent whole: no Node stream, no Web stream for Hono to read
   // back chunk by chunk, a Content-Length instead of chunked encoding (docs/decisions/039).
   const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode || !defersData(routerContext);
   if (!waitForAll) return renderStreamed(request, responseStatusCode, responseHeaders, routerContext, loadContext);
@@ -102,7 +103,8 @@ function renderWhole(request: Request, responseStatusCode: number, routerContext
               callback();
             },
             final(callback) {
-              resolve({ status, bytes: Buffer.concat(chunks) });
+              // The page's script preloads go at low priority, behind what its first paint needs (decision 042).
+              resolve({ status, bytes: lowerScriptPriority(Buffer.concat(chunks)) });
               callback();
             },
           }),
@@ -135,7 +137,8 @@ function renderStreamed(request: Request, responseStatusCode: number, responseHe
       onShellReady() {
         shellRendered = true;
         responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-        const body = new PassThrough();
+        // The page's script preloads go at low priority, behind what its first paint needs (decision 042).
+        const body = lowerScriptPriorityStream();
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         pipe(body);
       },

@@ -65,4 +65,14 @@ describe('JavaScript per page', () => {
       expect(loaded.some((code) => code.includes('Invalid input: expected')), p).toBe(false);
     }
   });
+
+  it('preloads its scripts at low priority (decision 042)', async () => {
+    // Streamed pages are changed the same way (app/lib/script-priority.server.test.ts).
+    for (const p of ['/', `/blogs/${blogId}`]) {
+      const html = await (await fetch(`${server.url}${p}`)).text();
+      const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+      expect(preloads.length, p).toBeGreaterThan(5);
+      expect(preloads.filter((link) => !link.includes('fetchpriority="low"')), p).toEqual([]);
+    }
+  });
 });
