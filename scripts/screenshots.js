@@ -124,7 +124,7 @@ const SCREENS = [
   ['following', '/following', writer],
   ['following-empty', '/following', fresh],
   ['mail-preferences', '/mail/preferences', writer],
-  ['mail-preferences-bad-link', '/mail/preferences?token=not-a-real-token', visitor],
+  ['mail-preferences-bad-link', '/mail/preferences?t=not-a-real-token', visitor],
   ['profile', '/profile', writer],
   ['profile-new-reader', '/profile', fresh],
   ['two-factor-setup', '/profile', twoFactor, startTwoFactor],

@@ -28,7 +28,7 @@ export default function FeaturedBlogs({ loaderData }: Route.ComponentProps) {
       <ol className="mt-6 flex flex-col gap-3 sm:hidden" data-testid="featured-cards">
         {blogs.map((blog, index) => (
           <li key={blog._id} className="relative flex gap-4 rounded-box bg-base-200 p-4 ring-1 ring-base-300">
-            <span className="font-serif text-2xl font-bold text-primary tabular-nums" aria-hidden="true">{index + 1}</span>
+            <span className="shrink-0 font-serif text-2xl font-bold text-primary tabular-nums" aria-hidden="true">{index + 1}</span>
             <div className="min-w-0">
               <Link to={`/blogs/${blog._id}`} className="font-semibold after:absolute after:inset-0 hover:underline">
                 <span className="sr-only">{index + 1}. </span>
