@@ -51,8 +51,14 @@ export class RenderMemo {
   }
 }
 
-/** Loader data that JSON would misstate (a promise, a Map, a class instance) makes the page unkeepable; a Date arrives here as its ISO string. */
-function keepable(_key: string, value: unknown): unknown {
+/**
+ * Loader data that JSON would misstate (a promise, a Map, a class instance) makes the page
+ * unkeepable; a Date arrives here as its ISO string. A view count is left out of the key: a kept
+ * render may show one up to the memo's age bound old, the rule every kept page follows (decision
+ * 024), where keying on it would render a popular blog anew at every flush of views.
+ */
+function keepable(key: string, value: unknown): unknown {
+  if (key === 'views' && typeof value === 'number') return undefined;
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
     throw new TypeError('not plain data');
   }
