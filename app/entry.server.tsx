@@ -55,9 +55,9 @@ export default function handleRequest(
 async function renderSignedIn(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext, loadContext: AppLoadContext): Promise<Response> {
   const { slots, nonce } = loadContext;
   const values = slots.valuesWith(nonce);
-  const memo = import.meta.env.DEV ? null : loadContext.deps.renderMemo;
-  const key = memo && !defersData(routerContext) ? memo.keyOf(request, responseStatusCode, responseHeaders, routerContext) : null;
-  const kept = key ? memo!.get(key) : undefined;
+  const memo = import.meta.env.DEV || defersData(routerContext) ? null : loadContext.deps.renderMemo;
+  const key = memo?.keyOf(request, responseStatusCode, responseHeaders, routerContext) ?? null;
+  const kept = key === null ? undefined : memo?.get(key);
   if (kept) {
     // React Router's data script stream is left unread: its encoder finishes on its own (and
     // clears its timer); cancelling it would only make the encoder's last write throw.
@@ -66,8 +66,10 @@ async function renderSignedIn(request: Request, responseStatusCode: number, resp
   }
   const { status, bytes } = await renderWhole(request, responseStatusCode, routerContext, loadContext);
   const template = makeTemplate(bytes.toString('utf8'), values.length - 1, nonce);
-  if (key && status === responseStatusCode) memo!.set(key, template);
-  if (key) responseHeaders.set('X-Render', 'new');
+  if (key !== null) {
+    if (status === responseStatusCode) memo?.set(key, template);
+    responseHeaders.set('X-Render', 'new');
+  }
   return wholeResponse(fillTemplate(template, values), status, responseHeaders);
 }
 

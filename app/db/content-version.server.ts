@@ -88,6 +88,11 @@ interface PgReads {
 }
 const poolReads = new WeakMap<pg.Pool, PgReads>();
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+function readsOf(pool: pg.Pool): PgReads {
+  let reads = poolReads.get(pool);
+  if (!reads) poolReads.set(pool, (reads = { open: null, inFlight: null }));
+  return reads;
+}
 
 /**
  * PostgreSQL: concurrent reads share one query, with at most one in flight per pool. A read joins
@@ -100,12 +105,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * when LISTEN was in force before the query was sent.
  */
 function readFromPool(pool: pg.Pool, blogId: string | null, listener: VersionListener | undefined): Promise<PageVersions> {
-  let reads = poolReads.get(pool);
-  if (!reads) {
-    reads = { open: null, inFlight: null };
-    poolReads.set(pool, reads);
-  }
-  const state = reads;
+  const state = readsOf(pool);
   let batch = state.open;
   if (!batch) {
     const ids = new Set<string>();

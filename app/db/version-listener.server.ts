@@ -81,7 +81,7 @@ export class VersionListener {
 
   /** The versions, when this instance knows them for sure; undefined: ask the database. */
   answer(blogId: string | null): PageVersions | undefined {
-    if (!this.loaded || this.synced < this.writes || this.heartbeatLate) return undefined;
+    if (!this.answering) return undefined;
     if (blogId === null) return { lists: this.sums.lists, sessions: this.sums.sessions, blog: null };
     const revision = this.revisions.get(blogId);
     if (revision === undefined) return undefined;
