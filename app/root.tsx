@@ -23,7 +23,7 @@ import { DEFAULT_AVATAR } from './components/avatar';
 import type { MenuUser } from './components/user-menu';
 import { canModerate } from './features/moderation/moderation.service.server';
 import { clearFlashCookie, readFlash } from './lib/flash.server';
-import { MESSAGES } from './lib/messages';
+import { displayName } from './lib/display-name';
 import { useNonce } from './lib/nonce';
 import { siteBaseUrl } from './lib/site-url.server';
 import { THEME_BOOT_SCRIPT } from './lib/theme';
@@ -39,9 +39,6 @@ export const links: LinksFunction = () => [
   { rel: 'alternate', type: 'application/atom+xml', href: '/feed.xml', title: 'Newest blogs (Atom)' },
   { rel: 'alternate', type: 'application/rss+xml', href: '/rss.xml', title: 'Newest blogs (RSS)' },
 ];
-
-/** A user's name as the menu shows it: 'User' for none (spec §2). */
-const displayName = (name: string | null | undefined) => name?.trim() || MESSAGES.defaultDisplayName;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, deps, slots } = context;

@@ -4,6 +4,7 @@ import { Page } from '~/components/page';
 import { TwoFactorSection, type TwoFactorActionData } from '~/features/users/components/two-factor-section';
 import { changeTwoFactor } from '~/features/users/account.service.server';
 import { getOwnProfile } from '~/features/users/users.service.server';
+import { displayName } from '~/lib/display-name';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
@@ -54,7 +55,7 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
       </Page>
     );
   }
-  const name = profile.name?.trim() || MESSAGES.defaultDisplayName;
+  const name = displayName(profile.name);
   return (
     <section className="mx-auto w-full max-w-md px-4 py-10">
       <h1 className="sr-only">{MESSAGES.profile}</h1>
