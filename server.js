@@ -54,7 +54,7 @@ server.on('error', (error) => {
 server.listen(config.PORT, config.HOST, () => {
   const { port } = server.address();
   const shown = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  log.info({ port, database: instance.deps.database.dialect }, `Afterglow listening on http://${shown}:${port}`);
+  log.info({ port, database: instance.deps.database.dialect, node: process.version }, `Afterglow listening on http://${shown}:${port}`);
 });
 
 let stopping = false;

@@ -1,16 +1,11 @@
-// `npm start`: check the Node version, build when no build exists (or the sources are newer), then serve.
-import { readFileSync } from 'node:fs';
+// `npm start`: run on the project's runtime, build when no build exists (or the sources are
+// newer), then serve.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureRuntime } from './runtime.js';
 
-const root = path.resolve(import.meta.dirname, '..');
-const { engines } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const [, wantMajor, wantMinor] = /^>=(\d+)\.(\d+)/.exec(engines.node).map(Number);
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
-  console.error(`Afterglow needs Node.js ${engines.node} (Node 24 LTS recommended); this is ${process.version}.`);
-  process.exit(1);
-}
-
+ensureRuntime();
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { ensureBuild } = await import('./ensure-build.js');
 ensureBuild();
 process.chdir(root);
