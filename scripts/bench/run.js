@@ -1,12 +1,15 @@
 // `npm run bench`: measures the production server on a seeded data set with autocannon and prints
 // req/s, p50, p99, errors and non-2xx per scenario, each also as a ratio to a bare node:http
-// "ceiling" serving the home page's bytes in the same run, then cold start and peak memory. Writes
+// "ceiling": a bare node:http server in a process of its own answering with the home page's status,
+// headers and bytes, started in the same run, then cold start and peak memory. Writes
 // bench/results/latest.{md,json} and <dialect>-<blogs>.json; a run on 100,000 blogs also prints
 // how it compares with the last 1,000-blog run on the same database.
 // Options: --blogs 1000|100000, --duration s, --connections n, --quick (CI-sized), --only text
 // (scenarios whose name contains it), DATABASE_URL env.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -38,6 +41,35 @@ const connections = Number(args.connections);
 const databaseUrl = process.env.DATABASE_URL;
 const dialect = databaseUrl ? 'postgres' : 'sqlite';
 
+
+/**
+ * Records one answer of the app as autocannon receives it (no Accept-Encoding, so the same bytes)
+ * and serves it from scripts/bench/ceiling.js in a process of its own, with the server's V8 flags:
+ * the app has a process of its own, so its ceiling must too (docs/decisions/054).
+ */
+async function startCeiling(url) {
+  const answer = await new Promise((resolve, reject) => {
+    request(url, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+  // Hop-by-hop and per-answer headers are the server's own to write.
+  const { date, connection, 'keep-alive': keepAlive, 'transfer-encoding': te, 'content-length': length, ...headers } = answer.headers;
+  const file = path.join(tmpdir(), `afterglow-ceiling-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify({ status: answer.status, headers, body: answer.body.toString('base64') }));
+  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(import.meta.dirname, 'ceiling.js'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited (${code})`)));
+  });
+  rmSync(file, { force: true });
+  return { url: `http://127.0.0.1:${port}`, child, bytes: answer.body.length };
+}
 
 async function startApp(env) {
   const app = await startServerProcess({ env, nodeFlags: serverNodeFlags(), waitPath: '/', accept: (res) => res.status === 200, intervalMs: 5, quiet: true });
@@ -153,13 +185,9 @@ async function main() {
   }
   const { cookie } = sessions[0];
 
-  const homeBytes = Buffer.from(await (await fetch(`${app.url}/`)).arrayBuffer());
-  const ceiling = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': homeBytes.length });
-    res.end(homeBytes);
-  });
-  await new Promise((r) => ceiling.listen(0, '127.0.0.1', r));
-  const ceilingUrl = `http://127.0.0.1:${ceiling.address().port}`;
+  const ceiling = await startCeiling(`${app.url}/`);
+  process.once('exit', () => ceiling.child.kill('SIGKILL'));
+  const ceilingUrl = ceiling.url;
 
   const blog = publicBlogIds[Math.floor(publicBlogIds.length / 2)];
   const deepPage = Math.max(1, Math.floor(blogCount / 12 / 2));
@@ -181,7 +209,7 @@ async function main() {
   const [likeNext, commentNext, wishlistNext] = [writer(0), writer(1), writer(2)];
   const writing = { write: true, headers: { 'content-type': 'application/json' } };
   const scenarios = [
-    { name: 'ceiling (bare node:http, home bytes)', url: ceilingUrl },
+    { name: 'ceiling (bare node:http in its own process, home answer)', url: ceilingUrl, pid: () => ceiling.child.pid },
     { name: 'GET / (anonymous)', path: '/' },
     { name: 'GET / (anonymous, brotli)', path: '/', headers: { 'accept-encoding': 'br' } },
     { name: 'GET /allblogs', path: '/allblogs' },
@@ -274,7 +302,8 @@ async function main() {
     // Warm up by count, not time: a signed-in page at ~250 req/s got 250 renders in a second,
     // too few for V8 to optimise React's paths, and its figure swung by a third between runs.
     await cannon({ url, headers: s.headers, amount: WARM_UP_REQUESTS, requests: s.requests, body: s.body, ...(s.write ? { overallRate: writeRate } : {}) });
-    const cpuBefore = s.url ? 0 : cpuMsOf(app.child.pid);
+    const serverPid = s.pid?.() ?? app.child.pid;
+    const cpuBefore = cpuMsOf(serverPid);
     const r = await cannon({
       url,
       headers: s.headers,
@@ -284,10 +313,11 @@ async function main() {
     });
     const activity = stopActivity?.() ?? null;
     const rps = r.requests.average;
-    const cpuUsPerRequest = s.url ? null : Math.round(((cpuMsOf(app.child.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
+    const cpuUsPerRequest = Math.round(((cpuMsOf(serverPid) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
     if (s.url) ceilingRps = rps;
     rows.push({
       scenario: s.name,
+      ceiling: Boolean(s.url),
       rps: Math.round(rps),
       p50: r.latency.p50,
       p99: r.latency.p99,
@@ -306,7 +336,7 @@ async function main() {
   const idleRssMb = rssOf(app.child.pid, 'VmRSS');
   app.child.kill('SIGTERM');
   await new Promise((r) => app.child.once('exit', r));
-  ceiling.close();
+  ceiling.child.kill('SIGTERM');
 
   for (let i = 0; i < 4; i++) {
     const again = await startApp(env);
@@ -351,7 +381,7 @@ async function main() {
   const baseline = blogCount !== 1000 && existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : null;
   const scaling = (baseline?.rows ?? []).flatMap((before) => {
     const now = rows.find((r) => r.scenario === before.scenario);
-    if (!now?.ofCeiling || !before.ofCeiling || now.cpuUsPerRequest === null) return [];
+    if (!now?.ofCeiling || !before.ofCeiling || now.ceiling || before.cpuUsPerRequest === null) return [];
     const slower = before.ofCeiling / now.ofCeiling;
     return [`| ${now.scenario} | ${(before.ofCeiling * 100).toFixed(0)}% | ${(now.ofCeiling * 100).toFixed(0)}% | ${before.cpuUsPerRequest} → ${now.cpuUsPerRequest} | ${slower.toFixed(2)}× | ${slower <= 1.5 ? 'yes' : 'NO'} |`];
   });
