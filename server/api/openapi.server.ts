@@ -106,9 +106,9 @@ export interface Operation {
   responses: Record<number, { description: string; schema?: z.ZodType; list?: boolean; paged?: boolean }>;
 }
 
-const denied = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not yours', schema: MessageResponse } };
+const denied = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not yours, or (for a change) the account is suspended', schema: MessageResponse } };
 const bad = { 400: { description: 'Invalid input; `message` names the field', schema: MessageResponse } };
-const staffOnly = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not a moderator or admin (or, for a user, one of equal or higher role)', schema: MessageResponse } };
+const staffOnly = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not a moderator or admin, suspended, or acting on their own or on an equal or higher role’s account or content', schema: MessageResponse } };
 const modNotFound = { 404: { description: 'No such target', schema: MessageResponse } };
 const missing = { 404: { description: 'No such blog, or a Hidden blog of someone else', schema: MessageResponse } };
 
