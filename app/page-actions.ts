@@ -11,7 +11,8 @@ import { RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
  * What every page form's action answers to (issue 14, docs/decisions/033): the API's
  * declarations (server/api/openapi.server.ts) do the same for /api. Keyed by the route module as
  * app/routes.ts names it; tests/security/coverage.security.test.ts walks app/routes.ts and fails
- * for a module with an `action` that is not declared here, or whose declaration covers nothing.
+ * for a module with an `action` that is not declared here, and for a declared rate rule or schema
+ * that no code the module reaches counts or parses.
  */
 export interface PageActionPolicy {
   /**

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from './schema';
 
 // SQL that more than one feature's repo needs: kept here, beside the tables, so no feature reads
@@ -30,4 +30,14 @@ export async function deleteComment(db: Kysely<Database>, id: string, blogId: st
       .execute();
   }
   return deleted;
+}
+
+/**
+ * The blog visibility rule's first part (docs/decisions/028, 029): Public, not removed by a
+ * moderator and not waiting for one — what everyone may see. Every list of blogs reads through it
+ * (the blogs feature's lists, search and feeds; wishlists), each adding the viewer's own.
+ */
+export function blogShownToAll<TB extends keyof Database>(eb: ExpressionBuilder<Database, TB | 'blogs'>): Expression<SqlBool> {
+  const blogs = eb as unknown as ExpressionBuilder<Database, 'blogs'>;
+  return blogs.and([blogs('blogs.availability', '=', 'Public'), blogs('blogs.removed_at', 'is', null), blogs('blogs.pending_since', 'is', null)]);
 }

@@ -1,6 +1,7 @@
 import { Form, Link, redirect } from 'react-router';
 import { listFollowing, unfollowWriter } from '~/features/follows/follows.service.server';
 import { MESSAGES } from '~/lib/messages';
+import { backWithRefusal } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import { requireUser } from '~/lib/session.server';
 import type { Route } from './+types/following';
@@ -18,8 +19,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   requireUser(context, request);
   const form = await request.formData();
-  await unfollowWriter(context.service, String(form.get('writerId') ?? ''));
-  return redirect('/following');
+  try {
+    await unfollowWriter(context.service, String(form.get('writerId') ?? ''));
+    return redirect('/following');
+  } catch (error) {
+    return backWithRefusal(error, '/following');
+  }
 }
 
 /** The writers the signed-in reader follows, each with an Unfollow button. */

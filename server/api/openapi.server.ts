@@ -90,6 +90,12 @@ export interface Operation {
   /** The rule its use case counts with ctx.limit (better-auth's endpoints: AUTH_ENDPOINT_LIMITS). */
   limit?: RateLimitRule;
   /**
+   * `any`: a suspended account may call it too (signing out, a token for reading). Every other
+   * state-changing call that needs sign-in refuses a suspended account before its input is read
+   * (docs/decisions/048).
+   */
+  standing?: 'any';
+  /**
    * A public read the page cache keeps for anonymous callers (server/middleware/page-cache.server.ts):
    * `lists` stays fresh while the lists version stands, `blog` while the `{id}` blog's revision does.
    */
@@ -100,9 +106,9 @@ export interface Operation {
   responses: Record<number, { description: string; schema?: z.ZodType; list?: boolean; paged?: boolean }>;
 }
 
-const denied = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not yours', schema: MessageResponse } };
+const denied = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not yours, or (for a change) the account is suspended', schema: MessageResponse } };
 const bad = { 400: { description: 'Invalid input; `message` names the field', schema: MessageResponse } };
-const staffOnly = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not a moderator or admin (or, for a user, one of equal or higher role)', schema: MessageResponse } };
+const staffOnly = { 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Not a moderator or admin, suspended, or acting on their own or on an equal or higher role’s account or content', schema: MessageResponse } };
 const modNotFound = { 404: { description: 'No such target', schema: MessageResponse } };
 const missing = { 404: { description: 'No such blog, or a Hidden blog of someone else', schema: MessageResponse } };
 
@@ -110,7 +116,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/auth/sign-up/email', tag: 'Accounts', auth: 'none', summary: 'Sign up with email and password (sets the session cookie; the `set-auth-token` header carries a bearer token); name and image follow the sign-up and profile forms’ rules', body: SignUpBody, responses: { 200: { description: 'Signed up and signed in' }, ...bad, 422: { description: 'Email already registered', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/sign-in/email', tag: 'Accounts', auth: 'none', summary: 'Sign in with email and password', body: SignInBody, responses: { 200: { description: 'Signed in' }, 401: { description: 'Wrong email or password', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/update-user', tag: 'Accounts', auth: 'required', summary: "Change the caller's account name or photo (the same rules as the profile form)", body: UpdateUserBody, responses: { 200: { description: 'Changed' }, ...bad, 401: { description: 'Not signed in', schema: MessageResponse }, 403: { description: 'Suspended: this and better-auth’s other account changes (change-password, change-email, two-factor…) answer the suspension’s message', schema: MessageResponse } } },
-  { method: 'post', path: '/api/auth/sign-out', tag: 'Accounts', auth: 'required', summary: 'End the session (the cookie and its bearer token stop working)', responses: { 200: { description: 'Signed out' } } },
+  { method: 'post', path: '/api/auth/sign-out', standing: 'any', tag: 'Accounts', auth: 'required', summary: 'End the session (the cookie and its bearer token stop working)', responses: { 200: { description: 'Signed out' } } },
   { method: 'get', path: '/api/auth/get-session', tag: 'Accounts', auth: 'optional', summary: 'The current session and user, or null', responses: { 200: { description: 'Session or null' } } },
   { method: 'post', path: '/api/auth/request-password-reset', tag: 'Accounts', auth: 'none', summary: 'Mail a single-use reset link (the answer never tells whether the email is registered)', body: ResetRequestBody, responses: { 200: { description: 'Accepted' }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/reset-password', tag: 'Accounts', auth: 'none', summary: 'Set a new password with the token from the mail; ends all other sessions', body: ResetBody, responses: { 200: { description: 'Password changed' }, 400: { description: 'Invalid or expired token', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
@@ -118,10 +124,10 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/auth/two-factor/verify-totp', tag: 'Accounts', auth: 'optional', summary: "The authenticator app's 6-digit code: finishes a sign-in (with the `two_factor` cookie from sign-in, answering the session and its bearer token), or confirms set-up", body: CodeBody, responses: { 200: { description: 'Signed in, or two-factor on' }, 401: { description: 'Wrong code, or no pending sign-in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/two-factor/verify-backup-code', tag: 'Accounts', auth: 'none', summary: 'Finish a sign-in with a recovery code instead (each works once)', body: CodeBody, responses: { 200: { description: 'Signed in' }, 401: { description: 'Wrong or used code, or no pending sign-in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/two-factor/disable', tag: 'Accounts', auth: 'required', summary: 'Turn two-factor sign-in off', body: PasswordBody, responses: { 200: { description: 'Off' }, 400: { description: 'Wrong password', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
-  { method: 'post', path: '/api/auth/two-factor/get-totp-uri', tag: 'Accounts', auth: 'required', summary: 'The authenticator URI again (password required)', body: PasswordBody, responses: { 200: { description: 'The URI' }, 400: { description: 'Wrong password or two-factor off', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
+  { method: 'post', path: '/api/auth/two-factor/get-totp-uri', standing: 'any', tag: 'Accounts', auth: 'required', summary: 'The authenticator URI again (password required)', body: PasswordBody, responses: { 200: { description: 'The URI' }, 400: { description: 'Wrong password or two-factor off', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
   { method: 'post', path: '/api/auth/two-factor/generate-backup-codes', tag: 'Accounts', auth: 'required', summary: 'New recovery codes (the old ones stop working; password required)', body: PasswordBody, responses: { 200: { description: 'The new codes' }, 400: { description: 'Wrong password or two-factor off', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } },
-  { method: 'post', path: '/api/jwt', tag: 'Accounts', auth: 'required', summary: "A bearer token for the caller's own email", body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
-  { method: 'post', path: '/api/users/jwt', tag: 'Accounts', auth: 'required', summary: 'The same as POST /api/jwt (spec §7 sends name and photo too)', body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
+  { method: 'post', path: '/api/jwt', standing: 'any', tag: 'Accounts', auth: 'required', summary: "A bearer token for the caller's own email", body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
+  { method: 'post', path: '/api/users/jwt', standing: 'any', tag: 'Accounts', auth: 'required', summary: 'The same as POST /api/jwt (spec §7 sends name and photo too)', body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
   { method: 'post', path: '/api/users', tag: 'Accounts', auth: 'required', summary: "Save the caller's own user record (spec §7, on social sign-up)", body: SaveUserSchema, responses: { 200: { description: 'Already saved', schema: UserRecordResponse }, 201: { description: 'Saved', schema: UserRecordResponse }, ...denied, ...bad } },
   { method: 'get', path: '/api/update/{email}', tag: 'Profile', auth: 'required', summary: "The caller's stored profile", responses: { 200: { description: 'Profile', schema: ProfileResponse }, ...denied, ...bad } },
   { method: 'patch', path: '/api/update/{email}', tag: 'Profile', auth: 'required', summary: "Update the caller's name and photo", body: UpdateProfileSchema, responses: { 200: { description: 'Updated', schema: ProfileUpdateResponse }, ...denied, ...bad } },

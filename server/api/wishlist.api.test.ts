@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
+import { hideContent, restoreContent, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { MESSAGES } from '~/lib/messages';
 import type { TestUser } from '#test/test-app';
 
@@ -164,6 +165,24 @@ describeOnDialects('wishlist API on %s', (t) => {
     const list = await t.request(`/api/wishlist/${reader.user.email}`, { headers: auth.cookie(reader) });
     expect(list.headers.get('x-total-count')).toBe('0');
     expect(await list.json()).toEqual([]);
+  });
+
+  it('reads through the blogs’ visibility rule: a blog a moderator removed leaves readers’ wishlists and comes back when restored; its writer keeps it', async () => {
+    const base = { category: 'Education' as const, type: 'Video' as const, short_description: 'Soon removed.', long_description: 'x', photo: 'https://images.example.com/r.webp' };
+    const { insertedId } = await createBlog(t.context(writer.user), { ...base, title: 'Spam soon removed', availability: 'Public' });
+    const [reader, admin] = [await t.createUser(), await t.createUser()];
+    await setAdminByOperator(t.context(null), admin.user.email, true);
+    for (const who of [reader, writer]) expect((await t.request('/api/wishlist', { method: 'POST', headers: auth.cookie(who), json: homePayload(insertedId) })).status).toBe(201);
+    const titles = async (who: TestUser) => {
+      const res = await t.request(`/api/wishlist/${who.user.email}?limit=100`, { headers: auth.bearer(who) });
+      return { total: res.headers.get('x-total-count'), ids: ((await res.json()) as { blogId: string }[]).map((i) => i.blogId) };
+    };
+    expect((await titles(reader)).ids).toContain(insertedId);
+    await hideContent(t.context(admin.user), 'blog', insertedId, { reason: 'Spam links' });
+    expect(await titles(reader)).toEqual({ total: '0', ids: [] });
+    expect((await titles(writer)).ids).toContain(insertedId);
+    await restoreContent(t.context(admin.user), 'blog', insertedId, { reason: 'Appeal upheld' });
+    expect((await titles(reader)).ids).toEqual([insertedId]);
   });
 
   it('pages long lists with X-Total-Count and Link', async () => {

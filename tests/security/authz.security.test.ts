@@ -28,6 +28,7 @@ describeOnDialects('authorization matrix on %s', (t, dialect) => {
   let commentId = '';
   let reportId = '';
   let hiddenId = '';
+  let writerBlogId = '';
   let wishlistId = '';
 
   const send = (method: string, path: string, who: Who | 'owner', body?: unknown) => {
@@ -58,6 +59,7 @@ describeOnDialects('authorization matrix on %s', (t, dialect) => {
     const item = await send('POST', '/api/wishlist', 'owner', { blogId, title: 'Mine', createdAt: new Date().toISOString() });
     wishlistId = ((await item.json()) as { insertedId: string }).insertedId;
     await send('PATCH', `/api/blogs/liked/${blogId}`, 'owner');
+    writerBlogId = ((await (await send('POST', '/api/blogs', 'other (bearer)', { ...blog, title: 'A writer’s' })).json()) as { insertedId: string }).insertedId;
     mod = await t.createUser({ name: 'Mod' });
     await setAdminByOperator(t.context(null), owner.user.email, true);
     await grantModerator(t.context(owner.user), { email: mod.user.email, reason: 'Trusted' });
@@ -103,13 +105,16 @@ describeOnDialects('authorization matrix on %s', (t, dialect) => {
     { name: "edit someone's comment", method: 'PUT', path: () => `/api/comments/${commentId}`, body: () => ({ commentText: 'Hijacked' }), denied: { ...both(ANON, [403]) } },
     { name: "delete someone's comment on someone else's blog", method: 'DELETE', path: () => `/api/comments/${commentId}`, denied: { ...both(ANON, [403]) } },
     { name: 'read the moderation queue', method: 'GET', path: () => '/api/moderation/reports', denied: staff() },
-    { name: 'dismiss a report', method: 'POST', path: () => `/api/moderation/reports/${reportId}/dismiss`, body: why, denied: staff() },
-    { name: 'hide a blog', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/hide`, body: why, denied: staff() },
-    { name: 'restore a blog', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/restore`, body: why, denied: staff() },
-    { name: 'delete a blog as a moderator', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/delete`, body: why, denied: staff() },
-    { name: 'hide a comment', method: 'POST', path: () => `/api/moderation/comments/${commentId}/hide`, body: why, denied: staff() },
-    { name: 'restore a comment', method: 'POST', path: () => `/api/moderation/comments/${commentId}/restore`, body: why, denied: staff() },
-    { name: 'delete a comment as a moderator', method: 'POST', path: () => `/api/moderation/comments/${commentId}/delete`, body: why, denied: staff() },
+    // One rank rule for every moderation action (docs/decisions/028): each action × the owner's rank.
+    // The blog is the admin's, the comment (and the report on it) the moderator's, `writerBlogId` a writer's.
+    ...(['hide', 'restore', 'delete'] as const).flatMap((act): Case[] => [
+      { name: `${act} an admin's blog`, method: 'POST', path: () => `/api/moderation/blogs/${blogId}/${act}`, body: why, denied: staff([403], [403]) },
+      { name: `${act} a moderator's comment`, method: 'POST', path: () => `/api/moderation/comments/${commentId}/${act}`, body: why, denied: staff([403]) },
+      { name: `${act} a writer's blog`, method: 'POST', path: () => `/api/moderation/blogs/${writerBlogId}/${act}`, body: why, denied: staff() },
+      // Moderation acts only on what others can see: a Hidden draft does not exist for it.
+      { name: `${act} a Hidden draft`, method: 'POST', path: () => `/api/moderation/blogs/${hiddenId}/${act}`, body: why, denied: staff([404], [404]) },
+    ]),
+    { name: "dismiss a report on a moderator's comment", method: 'POST', path: () => `/api/moderation/reports/${reportId}/dismiss`, body: why, denied: staff([403]) },
     { name: 'suspend an admin', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/suspend`, body: why, denied: staff([403], [403]) },
     { name: 'lift an admin’s suspension', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/unsuspend`, body: why, denied: staff([403], [403]) },
     { name: 'ban an admin from commenting', method: 'POST', path: () => `/api/moderation/users/${owner.user.id}/comment-ban`, body: why, denied: staff([403], [403]) },
@@ -127,8 +132,10 @@ describeOnDialects('authorization matrix on %s', (t, dialect) => {
     { name: 'report oneself as an author', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'user', targetId: owner.user.id, reason: 'Spam' }), denied: { 'admin (bearer)': [403] } },
     { name: 'report an author who does not exist', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'user', targetId: 'nobody', reason: 'Spam' }), denied: { ...both(ANON, [404]), 'moderator (bearer)': [404], 'admin (bearer)': [404] } },
     { name: 'read what waits for approval', method: 'GET', path: () => '/api/moderation/pending', denied: staff() },
-    { name: 'approve a blog', method: 'POST', path: () => `/api/moderation/blogs/${blogId}/approve`, body: why, denied: staff([404], [404]) },
-    { name: 'approve a comment', method: 'POST', path: () => `/api/moderation/comments/${commentId}/approve`, body: why, denied: staff([404], [404]) },
+    { name: "approve an admin's blog", method: 'POST', path: () => `/api/moderation/blogs/${blogId}/approve`, body: why, denied: staff([403], [403]) },
+    { name: "approve a moderator's comment", method: 'POST', path: () => `/api/moderation/comments/${commentId}/approve`, body: why, denied: staff([403], [404]) },
+    { name: "approve a writer's blog that is not waiting", method: 'POST', path: () => `/api/moderation/blogs/${writerBlogId}/approve`, body: why, denied: staff([404], [404]) },
+    { name: 'approve a Hidden draft', method: 'POST', path: () => `/api/moderation/blogs/${hiddenId}/approve`, body: why, denied: staff([404], [404]) },
     { name: 'approve an account (a writer: their own)', method: 'POST', path: () => `/api/moderation/users/${other.user.id}/approve`, body: why, denied: staff() },
     { name: 'approve without a reason', method: 'POST', path: () => `/api/moderation/users/${other.user.id}/approve`, body: () => ({}), denied: { ...both(ANON, [400, 403]), 'moderator (bearer)': [400], 'admin (bearer)': [400] } },
   ];

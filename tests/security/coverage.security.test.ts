@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitsOf, OPERATIONS } from '#server/api/openapi.server';
 import { PAGE_ACTIONS } from '~/page-actions';
+import { AUTH_ENDPOINT_LIMITS, RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
 import routes from '~/routes';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -24,18 +26,56 @@ const hasAction = (file: string) => /^export (async )?function action\b|^export 
 const withActions = [...new Map(pageRoutes.filter((r) => hasAction(r.file)).map((r) => [r.file, r])).values()];
 const changesState = (method: string) => method !== 'get';
 
+/** The app modules a module reaches through its `~/` and relative imports, with their sources. */
+function reach(start: string, seen = new Map<string, string>()): Map<string, string> {
+  if (seen.has(start) || DECLARATIONS.has(start)) return seen;
+  const source = readFileSync(start, 'utf8');
+  seen.set(start, source);
+  for (const [, spec] of source.matchAll(/from '([^']+)'/g)) {
+    const base = spec!.startsWith('~/') ? `app/${spec!.slice(2)}` : spec!.startsWith('.') ? path.join(path.dirname(start), spec!) : null;
+    const file = base && [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`].find((f) => existsSync(f) && !f.endsWith('/'));
+    if (file && /\.tsx?$/.test(file)) reach(file, seen);
+  }
+  return seen;
+}
+/** Where the rules and declarations themselves are written: naming a rule there counts nothing. */
+const DECLARATIONS = new Set(['app/lib/rate-limits.ts', 'app/page-actions.ts']);
+/** A rule is counted by `ctx.limit(RATE_LIMITS.x)`, or by the auth port for the better-auth paths it guards. */
+const counts = (code: string, rule: RateLimitRule) => {
+  const key = Object.entries(RATE_LIMITS).find(([, r]) => r === rule)?.[0];
+  if (key && code.includes(`RATE_LIMITS.${key}`)) return true;
+  return Object.entries(AUTH_ENDPOINT_LIMITS).some(([authPath, rules]) => rules.includes(rule) && new RegExp(`ctx\\.auth\\.call\\(['\`]${authPath.replace(/\/(verify-totp|verify-backup-code|enable|disable|get-totp-uri|generate-backup-codes)$/, '/')}`).test(code));
+};
+/** Every exported schema of the features, by name. */
+const SCHEMA_NAMES = new Map(
+  Object.values(import.meta.glob<Record<string, unknown>>('/app/features/*/*.schema.ts', { eager: true })).flatMap((mod) => Object.entries(mod).map(([name, value]) => [value, name] as const)),
+);
+
 describe('every state-changing entry point is covered by a declared rule', () => {
-  it('every page action is declared, and each declaration covers it (sign-in, or a rate limit; a schema or ids only)', () => {
+  it('every page action is declared, and each declaration holds for the code it runs (its rate rules counted, its schemas parsed)', () => {
     expect(withActions.length).toBeGreaterThan(10);
     const undeclared = withActions.filter((r) => !PAGE_ACTIONS[r.file]).map((r) => r.file);
     expect(undeclared, 'page actions without a declaration in app/page-actions.ts').toEqual([]);
     const stale = Object.keys(PAGE_ACTIONS).filter((file) => !withActions.some((r) => r.file === file));
     expect(stale, 'declarations of modules that have no action').toEqual([]);
+    // Each declaration is checked against the code the action runs, not against itself: every
+    // declared schema and rate rule must be used by the route module or a module it reaches.
+    const wrong: string[] = [];
     for (const [file, policy] of Object.entries(PAGE_ACTIONS)) {
-      if (policy.auth === 'none') expect(policy.limits.length, `${file}: open to anyone, so it needs a rate limit`).toBeGreaterThan(0);
-      expect(policy.input === 'id' || policy.input.length > 0, `${file}: declares how its input is checked`).toBe(true);
+      const reached = [...reach(`app/${file}`)];
+      const code = reached.map(([, source]) => source).join('\n');
+      // A schema is used where it is parsed, not where it is defined.
+      const parsing = reached.filter(([name]) => !name.endsWith('.schema.ts')).map(([, source]) => source).join('\n');
+      if (policy.auth === 'none' && policy.limits.length === 0) wrong.push(`${file}: open to anyone, so it needs a rate limit`);
+      for (const rule of policy.limits) if (!counts(code, rule)) wrong.push(`${file}: declares ${rule.name}, which nothing it runs counts`);
+      if (policy.input === 'id') continue;
+      for (const schema of policy.input) {
+        const name = SCHEMA_NAMES.get(schema);
+        if (!name || !new RegExp(`\\b${name}\\b`).test(parsing)) wrong.push(`${file}: declares ${name ?? 'a schema'}, which it never parses with`);
+      }
     }
-    console.log(`coverage: ${withActions.length} page actions, each declared (sign-in, limit, schema)`);
+    expect(wrong).toEqual([]);
+    console.log(`coverage: ${withActions.length} page actions, each declared, each declared rule counted and schema parsed by the code it reaches`);
   });
 
   it('every state-changing API endpoint needs sign-in or is rate-limited, and declares its body', () => {

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
 import { grantModerator, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { MESSAGES } from '~/lib/messages';
+import { refusesSuspended } from '#server/api/endpoints.server';
+import { OPERATIONS } from '#server/api/openapi.server';
+import { ACCOUNT_WRITE_ENDPOINTS } from '#server/auth.server';
 import { loadConfig } from '#server/config.server';
 import { type AppDeps, createDeps } from '#server/context.server';
 import { createHttpApp } from '#server/http.server';
@@ -20,6 +23,7 @@ describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
   let admin: TestUser;
   let spammer: TestUser;
   let blogId = '';
+  let wishlistId = '';
   const blog = { title: 'Cheap pills', category: 'Personal', type: 'Mini blog', short_description: 's', long_description: 'l', availability: 'Public', photo: '/uploads/x-1600.webp' };
 
   beforeAll(async () => {
@@ -41,11 +45,26 @@ describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
     await setAdminByOperator(t.context(null), admin.user.email, true);
     await grantModerator(t.context(admin.user), { email: (await t.createUser()).user.email, reason: 'Spare' });
     blogId = ((await (await t.request('/api/blogs', { method: 'POST', headers: { cookie: admin.cookie }, json: blog })).json()) as { insertedId: string }).insertedId;
+    wishlistId = ((await (await t.request('/api/wishlist', { method: 'POST', headers: { cookie: spammer.cookie }, json: { blogId } })).json()) as { insertedId: string }).insertedId;
   });
   afterAll(async () => {
     await second?.deps.database.close();
     await t?.close();
   });
+
+  /** Everything of the user's in the tables a write could touch. */
+  const rowsOf = async (userId: string) => {
+    const { db } = t.deps.database;
+    return {
+      blogs: await db.selectFrom('blogs').selectAll().where('owner_id', '=', userId).execute(),
+      comments: await db.selectFrom('comments').selectAll().where('user_id', '=', userId).execute(),
+      likes: await db.selectFrom('likes').selectAll().where('user_id', '=', userId).execute(),
+      wishlist: await db.selectFrom('wishlist').selectAll().where('user_id', '=', userId).execute(),
+      profiles: await db.selectFrom('profiles').selectAll().where('user_id', '=', userId).execute(),
+      follows: await db.selectFrom('follows').selectAll().where('follower_id', '=', userId).execute(),
+      reports: await db.selectFrom('reports').selectAll().where('reporter_id', '=', userId).execute(),
+    };
+  };
 
   const writes = (user: TestUser) => [
     { name: 'write a blog', method: 'POST', path: '/api/blogs', json: blog },
@@ -55,6 +74,8 @@ describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
     { name: 'upload', method: 'POST', path: '/api/images' },
     { name: 'change the profile', method: 'PATCH', path: `/api/update/${encodeURIComponent(user.user.email)}`, json: { name: 'Renamed' } },
     { name: 'report', method: 'POST', path: '/api/reports', json: { targetType: 'blog', targetId: blogId, reason: 'Spam' } },
+    { name: 'save the user record (name and photo)', method: 'POST', path: '/api/users', json: { email: user.user.email, name: 'Renamed', photo: 'https://images.example.com/new.webp' } },
+    { name: 'remove a wishlist item', method: 'DELETE', path: `/api/wishlist/${wishlistId}` },
     // better-auth's own account changes (server/auth.server.ts ACCOUNT_WRITE_ENDPOINTS, checked inside better-auth).
     { name: 'rename the account', method: 'POST', path: '/api/auth/update-user', json: { name: 'Renamed' } },
     { name: 'change the password', method: 'POST', path: '/api/auth/change-password', json: { currentPassword: user.password, newPassword: 'Evening456' } },
@@ -109,5 +130,29 @@ describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
     }
     console.log(`suspension (${dialect}): ${allowed.length} allowed / ${expected} expected-denied on 2 instances`);
     expect(allowed).toEqual([]);
+  });
+
+  it('refuses a suspended account every state-changing call that needs sign-in, as declared, before reading its input', async () => {
+    const suspect = await t.createUser({ name: 'Suspect' });
+    expect((await t.request(`/api/moderation/users/${suspect.user.id}/suspend`, { method: 'POST', headers: { cookie: admin.cookie }, json: { reason: 'Spam run' } })).status).toBe(200);
+    const signIn = await t.request('/api/auth/sign-in/email', { method: 'POST', json: { email: suspect.user.email, password: suspect.password } });
+    const token = signIn.headers.get('set-auth-token')!;
+    const before = await rowsOf(suspect.user.id);
+    // The list comes from the declarations that register the routes, not from a copy here.
+    const ours = OPERATIONS.filter((op) => refusesSuspended(op) && !op.path.startsWith('/api/auth/'));
+    expect(ours.length).toBeGreaterThan(25);
+    const wrong: string[] = [];
+    for (const op of ours) {
+      const path = op.path.replace(/\{email\}/g, encodeURIComponent(suspect.user.email)).replace(/\{type\}/g, 'blogs').replace(/\{\w+\}/g, blogId);
+      const res = await t.request(path, { method: op.method.toUpperCase(), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"unexpected":[1,2,3]}' });
+      const body = (await res.json()) as { message: string };
+      if (res.status !== 403 || body.message !== MESSAGES.suspended(null)) wrong.push(`${op.method} ${op.path}: ${res.status} ${body.message}`);
+    }
+    // better-auth serves its own: every declared account change is one its hook refuses.
+    const theirs = OPERATIONS.filter((op) => refusesSuspended(op) && op.path.startsWith('/api/auth/'));
+    for (const op of theirs) if (!ACCOUNT_WRITE_ENDPOINTS.has(op.path.slice('/api/auth'.length))) wrong.push(`${op.method} ${op.path}: not refused by the account hook`);
+    console.log(`suspension (${dialect}): ${wrong.length} allowed / ${ours.length + theirs.length} declared writes refused to a suspended account`);
+    expect(wrong).toEqual([]);
+    expect(await rowsOf(suspect.user.id)).toEqual(before);
   });
 });

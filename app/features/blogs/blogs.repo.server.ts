@@ -1,7 +1,7 @@
 import { type AliasedExpression, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, sql, type Updateable } from 'kysely';
 import { readContentVersions } from '~/db/content-version.server';
 import type { Database, DialectName } from '~/db/schema';
-import { shownName, shownPhoto } from '~/db/shared-sql.server';
+import { blogShownToAll, shownName, shownPhoto } from '~/db/shared-sql.server';
 import { type BlogRow, type CommentRow, MARK_CLOSE, MARK_OPEN } from './blogs.presenter';
 
 type Db = Kysely<Database>;
@@ -47,8 +47,7 @@ type BlogsCondition = (eb: ExpressionBuilder<Database, 'blogs'>) => Expression<S
  * Public, not removed by a moderator and not waiting for one: what everyone may see
  * (docs/decisions/028, 029).
  */
-const isShownToAll: BlogsCondition = (eb) =>
-  eb.and([eb('blogs.availability', '=', 'Public'), eb('blogs.removed_at', 'is', null), eb('blogs.pending_since', 'is', null)]);
+const isShownToAll: BlogsCondition = (eb) => blogShownToAll(eb);
 
 /** Not held for spam: may be indexed, listed in feeds and featured, and mailed (decision 029). */
 const isNotHeld: BlogsCondition = (eb) => eb('blogs.held_until', 'is', null);

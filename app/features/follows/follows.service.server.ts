@@ -1,4 +1,5 @@
 import type { MailDelivery } from '~/db/schema';
+import { assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import { requireUser, type ServiceContext } from '~/lib/service-context';
@@ -9,7 +10,7 @@ const nameOf = (row: { profile_name: string | null; account_name: string }) => r
 
 /** A signed-in reader follows a writer: their new posts come by mail (per post unless changed). */
 export async function followWriter(ctx: ServiceContext, writerId: string): Promise<{ following: true }> {
-  const user = requireUser(ctx);
+  const user = await assertCanWrite(ctx);
   if (writerId === user.id) throw new AppError('bad_request', MESSAGES.followSelf);
   if (!(await repo.findWriter(ctx.db, writerId))) throw new AppError('not_found', MESSAGES.writerNotFound);
   await repo.insertFollow(ctx.db, { follower_id: user.id, writer_id: writerId, created_at: ctx.now().toISOString() });
@@ -17,13 +18,13 @@ export async function followWriter(ctx: ServiceContext, writerId: string): Promi
 }
 
 export async function unfollowWriter(ctx: ServiceContext, writerId: string): Promise<{ following: false }> {
-  const user = requireUser(ctx);
+  const user = await assertCanWrite(ctx);
   await repo.deleteFollows(ctx.db, user.id, writerId);
   return { following: false };
 }
 
 export async function setFollowDelivery(ctx: ServiceContext, writerId: string, delivery: MailDelivery): Promise<void> {
-  const user = requireUser(ctx);
+  const user = await assertCanWrite(ctx);
   if ((await repo.setFollowDelivery(ctx.db, user.id, writerId, delivery)) === 0) throw new AppError('not_found', MESSAGES.writerNotFound);
 }
 

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { AccountApprovalsTable, Database, ModerationLogTable, ReportsTable, ReportTargetType, Role, UserRestrictionsTable } from '~/db/schema';
 import { shownName } from '~/db/shared-sql.server';
 
@@ -161,16 +161,26 @@ export async function deleteSessions(db: Db, userId: string): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
+/**
+ * Moderation sees only what others can see or saw: never a Hidden blog (a private draft), nor the
+ * comments on one (docs/decisions/028).
+ */
+const notDraft = (eb: ExpressionBuilder<Database, 'blogs'>) => eb('blogs.availability', '!=', 'Hidden');
+const onNoDraft = (eb: ExpressionBuilder<Database, 'comments'>) =>
+  eb.exists(eb.selectFrom('blogs').select('blogs.id').whereRef('blogs.id', '=', 'comments.blog_id').where('blogs.availability', '!=', 'Hidden'));
+
 /** Blogs and comments a moderator removed, the latest removal first. */
 export async function listRemoved(db: Db, limit: number) {
   const blogs = db
     .selectFrom('blogs')
     .select([sql<'blog' | 'comment'>`'blog'`.as('type'), 'id', 'title as text', 'removed_at', 'removed_reason', 'id as blog_id'])
-    .where('removed_at', 'is not', null);
+    .where('removed_at', 'is not', null)
+    .where(notDraft);
   const comments = db
     .selectFrom('comments')
     .select([sql<'blog' | 'comment'>`'comment'`.as('type'), 'id', 'comment_text as text', 'removed_at', 'removed_reason', 'blog_id'])
-    .where('removed_at', 'is not', null);
+    .where('removed_at', 'is not', null)
+    .where(onNoDraft);
   const rows = await db.selectFrom(blogs.unionAll(comments).as('removed')).selectAll().orderBy('removed_at', 'desc').orderBy('id').limit(limit).execute();
   return rows as { type: 'blog' | 'comment'; id: string; text: string; removed_at: string; removed_reason: string | null; blog_id: string }[];
 }
@@ -232,11 +242,13 @@ export async function listPending(db: Db, limit: number) {
   const blogs = db
     .selectFrom('blogs')
     .select([sql<'blog' | 'comment'>`'blog'`.as('type'), 'id', 'owner_id', 'title', 'long_description as text', 'pending_since', 'id as blog_id'])
-    .where('pending_since', 'is not', null);
+    .where('pending_since', 'is not', null)
+    .where(notDraft);
   const comments = db
     .selectFrom('comments')
     .select([sql<'blog' | 'comment'>`'comment'`.as('type'), 'id', 'user_id as owner_id', sql<string>`''`.as('title'), 'comment_text as text', 'pending_since', 'blog_id'])
-    .where('pending_since', 'is not', null);
+    .where('pending_since', 'is not', null)
+    .where(onNoDraft);
   const rows = await db
     .selectFrom(blogs.unionAll(comments).as('pending'))
     .selectAll()

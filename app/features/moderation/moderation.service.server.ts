@@ -148,13 +148,24 @@ export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser
   return user;
 }
 
-/** Moderators act on writers; only an admin acts on a moderator, and nobody on an admin here. */
-async function requireOutranks(ctx: ServiceContext, least: Role, targetId: string) {
+/**
+ * The one rule of every moderation action (docs/decisions/028): the actor holds at least `least`,
+ * is in good standing, and outranks whoever the action is about — the owner of a blog, comment or
+ * report's target, or the user themselves. A moderator acts on writers, an admin also on
+ * moderators; nobody acts on an admin or on themselves.
+ */
+export async function assertCanModerate(ctx: ServiceContext, ownerId: string, least: Role = 'moderator'): Promise<SessionUser & { role: Role }> {
   const actor = await requireRole(ctx, least);
-  if (!(await repo.findUserSummary(ctx.db, targetId))) throw new AppError('not_found', MESSAGES.userNotFound);
-  const targetRole = await getRole(ctx, targetId);
-  if (targetId === actor.id || RANK[targetRole] >= RANK[actor.role]) throw new AppError('forbidden', MESSAGES.cannotModerateStaff);
+  await assertCanWrite(ctx);
+  if (ownerId === actor.id || RANK[await getRole(ctx, ownerId)] >= RANK[actor.role]) throw new AppError('forbidden', MESSAGES.cannotModerateStaff);
   return actor;
+}
+
+/** assertCanModerate on a user who must exist. */
+async function requireOutranks(ctx: ServiceContext, least: Role, targetId: string) {
+  await requireRole(ctx, least);
+  if (!(await repo.findUserSummary(ctx.db, targetId))) throw new AppError('not_found', MESSAGES.userNotFound);
+  return assertCanModerate(ctx, targetId, least);
 }
 
 /** For a period (`days`) or for good; every session and bearer token of the user ends now. */
@@ -303,9 +314,10 @@ export async function listModerationQueue(ctx: ServiceContext): Promise<QueueIte
 }
 
 export async function dismissReport(ctx: ServiceContext, reportId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const actor = await requireRole(ctx, 'moderator');
+  await requireRole(ctx, 'moderator');
   const report = await repo.findOpenReport(ctx.db, reportId);
   if (!report) throw new AppError('not_found', MESSAGES.reportNotFound);
+  const actor = await assertCanModerate(ctx, (JSON.parse(report.snapshot) as Snapshot).ownerId);
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.closeReports(db, { type: report.target_type, id: report.target_id }, 'dismissed', actor.id, ctx.now().toISOString(), reportId);
     await audit({ ...ctx, db }, actor.id, 'dismiss_report', { type: 'report', id: reportId }, input.reason);
@@ -317,10 +329,19 @@ export async function dismissReport(ctx: ServiceContext, reportId: string, input
 
 const TABLE: Record<ModeratedContent, 'blogs' | 'comments'> = { blog: 'blogs', comment: 'comments' };
 
-async function findContent(ctx: ServiceContext, type: ModeratedContent, id: string) {
-  const row = type === 'blog' ? await repo.findBlogForModeration(ctx.db, id) : await repo.findCommentForModeration(ctx.db, id);
-  if (!row) throw new AppError('not_found', MESSAGES.contentNotFound);
-  return row;
+/**
+ * The blog or comment a moderation action is about, with its owner, once the actor may act on it
+ * (assertCanModerate). Moderation acts only on what others can see or saw: a Hidden blog is a
+ * private draft, and it and its comments do not exist for a moderator (404, as for anyone else).
+ */
+export async function moderatedContent(ctx: ServiceContext, type: ModeratedContent, id: string) {
+  await requireRole(ctx, 'moderator');
+  const comment = type === 'comment' ? await repo.findCommentForModeration(ctx.db, id) : undefined;
+  const blog = await repo.findBlogForModeration(ctx.db, comment ? comment.blog_id : id);
+  if ((type === 'comment' && !comment) || !blog || blog.availability === 'Hidden') throw new AppError('not_found', MESSAGES.contentNotFound);
+  const ownerId = comment ? comment.user_id : blog.owner_id;
+  const actor = await assertCanModerate(ctx, ownerId);
+  return { actor, ownerId, blogId: blog.id };
 }
 
 /**
@@ -328,8 +349,7 @@ async function findContent(ctx: ServiceContext, type: ModeratedContent, id: stri
  * reports on it are resolved. Cached pages go stale: the row's change bumps `content`.
  */
 export async function hideContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const actor = await requireRole(ctx, 'moderator');
-  await findContent(ctx, type, id);
+  const { actor } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: now, removed_reason: input.reason });
@@ -340,8 +360,7 @@ export async function hideContent(ctx: ServiceContext, type: ModeratedContent, i
 }
 
 export async function restoreContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const actor = await requireRole(ctx, 'moderator');
-  await findContent(ctx, type, id);
+  const { actor } = await moderatedContent(ctx, type, id);
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: null, removed_reason: null });
     await audit({ ...ctx, db }, actor.id, 'restore', { type, id }, input.reason);
@@ -351,11 +370,10 @@ export async function restoreContent(ctx: ServiceContext, type: ModeratedContent
 
 /** For good: a blog goes with its comments, likes and wishlist rows (ON DELETE CASCADE). */
 export async function deleteContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ deletedCount: number }> {
-  const actor = await requireRole(ctx, 'moderator');
-  const row = await findContent(ctx, type, id);
+  const { actor, blogId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
-    const deletedCount = 'blog_id' in row ? await repo.deleteCommentRow(db, id, row.blog_id) : await repo.deleteBlogRow(db, id);
+    const deletedCount = type === 'comment' ? await repo.deleteCommentRow(db, id, blogId) : await repo.deleteBlogRow(db, id);
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
     await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason);
     return { deletedCount };

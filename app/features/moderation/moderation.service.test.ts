@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
-import { addComment, createBlog, getBlog, listBlogs, listFeaturedBlogs, listPublicBlogRefs, listRecentBlogs } from '~/features/blogs/blogs.service.server';
+import { addComment, createBlog, getBlog, listBlogs, updateBlog, listFeaturedBlogs, listPublicBlogRefs, listRecentBlogs } from '~/features/blogs/blogs.service.server';
 import type { CreateBlogInput } from '~/features/blogs/blogs.schema';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
@@ -21,6 +21,7 @@ import {
   suspendUser,
   unsuspendUser,
 } from './moderation.service.server';
+import { approveContent, listPendingAndHeld } from './spam-hold.service.server';
 
 const blogInput = (overrides: Partial<CreateBlogInput> = {}): CreateBlogInput => ({
   title: 'Dusk over the bay',
@@ -161,5 +162,74 @@ describeOnDialects('moderation service on %s', (t) => {
     expect(entries.at(-1)).toMatchObject({ actorId: null, actorName: 'operator', targetType: 'user', targetId: admin.user.id });
     expect(entries[0]).toMatchObject({ actorName: 'Mod', reason: 'Rude' });
     for (const e of entries) expect(e.reason).toBeTruthy();
+  });
+
+  it('one rank rule for every action on content and reports: a moderator acts on writers only, an admin also on moderators, nobody on an admin or themselves', async () => {
+    const owners = { writer, moderator: mod, admin } as const;
+    const actors = { moderator: mod, admin } as const;
+    const allowed = (actor: keyof typeof actors, owner: keyof typeof owners) => owner === 'writer' || (actor === 'admin' && owner === 'moderator');
+    const wrong: string[] = [];
+    for (const [ownerRank, owner] of Object.entries(owners)) {
+      for (const [actorRank, actor] of Object.entries(actors)) {
+        const { insertedId: blogId } = await createBlog(ctx(owner), blogInput({ title: `${ownerRank}'s post` }));
+        const { insertedId: readersBlog } = await createBlog(ctx(reader), blogInput({ title: 'A reader’s post' }));
+        await addComment(ctx(owner), readersBlog, { commentText: `${ownerRank}'s comment` });
+        const commentId = (await getBlog(ctx(owner), readersBlog)).comments!.at(-1)!._id;
+        const { insertedId: reportId } = await reportContent(ctx(reader), { targetType: 'comment', targetId: commentId, reason: 'Spam', details: '' });
+        const actions: [string, () => Promise<unknown>][] = [
+          ['dismiss', () => dismissReport(ctx(actor), reportId, why)],
+          ['hide blog', () => hideContent(ctx(actor), 'blog', blogId, why)],
+          ['restore blog', () => restoreContent(ctx(actor), 'blog', blogId, why)],
+          ['hide comment', () => hideContent(ctx(actor), 'comment', commentId, why)],
+          ['restore comment', () => restoreContent(ctx(actor), 'comment', commentId, why)],
+          // Allowed here, approving what is not waiting is a 404; refused, the rank answers first.
+          ['approve comment', () => approveContent(ctx(actor), 'comment', commentId, why)],
+          ['delete comment', () => deleteContent(ctx(actor), 'comment', commentId, why)],
+          ['delete blog', () => deleteContent(ctx(actor), 'blog', blogId, why)],
+        ];
+        for (const [name, act] of actions) {
+          const outcome = await act().then(() => 200, (error: { status?: number }) => error.status ?? 500);
+          const expected = allowed(actorRank as keyof typeof actors, ownerRank as keyof typeof owners) ? (name.startsWith('approve') ? 404 : 200) : 403;
+          if (outcome !== expected) wrong.push(`${actorRank} may ${name} of ${ownerRank}: ${outcome}, expected ${expected}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('moderation acts only on what others can see: a Hidden draft and its comments are not found, and never listed', async () => {
+    // Public long enough for a reader's comment, then the writer's private draft again.
+    const { insertedId: draftId } = await createBlog(ctx(writer), blogInput({ long_description: 'Private text' }));
+    await addComment(ctx(reader), draftId, { commentText: 'An early comment' });
+    await updateBlog(ctx(writer), draftId, { availability: 'Hidden' });
+    const noteId = (await getBlog(ctx(writer), draftId)).comments![0]!._id;
+    for (const actor of [mod, admin]) {
+      for (const [type, id] of [['blog', draftId], ['comment', noteId]] as const) {
+        for (const act of [hideContent, restoreContent, deleteContent, approveContent]) {
+          await expect(act(ctx(actor), type, id, why)).rejects.toMatchObject({ status: 404, message: MESSAGES.contentNotFound });
+        }
+      }
+    }
+    await expect(getBlog(ctx(writer), draftId)).resolves.toMatchObject({ long_description: 'Private text', comments: [{ commentText: 'An early comment' }] });
+
+    // A held account's draft with many links waits (pending), but only for its author: no moderator lists it.
+    const held = await t.createUser({ name: 'New writer' });
+    const holdCtx = (user: TestUser): ServiceContext => ({ ...ctx(user), spamHold: { days: 3, maxLinks: 0 } });
+    const { insertedId: heldDraft } = await createBlog(holdCtx(held), blogInput({ availability: 'Hidden', long_description: 'See https://example.com/private' }));
+    const { insertedId: heldPublic } = await createBlog(holdCtx(held), blogInput({ long_description: 'See https://example.com/public' }));
+    const pending = (await listPendingAndHeld(ctx(mod))).pending.map((p) => p.targetId);
+    expect(pending).toContain(heldPublic);
+    expect(pending).not.toContain(heldDraft);
+  });
+
+  it('a suspended moderator reads the queue but acts on nothing', async () => {
+    const { insertedId: blogId } = await createBlog(ctx(writer), blogInput({ title: 'Fine post' }));
+    const spare = await t.createUser({ name: 'Spare mod' });
+    await grantModerator(ctx(admin), { email: spare.user.email, reason: 'Help' });
+    await suspendUser(ctx(admin), spare.user.id, { reason: 'Abused the role' });
+    await expect(listModerationQueue(ctx(spare))).resolves.toBeInstanceOf(Array);
+    await expect(hideContent(ctx(spare), 'blog', blogId, why)).rejects.toMatchObject({ status: 403, message: MESSAGES.suspended(null) });
+    await expect(suspendUser(ctx(spare), writer.user.id, why)).rejects.toMatchObject({ status: 403, message: MESSAGES.suspended(null) });
+    await expect(getBlog(ctx(null), blogId)).resolves.not.toHaveProperty('removed');
   });
 });

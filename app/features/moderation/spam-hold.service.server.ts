@@ -2,7 +2,7 @@ import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
-import { audit, requireRole } from './moderation.service.server';
+import { assertCanModerate, audit, moderatedContent, requireRole } from './moderation.service.server';
 import * as repo from './moderation.repo.server';
 import type { ModeratedContent, ModerationReasonInput } from './moderation.schema';
 
@@ -63,8 +63,9 @@ async function announceReleased(ctx: ServiceContext, blogs: ReleasedBlog[], now:
  * waited in the queue is shown, and its Public blogs are announced to subscribers and followers.
  */
 export async function approveAccount(ctx: ServiceContext, userId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const actor = await requireRole(ctx, 'moderator');
+  await requireRole(ctx, 'moderator');
   if (!(await repo.findUserSummary(ctx.db, userId))) throw new AppError('not_found', MESSAGES.userNotFound);
+  const actor = await assertCanModerate(ctx, userId);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const tx = { ...ctx, db };
@@ -79,7 +80,7 @@ export async function approveAccount(ctx: ServiceContext, userId: string, input:
 
 /** A blog or comment that waited in the queue is shown. A blog still held is announced when its hold ends. */
 export async function approveContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const actor = await requireRole(ctx, 'moderator');
+  const { actor } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const tx = { ...ctx, db };

@@ -126,6 +126,7 @@ export async function saveOwnUserRecord(
   input: SaveUserInput,
 ): Promise<{ created: boolean; record: ProfileView & { uid: string } }> {
   const user = assertOwnEmail(ctx, input.email);
+  await assertCanWrite(ctx);
   const created = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await insertProfileIfMissing(trx, newProfileRow(ctx, {
       id: user.id,

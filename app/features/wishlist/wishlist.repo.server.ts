@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BlogsTable, Database, WishlistTable } from '~/db/schema';
+import { blogShownToAll } from '~/db/shared-sql.server';
 
 export type WishlistRow = Selectable<WishlistTable>;
 
@@ -27,10 +28,11 @@ export async function deleteWishlistItem(db: Db, id: string, userId: string): Pr
 }
 
 /**
- * A user's items whose blog they may still see. The join with blogs is here on purpose: a blog
- * hidden after it was added is a private draft again (BRIEF §2), and filtering it row by row
- * through the blogs service would turn one query into one per item. Only availability and owner
- * are read from blogs; what is shown is the copy stored on the wishlist row, as the spec keeps it,
+ * A user's items whose blog they may still see, by the blogs' own visibility rule (Public, not
+ * removed by a moderator, not waiting for one; or their own). The join with blogs is here on
+ * purpose: a blog hidden or removed after it was added is gone for them, and filtering it row by row
+ * through the blogs service would turn one query into one per item. Only the rule's columns are
+ * read from blogs; what is shown is the copy stored on the wishlist row, as the spec keeps it,
  * with the blog's photo focus when the copy is still the blog's photo (decision 040).
  */
 function visibleItems(db: Db, userId: string) {
@@ -38,7 +40,7 @@ function visibleItems(db: Db, userId: string) {
     .selectFrom('wishlist')
     .innerJoin('blogs', 'blogs.id', 'wishlist.blog_id')
     .where('wishlist.user_id', '=', userId)
-    .where((eb) => eb.or([eb('blogs.availability', '=', 'Public'), eb('blogs.owner_id', '=', userId)]));
+    .where((eb) => eb.or([blogShownToAll(eb), eb('blogs.owner_id', '=', userId)]));
 }
 
 export async function listVisibleWishlistItems(db: Db, userId: string, offset: number, limit: number): Promise<WishlistListRow[]> {

@@ -23,8 +23,7 @@ import type { AddWishlistInput, WishlistPageInput } from './wishlist.schema';
  * a real blog's id; the owner is the caller whatever the payload's email says.
  */
 export async function addToWishlist(ctx: ServiceContext, input: AddWishlistInput): Promise<{ insertedId: string }> {
-  const user = requireUser(ctx);
-  await assertCanWrite(ctx);
+  const user = await assertCanWrite(ctx);
   const blog = await getBlog(ctx, input.blogId);
   const id = newId();
   const inserted = await insertWishlistItem(ctx.db, {
@@ -64,7 +63,7 @@ export async function listWishlistBlogIds(ctx: ServiceContext): Promise<string[]
 
 /** Removes one of the caller's own items; someone else's is refused, an unknown id is a 404. */
 export async function removeFromWishlist(ctx: ServiceContext, id: string): Promise<{ deletedCount: number }> {
-  const user = requireUser(ctx);
+  const user = await assertCanWrite(ctx);
   const item = await findWishlistOwner(ctx.db, id);
   if (!item) throw new AppError('not_found', MESSAGES.apiNotFound);
   if (item.user_id !== user.id) throw new AppError('forbidden', MESSAGES.forbidden);

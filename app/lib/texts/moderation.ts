@@ -14,7 +14,7 @@ export const adminsOnly = 'Only admins can do that.';
 export const suspended = (until: string | null) =>
   until ? `Your account is suspended until ${until}: you can read, but not write, like, comment or upload.` : 'Your account is suspended: you can read, but not write, like, comment or upload.';
 export const commentBanned = 'You can no longer comment on this site.';
-export const cannotModerateStaff = 'Moderators and admins cannot be suspended or banned by a moderator; ask an admin.';
+export const cannotModerateStaff = 'Moderators act only on writers, admins also on moderators; nobody acts on an admin or on themselves. Ask an admin.';
 export const userNotFound = 'No such user.';
 export const reportNotFound = 'No such open report.';
 export const contentNotFound = 'No such blog or comment.';
