@@ -58,6 +58,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
     // they can only point at this machine (docs/decisions/021).
     log.warn(`PUBLIC_URL is not set: links in mails point to ${mailOrigin(config)}. Set PUBLIC_URL to the site's public address before you share the site.`);
   }
+  if (config.IMAGE_FETCH_ALLOW_LOOPBACK === 'on') log.warn('IMAGE_FETCH_ALLOW_LOOPBACK is on: blog photos may be fetched from this host itself. It is for tests only; turn it off.');
   const dev = options.dev ?? false;
   const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
   // Given a function, React Router derives its routes and static handler again on every request

@@ -76,6 +76,10 @@ const EnvSchema = z.object({
     .positive('must be above 0')
     .max(100, 'must be at most 100')
     .default(10),
+  // Test-only: lets the server fetch a blog photo from a loopback address (a test's own image
+  // server). Never in production: it opens this host's own services to anyone who writes a blog
+  // (docs/decisions/050).
+  IMAGE_FETCH_ALLOW_LOOPBACK: onOff.default('off'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

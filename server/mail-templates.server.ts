@@ -1,9 +1,10 @@
+import { type ImageStoreConfig, ownImageBases, ownPhoto } from '~/features/images/images.service.server';
 import type { MailBlog, QueuedMail } from '~/features/newsletter/mail-queue.service.server';
 import { signMailToken } from '~/features/newsletter/mail-token.server';
 import type { Config } from './config.server';
 import { type Mail, mailLink, mailOrigin } from './mail.server';
 
-type MailConfig = Pick<Config, 'PUBLIC_URL' | 'PORT' | 'SITE_NAME' | 'SESSION_SECRET' | 'MAIL_FROM'>;
+type MailConfig = Pick<Config, 'PUBLIC_URL' | 'PORT' | 'SITE_NAME' | 'SESSION_SECRET' | 'MAIL_FROM'> & ImageStoreConfig;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -35,8 +36,12 @@ ${body}
 
 function blogBlock(config: MailConfig, blog: MailBlog): string {
   const link = mailLink(config, `/blogs/${encodeURIComponent(blog.id)}`);
-  const photo = blog.photo
-    ? `<tr><td style="padding:0 28px;"><a href="${esc(link)}"><img src="${esc(photoUrl(config, blog.photo))}" alt="${esc(blog.title)}" width="544" style="display:block;width:100%;max-width:544px;height:auto;border-radius:10px;border:0;"></a></td></tr>`
+  // Only a photo of our own store is embedded: any other address would tell its host who opened
+  // the mail and when. A blog saved before photos were fetched keeps its address; its mails go
+  // without a picture (docs/decisions/050).
+  const own = ownPhoto(blog.photo, ownImageBases(config));
+  const photo = own
+    ? `<tr><td style="padding:0 28px;"><a href="${esc(link)}"><img src="${esc(photoUrl(config, own))}" alt="${esc(blog.title)}" width="544" style="display:block;width:100%;max-width:544px;height:auto;border-radius:10px;border:0;"></a></td></tr>`
     : '';
   return `${photo}
 <tr><td style="padding:18px 28px 6px;"><p style="margin:0 0 6px;color:${C.muted};font:12px/1.4 Arial,sans-serif;text-transform:uppercase;letter-spacing:1px;">${esc(blog.category)} · by ${esc(blog.writerName)}</p>

@@ -11,7 +11,7 @@ const BLOG = {
   short_description: 'Boats at dusk.',
   long_description: 'The last ferry, the first lamps.',
   availability: 'Public',
-  photo: 'https://example.com/harbour.jpg',
+  photo: '/uploads/harbour.webp',
 } as const;
 
 describeOnDialects('content versions on %s', (t) => {

@@ -17,7 +17,7 @@ const BLOG = {
   short_description: 'The harbour after dark.',
   long_description: 'One lamp, then the next.',
   availability: 'Public',
-  photo: 'https://example.com/quay.jpg',
+  photo: '/uploads/quay.webp',
 } as const;
 
 const silent = pino({ level: 'silent' });

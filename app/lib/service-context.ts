@@ -33,6 +33,25 @@ export interface ImageStore {
   list(): AsyncIterable<StoredObject>;
 }
 
+/**
+ * How a photo given by its address is brought into the image store (docs/decisions/050): an
+ * address under `ownBases` is ours already; any other is fetched once, within these limits.
+ */
+export interface PhotoFetchPolicy {
+  /** Where our own images are answered (`ownImageBases`). */
+  ownBases: string[];
+  /** The largest body read (MAX_UPLOAD_MB, as for an upload). */
+  maxBytes: number;
+  /** From the first connection to the last byte, redirects included. */
+  timeoutMs: number;
+  /**
+   * Test-only (IMAGE_FETCH_ALLOW_LOOPBACK): loopback addresses (127.0.0.0/8, ::1) may be reached,
+   * so a test can serve a real image from its own process. Private, link-local and every other
+   * internal range stay refused.
+   */
+  allowLoopback: boolean;
+}
+
 export interface StoredObject {
   name: string;
   modified: Date;
@@ -81,6 +100,8 @@ export interface ServiceContext {
   limit(rule: RateLimitRule): Promise<void>;
   auth: AuthPort;
   images: ImageStore;
+  /** Absent (a job's context): a photo given by an address that is not ours is refused, never fetched. */
+  photoFetch?: PhotoFetchPolicy;
 }
 
 /**

@@ -17,7 +17,7 @@ import { LocalNumber, LocalTime } from '~/components/local-format';
 import { readingTime } from '~/features/blogs/reading-time';
 import { MarkdownBody } from '~/features/blogs/components/markdown-body';
 import { renderMarkdown } from '~/features/blogs/markdown.server';
-import { ownImageBases } from '~/features/images/image-store.server';
+import { ownImageBases, ownPhoto } from '~/features/images/image-store.server';
 import { useFeedback } from '~/components/feedback';
 import { RateLimitedError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
@@ -38,7 +38,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   if (!loaded) return [{ title: site.siteName }];
   const { blog } = loaded;
   const url = absoluteUrl(site, `/blogs/${blog._id}`);
-  const image = blog.photo ? absoluteUrl(site, blog.photo) : undefined;
+  const image = loaded.sharedPhoto ? absoluteUrl(site, loaded.sharedPhoto) : undefined;
   return [
     ...pageMeta(site, {
       title: `${blog.title} · ${site.siteName}`,
@@ -83,7 +83,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   try {
     const { blog, authorId, held } = await getBlogWithAuthor(context.service, params.id);
     const follow = await followStateForWriter(context.service, authorId);
-    return { blog, authorId, held, html: await renderMarkdown(blog.long_description, { nofollow: held, imageBases: ownImageBases(context.deps.config) }), signedIn: context.user !== null, follow };
+    const imageBases = ownImageBases(context.deps.config);
+    // Sharing tags name only a photo of our store: a card built from another address would let
+    // its host follow every share (docs/decisions/050).
+    const sharedPhoto = ownPhoto(blog.photo, imageBases);
+    return { blog, authorId, held, sharedPhoto, html: await renderMarkdown(blog.long_description, { nofollow: held, imageBases }), signedIn: context.user !== null, follow };
   } catch (error) {
     errorPage(error);
   }

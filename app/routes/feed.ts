@@ -1,5 +1,6 @@
 import { data } from 'react-router';
 import { buildFeed, categoryFromSlug, type FeedScope } from '~/features/feeds/feeds.service.server';
+import { ownImageBases } from '~/features/images/images.service.server';
 import { getAuthor } from '~/features/users/users.service.server';
 import { errorPage } from '~/lib/page-errors.server';
 import { siteBaseUrl } from '~/lib/site-url.server';
@@ -30,7 +31,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const format = new URL(request.url).pathname.endsWith('/rss.xml') ? 'rss' : 'atom';
   const body = await buildFeed(
     context.service,
-    { baseUrl: siteBaseUrl(context.deps.config.PUBLIC_URL, request), siteName: context.deps.config.SITE_NAME },
+    { baseUrl: siteBaseUrl(context.deps.config.PUBLIC_URL, request), siteName: context.deps.config.SITE_NAME, imageBases: ownImageBases(context.deps.config) },
     { format, ...(await scopeOf(context, params)) },
   );
   return new Response(body, { headers: { 'Content-Type': TYPES[format], 'Cache-Control': 'public, max-age=300' } });

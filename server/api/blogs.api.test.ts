@@ -28,7 +28,7 @@ const payload = (overrides: Record<string, unknown> = {}) => ({
   short_description: 'Orange water, purple sky.',
   long_description: '## The walk\n\nWe went **down** to the pier.',
   availability: 'Public',
-  photo: 'https://images.example.com/bay-1600.webp',
+  photo: '/uploads/bay-1600.webp',
   createdAt: '1999-01-01T00:00:00.000Z',
   ...overrides,
 });
@@ -67,8 +67,8 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
         long_description: '## The walk\n\nWe went **down** to the pier.',
         details: null,
         availability: 'Public',
-        photo: 'https://images.example.com/bay-1600.webp',
-        // A photo from elsewhere: no focal point known, none chosen (decision 040).
+        photo: '/uploads/bay-1600.webp',
+        // A photo the pipeline found no focal point for, and none chosen (decision 040).
         photo_focus: 'auto',
         photo_position: null,
         createdAt: expect.stringMatching(/^2026-11-01T10:/),
@@ -93,7 +93,7 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
       const ok = await put(owner, { title: 'Evening, revised', name: 'Ignored', email: other.user.email });
       expect(await ok.json()).toEqual({ modifiedCount: 1 });
       const blog = (await (await get(`/api/blogs/${id}`)).json()) as BlogJson;
-      expect(blog).toMatchObject({ title: 'Evening, revised', name: 'Olive Owner', photo: 'https://images.example.com/bay-1600.webp' });
+      expect(blog).toMatchObject({ title: 'Evening, revised', name: 'Olive Owner', photo: '/uploads/bay-1600.webp' });
       expect(await (await get(`/api/blogs/${id}`, owner, how)).json()).toMatchObject({ isOwner: true, email: owner.user.email });
     });
 

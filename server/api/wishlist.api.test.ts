@@ -22,7 +22,7 @@ describeOnDialects('wishlist API on %s', (t) => {
       type: 'written content' as const,
       short_description: 'Dusk over the dunes.',
       long_description: 'A long walk.',
-      photo: 'https://images.example.com/dunes.webp',
+      photo: '/uploads/dunes.webp',
     };
     ({ insertedId: publicBlog } = await createBlog(t.context(writer.user), { ...base, title: 'Desert evenings', availability: 'Public' }));
     ({ insertedId: hiddenBlog } = await createBlog(t.context(writer.user), { ...base, title: 'Secret draft', availability: 'Hidden' }));
@@ -68,7 +68,7 @@ describeOnDialects('wishlist API on %s', (t) => {
         _id: insertedId,
         blogId: publicBlog,
         title: 'Desert evenings',
-        photo: 'https://images.example.com/dunes.webp',
+        photo: '/uploads/dunes.webp',
         photo_position: null,
         email: reader.user.email,
         category: 'Travelling & Photography',
@@ -90,15 +90,15 @@ describeOnDialects('wishlist API on %s', (t) => {
       const reader = await t.createUser();
       const headers = auth[via](reader);
       const base = { category: 'Personal' as const, type: 'Photo' as const, short_description: 's', long_description: 'l', availability: 'Public' as const };
-      const { insertedId: blogId } = await createBlog(t.context(writer.user), { ...base, title: 'Focused', photo: 'https://images.example.com/face.webp', photo_focus: 'top-left' });
+      const { insertedId: blogId } = await createBlog(t.context(writer.user), { ...base, title: 'Focused', photo: '/uploads/face.webp', photo_focus: 'top-left' });
       expect((await t.request('/api/wishlist', { method: 'POST', headers, json: homePayload(blogId) })).status).toBe(201);
       const listed = async () => ((await (await t.request(`/api/wishlist/${reader.user.email}`, { headers })).json()) as Record<string, unknown>[])[0];
-      expect(await listed()).toMatchObject({ photo: 'https://images.example.com/face.webp', photo_position: '0% 0%' });
+      expect(await listed()).toMatchObject({ photo: '/uploads/face.webp', photo_position: '0% 0%' });
       await updateBlog(t.context(writer.user), blogId, { photo_focus: 'bottom' });
       expect(await listed()).toMatchObject({ photo_position: '50% 100%' });
       // A new photo on the blog: the item keeps its copy of the old one, whose focus is not known.
-      await updateBlog(t.context(writer.user), blogId, { photo: 'https://images.example.com/other.webp' });
-      expect(await listed()).toMatchObject({ photo: 'https://images.example.com/face.webp', photo_position: null });
+      await updateBlog(t.context(writer.user), blogId, { photo: '/uploads/other.webp' });
+      expect(await listed()).toMatchObject({ photo: '/uploads/face.webp', photo_position: null });
     });
 
     it(`adds from All blogs with likeCount, once per blog (${via})`, async () => {
@@ -157,7 +157,7 @@ describeOnDialects('wishlist API on %s', (t) => {
     const ownHidden = await t.request('/api/wishlist', { method: 'POST', headers: auth.cookie(writer), json: homePayload(hiddenBlog) });
     expect(ownHidden.status).toBe(201);
 
-    const base = { category: 'Education' as const, type: 'Video' as const, short_description: 'Soon private.', long_description: 'x', photo: 'https://images.example.com/a.webp' };
+    const base = { category: 'Education' as const, type: 'Video' as const, short_description: 'Soon private.', long_description: 'x', photo: '/uploads/a.webp' };
     const { insertedId } = await createBlog(t.context(writer.user), { ...base, title: 'Going dark', availability: 'Public' });
     const reader = await t.createUser();
     expect((await t.request('/api/wishlist', { method: 'POST', headers: auth.cookie(reader), json: homePayload(insertedId) })).status).toBe(201);
@@ -188,7 +188,7 @@ describeOnDialects('wishlist API on %s', (t) => {
   it('pages long lists with X-Total-Count and Link', async () => {
     const reader = await t.createUser();
     const ctx = t.context(writer.user);
-    const base = { category: 'Personal' as const, type: 'Mini blog' as const, short_description: 's', long_description: 'l', photo: 'https://images.example.com/p.webp', availability: 'Public' as const };
+    const base = { category: 'Personal' as const, type: 'Mini blog' as const, short_description: 's', long_description: 'l', photo: '/uploads/p.webp', availability: 'Public' as const };
     for (let i = 0; i < 5; i += 1) {
       const { insertedId } = await createBlog(ctx, { ...base, title: `Blog ${i}` });
       expect((await t.request('/api/wishlist', { method: 'POST', headers: auth.bearer(reader), json: allBlogsPayload(insertedId) })).status).toBe(201);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../support/server';
 import { type Browser, openBrowser, screenshot, scrollToElement, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
 import { signUp } from '../support/auth';
-import { seedBlogs } from '../support/home-seed';
+import { seedBlogs, seededPhoto } from '../support/home-seed';
 import { startServer } from '../support/server';
 
 const server = useServer();
@@ -75,7 +75,7 @@ describe('the home page', () => {
     // Issue 17: writer, date and reading time under the excerpt; the whole card opens the blog.
     expect(await first.getByTestId('card-byline').textContent()).toBe(`Writer · Posted on ${local} · 1 min read`);
     expect(await first.getByText(`A short story about ${RECENT[0]!.toLowerCase()}.`).isVisible()).toBe(true);
-    expect(await first.locator('img').getAttribute('src')).toBe(`${server.url}/images/gallery-7.svg`);
+    expect(await first.locator('img').getAttribute('src')).toBe(await seededPhoto(page.context(), server.url, 6));
     expect(await first.getByRole('link').getAttribute('href')).toBe(`/blogs/${blogIds[6]}`);
     expect(await first.getByRole('button', { name: /Add to Wishlist/ }).textContent()).toBe('Add to Wishlist');
 

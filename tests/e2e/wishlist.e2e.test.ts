@@ -4,7 +4,7 @@ import { useBrowsers } from '../support/browser';
 import { useServer } from '../support/server';
 import { signUp } from '../support/auth';
 import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
-import { seedBlogs, seedWishlist } from '../support/home-seed';
+import { seedBlogs, seededPhoto, seedWishlist } from '../support/home-seed';
 import { expectDialog } from '../support/dialogs';
 
 const server = useServer();
@@ -79,7 +79,7 @@ describe('adding to the wishlist from the home page', () => {
     const row = page.getByTestId('wishlist-item');
     expect(await row.getByRole('heading').textContent()).toBe(title);
     expect(await row.getByText(`A short story about ${title.toLowerCase()}.`).isVisible()).toBe(true);
-    expect(await row.locator('img').getAttribute('src')).toBe(`${server.url}/images/gallery-${NEWEST + 1}.svg`);
+    expect(await row.locator('img').getAttribute('src')).toBe(await seededPhoto(page.context(), server.url, NEWEST));
     expect(await row.getByRole('link', { name: /Details/ }).getAttribute('href')).toBe(`/blogs/${blogIds[NEWEST]}`);
 
     await page.goto(server.url);

@@ -169,7 +169,7 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
         short_description: 'A blog to comment on.',
         long_description: 'Comments are limited.',
         availability: 'Public',
-        photo: 'https://example.com/x.jpg',
+        photo: '/uploads/x-1600.webp',
       },
     });
     expect(created.status).toBe(201);

@@ -1,5 +1,6 @@
 import { discardImage, fileBytes, megabytes, readUploadForm, uploadImage } from '~/features/images/images.service.server';
-import { isAppError } from '~/lib/errors';
+import { imageFailure } from '~/features/images/image-errors';
+import { AppError, isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
 import { PhotoUrlSchema } from '~/features/images/photo-url.schema';
@@ -86,6 +87,8 @@ export async function saveBlogForm<T>(
     return await save(form.input);
   } catch (error) {
     if (form.uploaded && form.input.photo) await discardImage(ctx, form.input.photo);
+    // A photo address that could not be made ours (decision 050): the spec's text, then why.
+    if (isAppError(error) && error.field === 'photo') throw new AppError(error.code, imageFailure(error.message), 'image');
     throw error;
   }
 }

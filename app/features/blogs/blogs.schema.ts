@@ -50,7 +50,9 @@ export const CreateBlogSchema = z.object({
   long_description: text(BLOG_LIMITS.long_description),
   details: optionalDetails,
   availability: choice(BLOG_AVAILABILITY, CHOOSE.availability),
-  photo: PhotoUrlSchema,
+  photo: PhotoUrlSchema.describe(
+    'The photo: an image URL answered by `POST /api/images`, or any public http(s) address of a JPEG, PNG, WebP or GIF image, which the server fetches once and stores as its own (the blog then names our copy); one it cannot fetch is a 400 on `photo`',
+  ),
   photo_focus: PhotoFocusSchema.optional(),
 });
 export type CreateBlogInput = z.infer<typeof CreateBlogSchema>;

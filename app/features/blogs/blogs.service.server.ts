@@ -1,5 +1,5 @@
 import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
-import { imageFocus } from '~/features/images/images.service.server';
+import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.service.server';
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
 import { holdFor } from '~/features/moderation/spam-hold.service.server';
@@ -51,14 +51,32 @@ async function photoPoint(ctx: ServiceContext, photo: string): Promise<{ photo_f
   return { photo_focus_x: point?.x ?? null, photo_focus_y: point?.y ?? null };
 }
 
+/**
+ * Runs `save` with the photo made ours (`adoptPhoto`, decision 050): a photo fetched from an
+ * address for this save is removed again when the save fails, so a refused blog leaves nothing.
+ */
+async function withOwnPhoto<T>(ctx: ServiceContext, photo: string, save: (photo: string) => Promise<T>): Promise<T> {
+  const adopted = await adoptPhoto(ctx, photo);
+  try {
+    return await save(adopted.url);
+  } catch (error) {
+    if (adopted.stored) await discardImage(ctx, adopted.url);
+    throw error;
+  }
+}
+
 export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
   const now = ctx.now().toISOString();
   const user = await assertCanWrite(ctx);
+  return withOwnPhoto(ctx, input.photo, (photo) => insertBlog(ctx, user.id, now, { ...input, photo }));
+}
+
+async function insertBlog(ctx: ServiceContext, userId: string, now: string, input: CreateBlogInput): Promise<{ insertedId: string }> {
   const id = newId();
-  const hold = await holdFor(ctx, user.id, [input.title, input.short_description, input.long_description, input.details]);
+  const hold = await holdFor(ctx, userId, [input.title, input.short_description, input.long_description, input.details]);
   const row = {
     id,
-    owner_id: user.id,
+    owner_id: userId,
     title: input.title,
     category: input.category,
     type: input.type,
@@ -100,6 +118,12 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
   const user = await assertCanWrite(ctx);
   const row = await findVisible(ctx, id);
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
+  if (input.photo === undefined) return changeBlog(ctx, user.id, row, input);
+  return withOwnPhoto(ctx, input.photo, (photo) => changeBlog(ctx, user.id, row, { ...input, photo }));
+}
+
+async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, input: UpdateBlogInput): Promise<{ modifiedCount: number }> {
+  const { id } = row;
   const patch: Record<string, string | null> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   if (patch.details === '') patch.details = null;
   if (input.photo_focus) patch.photo_focus = storedFocus(input.photo_focus);
@@ -108,7 +132,7 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
   if (input.photo !== undefined && input.photo !== row.photo) Object.assign(change, await photoPoint(ctx, input.photo));
   const publishedAt = String(change.updated_at);
   const edited = { ...row, ...patch };
-  const hold = await holdFor(ctx, user.id, [edited.title, edited.short_description, edited.long_description, edited.details]);
+  const hold = await holdFor(ctx, userId, [edited.title, edited.short_description, edited.long_description, edited.details]);
   // Many links added while held: it waits (again) for a moderator (docs/decisions/029).
   if (hold.pending && !row.pending_since) change.pending_since = publishedAt;
   const waits = row.held_until !== null || (change.pending_since ?? row.pending_since) !== null;

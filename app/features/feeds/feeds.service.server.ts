@@ -1,6 +1,7 @@
 import { Feed } from 'feed';
 import { listAuthorBlogs, listBlogs } from '~/features/blogs/blogs.service.server';
 import { BLOG_CATEGORIES, type BlogCategory } from '~/features/blogs/blogs.schema';
+import { ownPhoto } from '~/features/images/images.service.server';
 import type { ServiceContext } from '~/lib/service-context';
 
 export const FEED_ITEMS = 20;
@@ -32,7 +33,12 @@ export type FeedScope = { category?: BlogCategory; author?: { id: string; name: 
  * site: Hidden blogs can never appear, not even in their writer's own feed, nor the
  * blogs of an account still on its spam hold (docs/decisions/029).
  */
-export async function buildFeed(ctx: ServiceContext, site: FeedSite, options: { format: 'atom' | 'rss' } & FeedScope): Promise<string> {
+export async function buildFeed(
+  ctx: ServiceContext,
+  /** `imageBases`: where our own images are answered (`ownImageBases`); an item's picture is shown only from there. */
+  site: FeedSite & { imageBases: readonly string[] },
+  options: { format: 'atom' | 'rss' } & FeedScope,
+): Promise<string> {
   const anonymous: ServiceContext = { ...ctx, user: null };
   const { category, author } = options;
   const blogs = author
@@ -54,6 +60,8 @@ export async function buildFeed(ctx: ServiceContext, site: FeedSite, options: { 
   });
   for (const blog of blogs) {
     const url = `${site.baseUrl}/blogs/${blog._id}`;
+    // A photo from another address is left out: a feed reader would fetch it for every reader (decision 050).
+    const photo = ownPhoto(blog.photo, site.imageBases);
     feed.addItem({
       id: url,
       link: url,
@@ -62,7 +70,7 @@ export async function buildFeed(ctx: ServiceContext, site: FeedSite, options: { 
       date: new Date(blog.createdAt),
       author: [{ name: blog.name }],
       category: [{ name: blog.category, term: blog.category }],
-      ...(blog.photo ? { image: blog.photo.startsWith('/') ? `${site.baseUrl}${blog.photo}` : blog.photo } : {}),
+      ...(photo ? { image: photo.startsWith('/') ? `${site.baseUrl}${photo}` : photo } : {}),
     });
   }
   return options.format === 'atom' ? feed.atom1() : feed.rss2();

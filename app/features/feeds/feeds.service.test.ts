@@ -5,7 +5,7 @@ import type { TestApp } from '#test/test-app';
 import { createBlog } from '~/features/blogs/blogs.service.server';
 import { authorFeedPath, buildFeed, categoryFromSlug, categorySlug, FEED_ITEMS } from './feeds.service.server';
 
-const site = { baseUrl: 'https://blog.example.org', siteName: 'Afterglow' };
+const site = { baseUrl: 'https://blog.example.org', siteName: 'Afterglow', imageBases: ['/uploads/'] };
 
 describeOnDialects('feeds on %s', (t) => {
   let writer: Awaited<ReturnType<TestApp['createUser']>>;
@@ -93,5 +93,23 @@ describeOnDialects('feeds on %s', (t) => {
     expect(categorySlug('DIY & Craft Blogs')).toBe('diy-craft-blogs');
     expect(categoryFromSlug('travelling-photography')).toBe('Travelling & Photography');
     expect(categoryFromSlug('nope')).toBeUndefined();
+  });
+});
+
+describeOnDialects('pictures in feeds on %s (docs/decisions/050)', (t) => {
+  it('carry only a photo of our own store; a blog saved with another address is listed without one', async () => {
+    const writer = await t.createUser({ name: 'Photo Writer' });
+    const stored = '/uploads/0f0e0d0c-0b0a-4900-8800-010203040506-1600.webp';
+    const blog = { category: 'Personal', type: 'Photo', short_description: 's', long_description: 'l', availability: 'Public', photo: stored } as const;
+    await createBlog(t.context(writer.user), { ...blog, title: 'Ours' });
+    const { insertedId } = await createBlog(t.context(writer.user), { ...blog, title: 'Saved before photos were fetched' });
+    // Such a blog can no longer be saved; it is one written before the rule, as it sits in the database.
+    await t.deps.database.db.updateTable('blogs').set({ photo: 'https://tracker.example/pixel.gif?feed=1' }).where('id', '=', insertedId).execute();
+    for (const format of ['atom', 'rss'] as const) {
+      const xml = await buildFeed(t.context(null), site, { format });
+      expect(xml).toContain(`https://blog.example.org${stored}`);
+      expect(xml).not.toContain('tracker.example');
+      expect(parseFeed(xml).items.map((i) => i.title).sort()).toEqual(['Ours', 'Saved before photos were fetched']);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { MESSAGES } from '~/lib/messages';
 
 /** 'Image upload failed.' (spec §5) followed by the image pipeline's reason, as a sentence. */
 export function imageFailure(message: string): string {
-  const reason = message.replace(/^image: /, '');
+  const reason = message.replace(/^(image|photo): /, '');
   return `${MESSAGES.imageUploadFailed} ${reason.charAt(0).toUpperCase()}${reason.slice(1)}${/[.!?]$/.test(reason) ? '' : '.'}`;
 }
 

@@ -39,6 +39,18 @@ export function ownImageBases(config: ImageStoreConfig): string[] {
   return ['/uploads/', ...s3];
 }
 
+/**
+ * Whether `url` is an image our pipeline stored: under one of `bases` (`ownImageBases`) and
+ * named as the pipeline names them. Mails, feeds and sharing tags show only these (decision 050).
+ */
+export function isOwnImage(url: string, bases: readonly string[]): boolean {
+  const base = bases.find((b) => url.startsWith(b));
+  return base !== undefined && STORED_NAME.test(url.slice(base.length));
+}
+
+/** The photo when it is ours, else null: what leaves the site (mails, feeds, sharing tags) embeds. */
+export const ownPhoto = (photo: string | null | undefined, bases: readonly string[]): string | null => (photo && isOwnImage(photo, bases) ? photo : null);
+
 export class LocalImageStore implements ImageStore {
   constructor(private readonly dir: string) {}
 

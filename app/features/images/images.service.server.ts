@@ -5,14 +5,16 @@ import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
-import type { ServiceContext } from '~/lib/service-context';
-import type { ImageStore } from './image-store.server';
+import type { PhotoFetchPolicy, ServiceContext } from '~/lib/service-context';
+import { type ImageStore, type ImageStoreConfig, isOwnImage, ownImageBases } from './image-store.server';
+import { fetchPhoto } from './photo-fetch.server';
 import { deleteImageFocus, findImageFocus, insertImageFocus } from './images.repo.server';
 import { IMAGE_WIDTHS, MAX_IMAGE_PIXELS } from './images.schema';
+import { megabytes } from './upload.server';
 
 // What other features use of the image store and the upload readers comes through this service,
 // the feature's public face (decision 035).
-export { type ImageStoreConfig, imageStoreFor, ownImageBases, STORED_NAME } from './image-store.server';
+export { type ImageStoreConfig, imageStoreFor, isOwnImage, ownImageBases, ownPhoto, STORED_NAME } from './image-store.server';
 export { fileBytes, megabytes, readUploadForm } from './upload.server';
 
 const loadSharp = lazy(async () => {
@@ -202,4 +204,44 @@ export async function discardImage(ctx: ServiceContext, url: string): Promise<vo
     // The database that refused the blog may refuse this too; a point without files harms nothing.
     ctx.log.warn({ err: error, image: id }, 'focal point of a discarded image not removed');
   }
+}
+
+/** How long fetching a photo from an address may take, redirects included. */
+export const PHOTO_FETCH_TIMEOUT_MS = 10_000;
+
+const policies = new WeakMap<object, PhotoFetchPolicy>();
+
+/** The process's photo fetch policy (docs/decisions/050), made once per configuration. */
+export function photoFetchPolicy(config: ImageStoreConfig & { MAX_UPLOAD_MB: number; IMAGE_FETCH_ALLOW_LOOPBACK: 'on' | 'off' }): PhotoFetchPolicy {
+  let policy = policies.get(config);
+  if (!policy) {
+    policy = { ownBases: ownImageBases(config), maxBytes: megabytes(config.MAX_UPLOAD_MB), timeoutMs: PHOTO_FETCH_TIMEOUT_MS, allowLoopback: config.IMAGE_FETCH_ALLOW_LOOPBACK === 'on' };
+    policies.set(config, policy);
+  }
+  return policy;
+}
+
+/**
+ * A blog's photo as it is stored (docs/decisions/050): a path on this site (`/uploads/…`) or an
+ * image of our store is kept as it is; any other address is fetched once by the server (guarded:
+ * photo-fetch.server.ts), re-encoded by the pipeline like an upload (and counted as one), and
+ * our copy's URL answered, with `stored` true so a caller whose save fails can discard it.
+ * Whatever cannot be fetched or is no image is a 400 on `photo`, and nothing is stored.
+ */
+export async function adoptPhoto(ctx: ServiceContext, photo: string): Promise<{ url: string; stored: boolean }> {
+  const policy = ctx.photoFetch;
+  if (photo.startsWith('/') || (policy && isOwnImage(photo, policy.ownBases))) return { url: photo, stored: false };
+  if (!policy) throw new AppError('bad_request', 'photo: must be an image uploaded to this site', 'photo');
+  await ctx.limit(RATE_LIMITS.upload);
+  const bytes = await fetchPhoto(photo, policy);
+  let image: ProcessedImage;
+  try {
+    image = await processImage(bytes);
+  } catch (error) {
+    // The request's own body was fine: what the address gave is what is refused (400, not 413/415).
+    if (error instanceof AppError && error.status < 500) throw new AppError('bad_request', error.message.replace(/^image: /, 'photo: '), 'photo');
+    throw error;
+  }
+  ctx.log.info({ photo: new URL(photo).host }, 'photo fetched from an address');
+  return { url: (await storeProcessed(ctx, ctx.images, image)).url, stored: true };
 }
