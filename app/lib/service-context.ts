@@ -36,6 +36,8 @@ export interface ImageStore {
 export interface StoredObject {
   name: string;
   modified: Date;
+  /** Bytes it holds. */
+  size: number;
 }
 
 /**
