@@ -112,7 +112,7 @@ export function routeLabeler(pagePatterns: string[], isFile: (path: string) => b
     const server = find(SERVER_ROUTES, method, path);
     if (server) return server;
     if (isFile(path)) return path.startsWith('/assets/') ? '/assets/*' : 'static file';
-    return find(pages, method, path) ?? '*';
+    return find(pages, method, path) ?? '/*';
   };
 }
 
