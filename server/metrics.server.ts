@@ -62,6 +62,8 @@ export function metricsAccess(token: string | undefined, c: Context<AppEnv>): 'o
 interface RoutePattern {
   label: string;
   regex: RegExp;
+  /** The paths it matches when it has no parameter: looked up, not tested. */
+  literal: string[] | null;
   /** Upper case; null: any method. */
   method: string | null;
   score: number;
@@ -79,40 +81,58 @@ function compile(label: string, template: string, options: { method?: string; pa
   // An optional last parameter (`:email?`) is two patterns, as React Router explodes it.
   const variants = segments.at(-1)?.endsWith('?') ? [segments.slice(0, -1), [...segments.slice(0, -1), segments.at(-1)!.slice(0, -1)]] : [segments];
   return variants.map((parts) => {
-    const body = parts
-      .map((s) => (s === '*' ? '(?:/.*)?' : s.startsWith(':') || s.startsWith('{') ? '/[^/]+' : `/${s.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}`))
-      .join('');
+    const dynamic = (s: string) => s === '*' || s.startsWith(':') || s.startsWith('{');
+    const body = parts.map((s) => (s === '*' ? '(?:/.*)?' : dynamic(s) ? '/[^/]+' : `/${s.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}`)).join('');
+    const plain = `/${parts.join('/')}`;
     // A page is also asked for as React Router's data (`/allblogs.data`; `/_root.data` for `/`).
+    const literal = parts.some(dynamic) ? null : options.pages ? [plain, parts.length === 0 ? '/_root.data' : `${plain}.data`] : [plain];
     const source = options.pages ? (parts.length === 0 ? '^/(?:_root\\.data)?$' : `^${body}(?:\\.data)?$`) : `^${body || '/'}$`;
-    return { label, regex: new RegExp(source, options.pages ? 'i' : ''), method: options.method ?? null, score: scoreOf(parts) };
+    return { label, regex: new RegExp(source, options.pages ? 'i' : ''), literal, method: options.method ?? null, score: scoreOf(parts) };
   });
 }
 
-const byScore = (patterns: RoutePattern[]) => patterns.sort((a, b) => b.score - a.score);
+/** Patterns by literal path, then the rest in rank order: most requests are a map lookup. */
+class RouteTable {
+  private readonly literal = new Map<string, RoutePattern[]>();
+  private readonly dynamic: RoutePattern[];
+
+  constructor(patterns: RoutePattern[]) {
+    for (const pattern of patterns) {
+      for (const path of pattern.literal ?? []) {
+        const same = this.literal.get(path) ?? [];
+        this.literal.set(path, [...same, pattern]);
+      }
+    }
+    this.dynamic = patterns.filter((p) => !p.literal).sort((a, b) => b.score - a.score);
+  }
+
+  find(method: string, path: string): string | null {
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const literal = this.literal.get(path);
+    if (literal) for (const pattern of literal) if (pattern.method === null || pattern.method === wanted) return pattern.label;
+    for (const pattern of this.dynamic) if ((pattern.method === null || pattern.method === wanted) && pattern.regex.test(path)) return pattern.label;
+    return null;
+  }
+}
 
 /** Routes of the HTTP layer itself (server/http.server.ts). */
-const SERVER_ROUTES = byScore([...compile('/metrics', '/metrics'), ...compile('/healthz', '/healthz'), ...compile('/readyz', '/readyz'), ...compile('/uploads/:name', '/uploads/:name')]);
+const SERVER_ROUTES = new RouteTable([...compile('/metrics', '/metrics'), ...compile('/healthz', '/healthz'), ...compile('/readyz', '/readyz'), ...compile('/uploads/:name', '/uploads/:name')]);
 /** /api's operations, from their declarations (the OpenAPI document's list: no second list). */
-const API_ROUTES = byScore(OPERATIONS.flatMap((op) => compile(op.path, op.path, { method: op.method.toUpperCase() })));
+const API_ROUTES = new RouteTable(OPERATIONS.flatMap((op) => compile(op.path, op.path, { method: op.method.toUpperCase() })));
 
 /**
  * The label of a request's route: the declared pattern it matched (`/blogs/:id`,
  * `/api/blogs/{id}`), never the URL itself, so the labels are as many as the routes. Asked once
- * per request after the answer: a few anchored tests of the path, no allocation.
+ * per request after the answer: a map lookup, or a few anchored tests of the path.
  */
 export function routeLabeler(pagePatterns: string[], isFile: (path: string) => boolean = () => false): (method: string, path: string) => string {
-  const pages = byScore(pagePatterns.flatMap((p) => compile(p, p, { pages: true })));
-  const find = (patterns: RoutePattern[], method: string, path: string) => {
-    const wanted = method === 'HEAD' ? 'GET' : method;
-    for (const pattern of patterns) if ((pattern.method === null || pattern.method === wanted) && pattern.regex.test(path)) return pattern.label;
-    return null;
-  };
+  const pages = new RouteTable(pagePatterns.flatMap((p) => compile(p, p, { pages: true })));
   return (method, path) => {
-    if (path.startsWith('/api/')) return find(API_ROUTES, method, path) ?? '/api/*';
-    const server = find(SERVER_ROUTES, method, path);
+    if (path.startsWith('/api/')) return API_ROUTES.find(method, path) ?? '/api/*';
+    const server = SERVER_ROUTES.find(method, path);
     if (server) return server;
     if (isFile(path)) return path.startsWith('/assets/') ? '/assets/*' : 'static file';
-    return find(pages, method, path) ?? '/*';
+    return pages.find(method, path) ?? '/*';
   };
 }
 
