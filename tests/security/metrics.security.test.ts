@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSession } from '../support/auth';
 import { TEST_DIALECTS } from '../support/databases';
@@ -157,6 +158,13 @@ describe.each(TEST_DIALECTS)('/metrics on %s', (dialect) => {
     expect(value(after, 'afterglow_queue_oldest_age_seconds{queue="reports"}')).toBeGreaterThanOrEqual(0);
     // Labels are the routes' patterns, never a URL: the blog's id appears in no series.
     expect(after).not.toContain(blogId);
+
+    // The dashboard in docs/ reads only series this scrape has.
+    const dashboard = readFileSync('docs/grafana-dashboard.json', 'utf8');
+    const used = new Set([...dashboard.matchAll(/\b((?:afterglow|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1]!));
+    expect(used.size).toBeGreaterThan(10);
+    const missing = [...used].filter((name) => !new RegExp(`^${name}[ {]`, 'm').test(after) && !(dialect === 'sqlite' && /^afterglow_db_pool_(connections|waiting)$/.test(name)));
+    expect(missing).toEqual([]);
   });
 });
 
