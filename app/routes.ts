@@ -33,6 +33,7 @@ export default [
   route('counter', 'routes/counter.tsx'),
   route('report', 'routes/report.tsx'),
   route('moderation', 'routes/moderation.tsx'),
+  route('moderation/instance', 'routes/moderation-instance.tsx'),
   route('feed.xml', 'routes/feed.ts', { id: 'feed-atom' }),
   route('rss.xml', 'routes/feed.ts', { id: 'feed-rss' }),
   route('categories/:category/feed.xml', 'routes/feed.ts', { id: 'category-feed-atom' }),

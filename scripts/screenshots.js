@@ -130,6 +130,7 @@ const SCREENS = [
   ['two-factor-setup', '/profile', twoFactor, startTwoFactor],
   ['update-profile', '/update-profile', writer],
   ['moderation', '/moderation', writer],
+  ['moderation-instance', '/moderation/instance', writer],
   ['newsletter', '/newsletter', visitor],
   ['memoryframe', '/memoryframe', visitor],
   ['counter', '/counter', visitor],

@@ -6,6 +6,7 @@ import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from './mail.server';
 import { startMailQueue } from './mail-queue.server';
+import { pagePatternsOf } from './metrics.server';
 import { scheduleHoldRelease } from './spam-hold.server';
 import { scheduleUploadSweep } from './upload-sweep.server';
 
@@ -64,12 +65,13 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   // Given a function, React Router derives its routes and static handler again on every request
   // (for development's hot reload): about a tenth of a signed-in page's CPU. Production hands it
   // the build itself, so that is done once.
-  const pageHandler = createRequestHandler(dev ? loadBuild : await loadBuild(), dev ? 'development' : 'production');
+  const build = await loadBuild();
+  const pageHandler = createRequestHandler(dev ? loadBuild : build, dev ? 'development' : 'production');
   const stopSweep = scheduleUploadSweep(deps);
   const stopHoldRelease = scheduleHoldRelease(deps);
   const stopMail = startMailQueue(deps);
   return {
-    app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir }),
+    app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir, pagePatterns: pagePatternsOf(build.routes) }),
     deps,
     async close() {
       stopSweep();

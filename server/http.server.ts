@@ -11,6 +11,7 @@ import { serveUploads } from './api/images.api.server';
 import { createApi } from './api/index.server';
 import { providerPhotoOrigins } from './auth.server';
 import { type AppDeps, type AppEnv, resolveUser, serviceContext } from './context.server';
+import { metricsEndpoint, observeRequests, routeLabeler } from './metrics.server';
 import { compress } from './middleware/compress.server';
 import { originCheck } from './middleware/origin-check.server';
 import { pageBodyLimit } from './middleware/page-body-limit.server';
@@ -26,6 +27,8 @@ export interface HttpAppOptions {
   /** Vite serves assets in development; production serves `clientDir` (build/client); tests serve none. */
   dev?: boolean;
   clientDir?: string;
+  /** The pages' path patterns (metrics.server's pagePatternsOf), to label requests by route. */
+  pagePatterns?: string[];
 }
 
 /**
@@ -36,6 +39,9 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   const { config, log } = deps;
   const dev = options.dev ?? false;
   const app = new Hono<AppEnv>();
+  const files = !dev && options.clientDir ? listFiles(options.clientDir) : new Set<string>();
+  const isFile = (p: string) => files.has(p);
+  app.use(observeRequests(routeLabeler(options.pagePatterns ?? [], isFile)));
   app.use(requestContext(log, config.TRUST_PROXY));
   app.use(
     securityHeaders({
@@ -59,14 +65,14 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       return c.json({ status: 'unavailable', message: 'Database unreachable' }, 503);
     }
   });
+  // For the operator's scraper (docs/decisions/052): private addresses only, or a bearer token.
+  app.get('/metrics', metricsEndpoint(deps, config.METRICS_TOKEN));
   app.on(['TRACE', 'TRACK'], '*', (c) => c.json({ message: 'Method not allowed' }, 405));
 
   if (!dev && options.clientDir) {
     // Before the Origin check and the session lookup: files need neither. Only paths that are
     // files of the build are tried, so a page request costs no filesystem lookup.
     const root = path.relative(process.cwd(), options.clientDir) || '.';
-    const files = listFiles(options.clientDir);
-    const isFile = (p: string) => files.has(p);
     const assets = serveStatic({
       root,
       precompressed: true,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { EntryContext } from 'react-router';
+import { tallies } from './metrics.server';
 import type { PageTemplate } from './viewer-slots.server';
 
 /**
@@ -43,7 +44,10 @@ export class RenderMemo {
   }
 
   get(key: string): PageTemplate | undefined {
-    return this.kept?.get(key);
+    const template = this.kept?.get(key);
+    if (template) tallies.renderMemo.hits++;
+    else tallies.renderMemo.misses++;
+    return template;
   }
 
   set(key: string, template: PageTemplate): void {

@@ -55,6 +55,8 @@ export interface PhotoFetchPolicy {
 export interface StoredObject {
   name: string;
   modified: Date;
+  /** Bytes it holds. */
+  size: number;
 }
 
 /**

@@ -118,6 +118,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold">{MESSAGES.moderationHeading}</h1>
+      {staff ? <p className="mt-2"><Link className="link" to="/moderation/instance">{MESSAGES.instanceLink}</Link></p> : null}
 
       <section className="mt-8" aria-labelledby="queue-heading">
         <h2 id="queue-heading" className="text-xl font-semibold">Reports</h2>

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
 import { countsFreshness } from '~/features/blogs/view-counter.server';
+import { tallies } from '~/lib/metrics.server';
 import { OPERATIONS } from '../api/openapi.server';
 import type { AppDeps, AppEnv } from '../context.server';
 import { compressWhole, pickEncoding } from './compress.server';
@@ -109,11 +110,13 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
     let cached = cache.get(key);
     if ((!cached || !isFresh(cached, versions, now)) && pending) cached = (await pending) ?? undefined;
     if (cached && isFresh(cached, versions, now)) {
+      tallies.pageCache.hits++;
       c.set('nonce', cached.nonce);
       return respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, cached, 'HIT', () => grown(key, cached));
     }
 
     // The first miss for a key renders; misses that arrive meanwhile wait for its copy above.
+    tallies.pageCache.misses++;
     let settle: ((entry: Entry | null) => void) | undefined;
     if (method === 'GET' && !rendering.has(key)) rendering.set(key, new Promise((resolve) => (settle = resolve)));
     let entry: Entry | null = null;

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { lazy } from '~/lib/lazy';
 import type { Logger } from 'pino';
 import { MESSAGES } from '~/lib/messages';
+import { tallies } from '~/lib/metrics.server';
 import type { RateLimitRule } from '~/lib/rate-limits';
 
 /** One counted window: how many hits it has seen and when it ends (epoch ms). */
@@ -142,6 +143,7 @@ async function consume(store: RateLimitStore | null, rule: CountedRule, key: str
   if (!store) return unlimited(rule);
   try {
     const window = await store.hit(`${rule.name}:${key}`, rule.windowMs);
+    if (window.count > rule.limit) tallies.rateLimitRefusals.add(rule.name);
     return {
       allowed: window.count <= rule.limit,
       limit: rule.limit,

@@ -97,6 +97,13 @@ export class ViewCounter {
     return true;
   }
 
+  /** Views counted but not yet written (/metrics and the instance page show it). */
+  get buffered(): number {
+    let views = 0;
+    for (const n of this.pending.values()) views += n;
+    return views;
+  }
+
   /** Writes what is buffered; on failure (database away) the counts wait for the next flush. */
   flush(): Promise<number> {
     this.flushing = this.flushing.then(async () => {

@@ -86,7 +86,7 @@ export class LocalImageStore implements ImageStore {
     for (const name of names) {
       if (!STORED_NAME.test(name.replace(/^\.(.*)\.tmp$/, '$1'))) continue;
       const info = await stat(path.join(this.dir, name)).catch(() => null);
-      if (info) yield { name, modified: info.mtime };
+      if (info) yield { name, modified: info.mtime, size: info.size };
     }
   }
 
@@ -145,7 +145,7 @@ export class S3ImageStore implements ImageStore {
     do {
       const page = await client.send(new ListObjectsV2Command({ Bucket: this.config.S3_BUCKET, ContinuationToken }));
       for (const object of page.Contents ?? []) {
-        if (object.Key && STORED_NAME.test(object.Key)) yield { name: object.Key, modified: object.LastModified ?? new Date(0) };
+        if (object.Key && STORED_NAME.test(object.Key)) yield { name: object.Key, modified: object.LastModified ?? new Date(0), size: object.Size ?? 0 };
       }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);

@@ -3,6 +3,7 @@ export * from './accounts';
 export * from './blogs';
 export * from './frame';
 export * from './home';
+export * from './instance';
 export * from './mail';
 export * from './moderation';
 export * from './reader-actions';

@@ -1,0 +1,313 @@
+import { timingSafeEqual } from 'node:crypto';
+import { BlockList, isIPv6 } from 'node:net';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
+import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
+import { readQueues, type Queues } from '~/features/moderation/instance.service.server';
+import { DURATION_BUCKETS, tallies } from '~/lib/metrics.server';
+import { MESSAGES } from '~/lib/messages';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { version } from '../package.json';
+import { OPERATIONS } from './api/openapi.server';
+import type { AppDeps, AppEnv } from './context.server';
+
+/**
+ * GET /metrics in Prometheus' text format (docs/decisions/052): the process and runtime defaults
+ * of prom-client, request durations by route pattern, status and method, the page cache's and
+ * render memo's hits and misses, the queues, the database pool, rate-limit refusals and sign-in
+ * failures. The hot paths only increment numbers (app/lib/metrics.server.ts); everything is
+ * turned into series here, when scraped.
+ */
+
+// --- Who may read it -------------------------------------------------------------------------
+
+/** Loopback, the private IPv4 ranges (RFC 1918), link-local, and IPv6's unique local addresses. */
+const PRIVATE = new BlockList();
+PRIVATE.addSubnet('127.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
+PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('169.254.0.0', 16, 'ipv4');
+PRIVATE.addAddress('::1', 'ipv6');
+PRIVATE.addSubnet('fc00::', 7, 'ipv6');
+PRIVATE.addSubnet('fe80::', 10, 'ipv6');
+
+/** Whether `ip` (as request-context resolved it) is loopback or on a private network. */
+export function isPrivateAddress(ip: string): boolean {
+  const address = ip.split('%')[0]!;
+  try {
+    return PRIVATE.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
+  } catch {
+    return false; // not an address at all ('unknown')
+  }
+}
+
+/**
+ * With METRICS_TOKEN set, a matching bearer token is needed from anywhere (401 otherwise);
+ * without it, only clients on loopback or a private network are answered, everyone else gets
+ * the API's 404. The client is the one request-context resolved: the socket's address, or the
+ * forwarded one when the socket is a TRUST_PROXY proxy, as for the rate limits.
+ */
+export function metricsAccess(token: string | undefined, c: Context<AppEnv>): 'ok' | 'unauthorized' | 'not-found' {
+  if (token) {
+    const header = c.req.header('authorization') ?? '';
+    const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7).trim() : '');
+    const wanted = Buffer.from(token);
+    return given.length === wanted.length && timingSafeEqual(given, wanted) ? 'ok' : 'unauthorized';
+  }
+  return isPrivateAddress(c.get('clientIp')) ? 'ok' : 'not-found';
+}
+
+// --- Route patterns --------------------------------------------------------------------------
+
+interface RoutePattern {
+  label: string;
+  regex: RegExp;
+  /** The paths it matches when it has no parameter: looked up, not tested. */
+  literal: string[] | null;
+  /** Upper case; null: any method. */
+  method: string | null;
+  score: number;
+}
+
+/**
+ * React Router's ranking, near enough: a static segment beats a parameter, a parameter beats a
+ * splat, so `/wishlist/add` wins over `/wishList/:email?` and everything over `*`.
+ */
+const scoreOf = (segments: string[]) =>
+  segments.length === 0 ? 1 : segments.reduce((sum, s) => sum + (s === '*' ? -2 : s.startsWith(':') || s.startsWith('{') ? 3 : 10), 0);
+
+function compile(label: string, template: string, options: { method?: string; pages?: boolean } = {}): RoutePattern[] {
+  const segments = template.split('/').filter(Boolean);
+  // An optional last parameter (`:email?`) is two patterns, as React Router explodes it.
+  const variants = segments.at(-1)?.endsWith('?') ? [segments.slice(0, -1), [...segments.slice(0, -1), segments.at(-1)!.slice(0, -1)]] : [segments];
+  return variants.map((parts) => {
+    const dynamic = (s: string) => s === '*' || s.startsWith(':') || s.startsWith('{');
+    const body = parts.map((s) => (s === '*' ? '(?:/.*)?' : dynamic(s) ? '/[^/]+' : `/${s.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}`)).join('');
+    const plain = `/${parts.join('/')}`;
+    // A page is also asked for as React Router's data (`/allblogs.data`; `/_root.data` for `/`).
+    const literal = parts.some(dynamic) ? null : options.pages ? [plain, parts.length === 0 ? '/_root.data' : `${plain}.data`] : [plain];
+    const source = options.pages ? (parts.length === 0 ? '^/(?:_root\\.data)?$' : `^${body}(?:\\.data)?$`) : `^${body || '/'}$`;
+    return { label, regex: new RegExp(source, options.pages ? 'i' : ''), literal, method: options.method ?? null, score: scoreOf(parts) };
+  });
+}
+
+/** Patterns by literal path, then the rest in rank order: most requests are a map lookup. */
+class RouteTable {
+  private readonly literal = new Map<string, RoutePattern[]>();
+  private readonly dynamic: RoutePattern[];
+
+  constructor(patterns: RoutePattern[]) {
+    for (const pattern of patterns) {
+      for (const path of pattern.literal ?? []) {
+        const same = this.literal.get(path) ?? [];
+        this.literal.set(path, [...same, pattern]);
+      }
+    }
+    this.dynamic = patterns.filter((p) => !p.literal).sort((a, b) => b.score - a.score);
+  }
+
+  find(method: string, path: string): string | null {
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const literal = this.literal.get(path);
+    if (literal) for (const pattern of literal) if (pattern.method === null || pattern.method === wanted) return pattern.label;
+    for (const pattern of this.dynamic) if ((pattern.method === null || pattern.method === wanted) && pattern.regex.test(path)) return pattern.label;
+    return null;
+  }
+}
+
+/** Routes of the HTTP layer itself (server/http.server.ts). */
+const SERVER_ROUTES = new RouteTable([...compile('/metrics', '/metrics'), ...compile('/healthz', '/healthz'), ...compile('/readyz', '/readyz'), ...compile('/uploads/:name', '/uploads/:name')]);
+/** /api's operations, from their declarations (the OpenAPI document's list: no second list). */
+const API_ROUTES = new RouteTable(OPERATIONS.flatMap((op) => compile(op.path, op.path, { method: op.method.toUpperCase() })));
+
+/**
+ * The label of a request's route: the declared pattern it matched (`/blogs/:id`,
+ * `/api/blogs/{id}`), never the URL itself, so the labels are as many as the routes. Asked once
+ * per request after the answer: a map lookup, or a few anchored tests of the path.
+ */
+export function routeLabeler(pagePatterns: string[], isFile: (path: string) => boolean = () => false): (method: string, path: string) => string {
+  const pages = new RouteTable(pagePatterns.flatMap((p) => compile(p, p, { pages: true })));
+  return (method, path) => {
+    if (path.startsWith('/api/')) return API_ROUTES.find(method, path) ?? '/api/*';
+    const server = SERVER_ROUTES.find(method, path);
+    if (server) return server;
+    if (isFile(path)) return path.startsWith('/assets/') ? '/assets/*' : 'static file';
+    return pages.find(method, path) ?? '/*';
+  };
+}
+
+/**
+ * Every page's full path pattern from React Router's build (`routes` of the server build), the
+ * root layout and pathless routes left out.
+ */
+export function pagePatternsOf(routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean } | undefined>): string[] {
+  const fullPath = (id: string | undefined): string => {
+    const route = id ? routes[id] : undefined;
+    if (!route) return '';
+    const parent = fullPath(route.parentId);
+    return route.path ? `${parent}/${route.path}` : parent;
+  };
+  const patterns = new Set<string>();
+  for (const route of Object.values(routes)) {
+    if (!route || (!route.path && !route.index)) continue;
+    patterns.add(fullPath(route.id).replace(/\/+/g, '/') || '/');
+  }
+  return [...patterns];
+}
+
+/** The answers that mean a sign-in was refused: a wrong password or a wrong code. */
+const SIGN_IN_ROUTES = new Set(['/login', '/api/auth/sign-in/email', '/api/auth/two-factor/verify-totp', '/api/auth/two-factor/verify-backup-code']);
+
+/**
+ * Times every request and files it under its route pattern, status and method; counts refused
+ * sign-ins (a 401 from the sign-in form or the sign-in API, whichever way better-auth was asked).
+ */
+export function observeRequests(label: (method: string, path: string) => string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const method = c.req.method;
+    const route = label(method, c.req.path);
+    const status = c.res.status;
+    tallies.requests.observe(route, status, method, (performance.now() - started) / 1000);
+    if (status === 401 && method === 'POST' && SIGN_IN_ROUTES.has(route)) tallies.signInFailures++;
+  };
+}
+
+// --- The series ------------------------------------------------------------------------------
+
+/** A histogram read from the request tally when scraped (prom-client's own would hash labels per request). */
+function requestDurations(): Metric<string> {
+  const name = 'afterglow_http_request_duration_seconds';
+  const help = 'Time from the first middleware to the answer, by route pattern, status and method.';
+  return {
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    get: async () => {
+      const values = [];
+      for (const s of tallies.requests.series()) {
+        const labels = { route: s.route, status: String(s.status), method: s.method };
+        let cumulative = 0;
+        for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+          cumulative += s.buckets[i]!;
+          values.push({ metricName: `${name}_bucket`, labels: { ...labels, le: DURATION_BUCKETS[i]! }, value: cumulative });
+        }
+        values.push({ metricName: `${name}_bucket`, labels: { ...labels, le: '+Inf' }, value: s.count });
+        values.push({ metricName: `${name}_sum`, labels, value: s.sum });
+        values.push({ metricName: `${name}_count`, labels, value: s.count });
+      }
+      return { name, help, type: 'histogram', values, aggregator: 'sum' };
+    },
+  } as unknown as Metric<string>;
+}
+
+let processRegistry: Registry | undefined;
+
+/** prom-client's defaults and the tallies: one set per process, made once. */
+function processMetrics(): Registry {
+  if (processRegistry) return processRegistry;
+  const registers = [(processRegistry = new Registry())];
+  collectDefaultMetrics({ register: processRegistry });
+  processRegistry.registerMetric(requestDurations());
+  const hitsAndMisses = (name: string, help: string, read: () => { hits: number; misses: number }) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['result'],
+      registers,
+      collect() {
+        const { hits, misses } = read();
+        this.reset();
+        this.inc({ result: 'hit' }, hits);
+        this.inc({ result: 'miss' }, misses);
+      },
+    });
+  hitsAndMisses('afterglow_page_cache_requests_total', 'Anonymous reads the page cache answered (hit) or rendered (miss).', () => tallies.pageCache);
+  hitsAndMisses('afterglow_render_memo_requests_total', 'Signed-in pages filled in from a kept render (hit) or rendered anew (miss).', () => tallies.renderMemo);
+  new Counter({
+    name: 'afterglow_rate_limit_refusals_total',
+    help: 'Requests refused over a rate limit, by rule.',
+    labelNames: ['rule'],
+    registers,
+    collect() {
+      this.reset();
+      // Every rule from the start, at 0, so a dashboard's rate is defined before the first refusal.
+      for (const { name } of Object.values(RATE_LIMITS)) this.inc({ rule: name }, 0);
+      for (const [rule, n] of tallies.rateLimitRefusals.entries()) this.inc({ rule }, n);
+    },
+  });
+  new Counter({
+    name: 'afterglow_sign_in_failures_total',
+    help: 'Sign-ins refused for a wrong password or code (the form and the API).',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(tallies.signInFailures);
+    },
+  });
+  return processRegistry;
+}
+
+/** The series read from this server's parts when scraped: queues, pool, buffers. */
+function instanceMetrics(deps: AppDeps): { registry: Registry; refresh(): Promise<void> } {
+  const registry = new Registry();
+  const registers = [registry];
+  let queues: Queues | null = null;
+  const gauge = (name: string, help: string, read: (g: Gauge) => void, labelNames: string[] = []) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers,
+      collect() {
+        this.reset();
+        read(this);
+      },
+    });
+  gauge('afterglow_info', 'The running version, Node.js and database kind (always 1).', (g) => g.set({ version, node: process.versions.node, database: deps.database.dialect }, 1), ['version', 'node', 'database']);
+  gauge('afterglow_database_up', 'Whether the last scrape could read the database (1) or not (0).', (g) => g.set(queues ? 1 : 0));
+  gauge('afterglow_queue_depth', 'Items waiting: mails not yet sent, open reports.', (g) => {
+    if (queues) for (const [queue, q] of Object.entries(queues)) g.set({ queue }, q.depth);
+  }, ['queue']);
+  gauge('afterglow_queue_oldest_age_seconds', 'How long the oldest waiting item has waited (0 when none waits).', (g) => {
+    if (queues) for (const [queue, q] of Object.entries(queues)) g.set({ queue }, q.oldestAgeSeconds);
+  }, ['queue']);
+  gauge('afterglow_views_buffered', 'Views counted but not yet written to the database (written every few seconds).', (g) => g.set(deps.views.buffered));
+  const pool = deps.database.pgPool;
+  gauge('afterglow_db_pool_max', 'Connections the database pool may open (SQLite: its one connection).', (g) => g.set(pool ? (pool.options.max ?? 10) : 1));
+  if (pool) {
+    gauge('afterglow_db_pool_connections', 'Open connections of the PostgreSQL pool, idle or in use.', (g) => {
+      g.set({ state: 'idle' }, pool.idleCount);
+      g.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+    }, ['state']);
+    gauge('afterglow_db_pool_waiting', 'Queries waiting for a free PostgreSQL connection.', (g) => g.set(pool.waitingCount));
+  }
+  return {
+    registry,
+    async refresh() {
+      try {
+        queues = await readQueues({ db: deps.database.db, now: deps.now });
+      } catch (error) {
+        queues = null;
+        deps.log.warn({ err: error }, 'metrics: the queues could not be read');
+      }
+    },
+  };
+}
+
+/** GET /metrics: never kept (no-store), nowhere linked, and in no sitemap. */
+export function metricsEndpoint(deps: AppDeps, token: string | undefined): Handler<AppEnv> {
+  const own = processMetrics();
+  const instance = instanceMetrics(deps);
+  return async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const access = metricsAccess(token, c);
+    if (access === 'not-found') return c.json({ message: MESSAGES.apiNotFound }, 404);
+    if (access === 'unauthorized') return c.json({ message: MESSAGES.authRequired }, 401, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+    await instance.refresh();
+    const merged = Registry.merge([own, instance.registry]);
+    return c.body(await merged.metrics(), 200, { 'Content-Type': merged.contentType });
+  };
+}
