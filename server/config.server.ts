@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ACHIEVEMENTS_FORMAT, type AchievementsSetting, parseAchievements, SPEC_FIGURES } from '~/features/home/site-figures';
 
 const onOff = z.enum(['on', 'off']);
 const optionalUrl = (protocols: string[], example: string) =>
@@ -70,6 +71,16 @@ const EnvSchema = z.object({
   COUNTS_MAX_AGE_S: z.coerce.number({ message: 'must be a number of seconds' }).int('must be a whole number').min(1, 'must be at least 1').max(3600, 'must be at most 3600').default(30),
   // Megabytes of signed-in page renders kept per instance (docs/decisions/043); 0 renders every time.
   RENDER_MEMO_MB: z.coerce.number({ message: 'must be a number of megabytes' }).min(0, 'must be 0 or more').max(1024, 'must be at most 1024').default(16),
+  // The home page's four achievement figures (docs/decisions/051): the spec's fixed ones unless set.
+  ACHIEVEMENTS: z
+    .string()
+    .optional()
+    .transform((value, ctx): AchievementsSetting => {
+      if (value === undefined) return { kind: 'fixed', figures: SPEC_FIGURES };
+      const setting = parseAchievements(value);
+      if (!setting) ctx.addIssue({ code: 'custom', message: ACHIEVEMENTS_FORMAT });
+      return setting ?? { kind: 'counted' };
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_UPLOAD_MB: z.coerce
     .number({ message: 'must be a number of megabytes' })

@@ -68,8 +68,8 @@ export const SCREENS: Screen[] = [
       await scrollToElement(page.getByRole('heading', { name: 'studio frame' }));
       await page.getByTestId('gallery-marquee').waitFor();
       await scrollToElement(page.getByTestId('achievements'));
-      // The site's own figures (docs/decisions/031): 14 Public blogs by both members, no confirmed subscriber.
-      await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['14', '100%', '0', '2']);
+      // The spec's fixed figures (docs/decisions/051).
+      await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['24000+', '70%', '8000+', '60']);
     },
   },
   { name: 'all blogs', path: () => '/allblogs', who: BOTH },

@@ -23,7 +23,8 @@ function Figure({ end, suffix, near }: { end: number; suffix: string; near: bool
 
 /**
  * Home's achievements (spec §2): four counters that count up over 2 s once scrolled into view,
- * showing the site's real counts (site-figures.ts, docs/decisions/031).
+ * showing the spec's fixed figures unless the operator set others (site-figures.ts,
+ * docs/decisions/051).
  */
 export function Achievements({ figures, standalone = false }: { figures: SiteFigure[]; standalone?: boolean }) {
   const Heading = standalone ? 'h1' : 'h2';
