@@ -183,6 +183,11 @@ describe('the home page', () => {
         await screenshot(page, `home-${viewport}-${theme}`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow).toBe(0);
+        // Each figure on one line: '24000+' once broke into '24000' and '+' on a phone.
+        const lines = await page.getByTestId('achievement-figure').evaluateAll((figures) =>
+          figures.map((f) => Math.round(f.getBoundingClientRect().height / parseFloat(getComputedStyle(f).lineHeight))),
+        );
+        expect(lines).toEqual([1, 1, 1, 1]);
       });
     }
   }
