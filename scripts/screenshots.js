@@ -93,9 +93,39 @@ const startTwoFactor = async (page) => {
   await scrollTo('[data-testid="two-factor"]')(page);
 };
 
+/** Presses the first Remove on the wishlist; `confirm` also answers 'Yes, delete it!' (the 'Deleted!' dialog, held open by pointing at Undo). */
+const removeFromWishlist = (confirm) => async (page) => {
+  await page.clock.resume().catch(() => {}); // paused by the picture before, if any
+  // A row to remove: the first recent blog, put back first (each picture removes one).
+  await page.request.post(`${base}/api/wishlist`, { headers: { origin: base }, data: { blogId: recent[0]._id, title: recent[0].title, photo: recent[0].photo ?? '', email: benchUserEmail(0), category: recent[0].category, description: recent[0].short_description, createdAt: new Date().toISOString() } });
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  if (confirm) {
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1000);
+  }
+  await page.getByRole('button', { name: /^Remove / }).first().click();
+  const sure = page.getByRole('dialog', { name: 'Are you sure?' });
+  await sure.waitFor();
+  if (!confirm) return;
+  await sure.getByRole('button', { name: 'Yes, delete it!' }).click();
+  await page.getByRole('dialog', { name: 'Deleted!' }).getByRole('button', { name: 'Undo' }).hover();
+  await page.clock.resume();
+};
+/** Saves the profile form as it is: the 'Updated!' dialog, on a paused clock so that it stays. */
+const saveProfile = async (page) => {
+  await page.clock.resume().catch(() => {}); // paused by the picture before, if any
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 1000);
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await page.getByRole('dialog', { name: 'Updated!' }).waitFor();
+};
+
 const SCREENS = [
   ['home', '/', visitor],
   ['home-signed-in', '/', writer],
+  ['home-achievements', '/', visitor, scrollTo('[data-testid="achievements"]', 'center')],
   ['all-blogs', '/allblogs', visitor],
   ['all-blogs-search', '/allblogs?q=sunset', visitor],
   ['all-blogs-no-results', '/allblogs?q=zzqqxxnothing', visitor],
@@ -118,9 +148,11 @@ const SCREENS = [
   ['reset-password', '/reset-password?token=not-a-real-token', visitor],
   ['reset-password-invalid', '/reset-password?error=INVALID_TOKEN', visitor],
   ['add-blog', '/addBlog', writer],
-  ...(mine ? [['update-blog', `/updateBlog/${mine._id}`, writer], ['own-blog', `/blogs/${mine._id}`, writer]] : []),
+  ...(mine ? [['update-blog', `/updateBlog/${mine._id}`, writer], ['own-blog', `/blogs/${mine._id}`, writer], ['own-blog-comments', `/blogs/${mine._id}`, writer, scrollTo('#comments')]] : []),
   ['wishlist', '/wishlist', writer],
   ['wishlist-empty', '/wishlist', fresh],
+  ['wishlist-confirm', '/wishlist', writer, removeFromWishlist(false)],
+  ['wishlist-deleted', '/wishlist', writer, removeFromWishlist(true)],
   ['following', '/following', writer],
   ['following-empty', '/following', fresh],
   ['mail-preferences', '/mail/preferences', writer],
@@ -129,6 +161,7 @@ const SCREENS = [
   ['profile-new-reader', '/profile', fresh],
   ['two-factor-setup', '/profile', twoFactor, startTwoFactor],
   ['update-profile', '/update-profile', writer],
+  ['update-profile-saved', '/update-profile', writer, saveProfile],
   ['moderation', '/moderation', writer],
   ['moderation-instance', '/moderation/instance', writer],
   ['newsletter', '/newsletter', visitor],

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SPEC_FIGURES } from '~/features/home/site-figures';
 import { ConfigError, loadConfig, parseEnv } from './config.server';
 import { tempDirs } from '../tests/support/temp-dirs';
 
@@ -18,6 +19,22 @@ describe('configuration', () => {
     expect(env.MAX_UPLOAD_MB).toBe(10);
     expect(env.TRUST_PROXY).toEqual([]);
     expect([env.MAIL_RATE_PER_MINUTE, env.MAIL_RETRY_SECONDS, env.MAIL_CLAIM_SECONDS, env.MAIL_DIGEST_HOUR]).toEqual([60, 60, 300, 7]);
+    // The home page's achievements are the spec's fixed figures unless set.
+    expect(env.ACHIEVEMENTS).toEqual({ kind: 'fixed', figures: SPEC_FIGURES });
+    expect(SPEC_FIGURES.map((f) => `${f.label} ${f.end}${f.suffix}`)).toEqual(['Total Blog 24000+', 'Share rate 70%', 'Subscriber 8000+', 'Active Blogger 60']);
+  });
+
+  it('takes the operator’s own achievement figures, or the site’s counts', () => {
+    expect(parseEnv({ ACHIEVEMENTS: ' 120+, 45%,900+ ,12 ' }).ACHIEVEMENTS).toEqual({
+      kind: 'fixed',
+      figures: [
+        { label: 'Total Blog', end: 120, suffix: '+' },
+        { label: 'Share rate', end: 45, suffix: '%' },
+        { label: 'Subscriber', end: 900, suffix: '+' },
+        { label: 'Active Blogger', end: 12, suffix: '' },
+      ],
+    });
+    expect(parseEnv({ ACHIEVEMENTS: 'counted' }).ACHIEVEMENTS).toEqual({ kind: 'counted' });
   });
 
   it.each([
@@ -33,6 +50,8 @@ describe('configuration', () => {
     [{ MAIL_RETRY_SECONDS: '-5' }, /^MAIL_RETRY_SECONDS must be above 0/],
     [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET must be at least 32 characters/],
     [{ GOOGLE_CLIENT_ID: 'id' }, /^GOOGLE_CLIENT_SECRET must be set when GOOGLE_CLIENT_ID is set/],
+    [{ ACHIEVEMENTS: '24000+,70%,8000+' }, /^ACHIEVEMENTS must be "counted" or four figures .* like 24000\+,70%,8000\+,60 \(got "24000\+,70%,8000\+"\)$/],
+    [{ ACHIEVEMENTS: 'lots,70%,8000+,60' }, /^ACHIEVEMENTS must be "counted" or four figures/],
   ])('refuses %o with one line naming the variable', (env, message) => {
     let error: unknown;
     try {

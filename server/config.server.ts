@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ACHIEVEMENTS_FORMAT, type AchievementsSetting, parseAchievements, SPEC_FIGURES } from '~/features/home/site-figures';
 
 const onOff = z.enum(['on', 'off']);
 const optionalUrl = (protocols: string[], example: string) =>
@@ -72,6 +73,16 @@ const EnvSchema = z.object({
   RENDER_MEMO_MB: z.coerce.number({ message: 'must be a number of megabytes' }).min(0, 'must be 0 or more').max(1024, 'must be at most 1024').default(16),
   // A bearer token for GET /metrics from anywhere; unset, only loopback and private addresses (docs/decisions/052).
   METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+  // The home page's four achievement figures (docs/decisions/051): the spec's fixed ones unless set.
+  ACHIEVEMENTS: z
+    .string()
+    .optional()
+    .transform((value, ctx): AchievementsSetting => {
+      if (value === undefined) return { kind: 'fixed', figures: SPEC_FIGURES };
+      const setting = parseAchievements(value);
+      if (!setting) ctx.addIssue({ code: 'custom', message: ACHIEVEMENTS_FORMAT });
+      return setting ?? { kind: 'counted' };
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_UPLOAD_MB: z.coerce
     .number({ message: 'must be a number of megabytes' })

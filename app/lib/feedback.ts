@@ -12,12 +12,7 @@ export interface ToastOptions {
   kind?: FeedbackKind;
   /** Milliseconds; defaults by kind (success 1.5 s, others 3 s). */
   duration?: number;
-  /** A button in the toast (the wishlist's Undo); pressing it also closes the toast. */
-  action?: { text: string; onClick: () => void };
 }
-
-/** How long an Undo stays on offer. */
-export const UNDO_MS = 6000;
 
 export interface DialogOptions {
   title: string;
@@ -31,13 +26,18 @@ export interface DialogOptions {
   cancelText?: string;
   /** A link button beside OK (the "Log In" of a login prompt, returning to the page). */
   action?: { text: string; href: string };
+  /**
+   * A second button beside OK (the wishlist's Undo): runs `onClick` and closes the dialog
+   * (answering false). A timed dialog with one waits while the reader goes for it.
+   */
+  secondary?: { text: string; onClick: () => void };
   /** A footer link under the text (the logout failure's 'Why do I have this issue?'). */
   footer?: { text: string; href: string };
 }
 
 /** A message carried across a redirect (lib/flash.server.ts) and shown once by the root. */
 export type FlashMessage =
-  | ({ type: 'toast' } & Omit<ToastOptions, 'action'>)
-  | ({ type: 'dialog' } & Omit<DialogOptions, 'cancelText'>);
+  | ({ type: 'toast' } & ToastOptions)
+  | ({ type: 'dialog' } & Omit<DialogOptions, 'cancelText' | 'secondary'>);
 
 export const defaultDuration = (kind: FeedbackKind = 'success') => (kind === 'success' ? FEEDBACK_MS.success : FEEDBACK_MS.other);

@@ -9,7 +9,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { figures: (await loadSiteFigures(context.service, { evenWhenEmpty: true }))! };
+  return { figures: await loadSiteFigures(context.service, context.deps.config.ACHIEVEMENTS) };
 }
 
 /** The achievements section alone (spec §2 route table). */

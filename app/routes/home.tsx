@@ -22,7 +22,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context }: Route.LoaderArgs) {
   const [recent, figures, subscription] = await Promise.all([
     loadRecentBlogsSection(context.service),
-    loadSiteFigures(context.service),
+    loadSiteFigures(context.service, context.deps.config.ACHIEVEMENTS),
     findMySubscription(context.service),
     Gallery.ready,
     NewsletterSection.ready,
@@ -47,7 +47,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
       <RecentBlogs blogs={loaderData.blogs} signedIn={loaderData.signedIn} wishlistIds={loaderData.wishlistIds} />
       <Gallery />
       <NewsletterSection action="/?index" outcome={actionData} subscription={loaderData.subscription} />
-      {loaderData.figures ? <Achievements figures={loaderData.figures} /> : null}
+      <Achievements figures={loaderData.figures} />
     </>
   );
 }

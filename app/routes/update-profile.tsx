@@ -11,6 +11,7 @@ import { FormField } from '~/features/users/components/form-field';
 import { useLocalDateTime } from '~/features/users/components/local-date-time';
 import { getOwnProfile, updateOwnProfile } from '~/features/users/users.service.server';
 import { imageFailure, NAME_MAX_LENGTH, UpdateProfileSchema } from '~/features/users/users.schema';
+import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { pageRefusal } from '~/lib/page-errors.server';
@@ -56,7 +57,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     service.log.warn({ err: refused }, 'profile update failed');
     return data<ProfileActionData>({ failed: true, reason: imageFailure(refused.message) }, refused.status);
   }
-  return redirect('/update-profile', { headers: withFlash({ type: 'toast', kind: 'success', text: `${MESSAGES.profileSavedTitle} ${MESSAGES.profileSavedText}` }) });
+  return redirect('/update-profile', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.profileSavedTitle, text: MESSAGES.profileSavedText, timer: FEEDBACK_MS.success }) });
 }
 
 export default function UpdateProfile({ loaderData: { profile }, actionData }: Route.ComponentProps) {

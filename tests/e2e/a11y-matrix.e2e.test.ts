@@ -68,8 +68,8 @@ export const SCREENS: Screen[] = [
       await scrollToElement(page.getByRole('heading', { name: 'studio frame' }));
       await page.getByTestId('gallery-marquee').waitFor();
       await scrollToElement(page.getByTestId('achievements'));
-      // The site's own figures (docs/decisions/031): 14 Public blogs by both members, no confirmed subscriber.
-      await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['14', '100%', '0', '2']);
+      // The spec's fixed figures (docs/decisions/051).
+      await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['24000+', '70%', '8000+', '60']);
     },
   },
   { name: 'all blogs', path: () => '/allblogs', who: BOTH },
@@ -151,7 +151,16 @@ export const SCREENS: Screen[] = [
   { name: 'wishlist', path: () => '/wishlist', who: IN },
   { name: 'wishlist, removal confirmation without JavaScript', path: (s) => `/wishlist?remove=${s.wishlistItem}`, who: IN },
   {
-    name: 'wishlist, removed with an Undo toast',
+    name: 'wishlist, removal confirmation',
+    path: () => '/wishlist',
+    who: IN,
+    act: async (page) => {
+      await page.getByRole('button', { name: /^Remove / }).first().click();
+      await dialogShown(page, 'Are you sure?');
+    },
+  },
+  {
+    name: 'wishlist, Deleted! with Undo',
     path: () => '/wishlist',
     who: IN,
     act: async (page, s) => {
@@ -161,9 +170,13 @@ export const SCREENS: Screen[] = [
         await page.reload();
         await waitForHydration(page);
       }
-      await holdFeedback(page);
+      // The page's clock stands still until pointing at Undo has held the 1.5 s dialog open for axe.
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1000);
       await page.getByRole('button', { name: /^Remove / }).first().click();
-      await page.getByTestId('toasts').getByRole('button', { name: 'Undo' }).waitFor();
+      await page.getByRole('dialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Yes, delete it!' }).click();
+      await page.getByRole('dialog', { name: 'Deleted!' }).getByRole('button', { name: 'Undo' }).hover();
+      await page.clock.resume();
     },
   },
   {

@@ -58,8 +58,8 @@ async function openPage(context: BrowserContext, path: string, width: keyof type
   return page;
 }
 
-/** The site's real figures (docs/decisions/031): 2 Public blogs by the one member, no subscriber. */
-const FIGURES = ['2', '100%', '0', '1'];
+/** The spec's fixed achievements (docs/decisions/051). */
+const FIGURES = ['24000+', '70%', '8000+', '60'];
 
 describe('reduced motion', () => {
   it('holds the home page still: hero, gallery, counters, hover', async () => {

@@ -191,8 +191,8 @@ describe('reading blogs', () => {
     await screenshot(page, 'blogs-detail-comments-desktop');
     expect(await axeViolations(page)).toEqual([]);
 
-    // The writer, in a browser of their own, gets the comments but no form (issue 17); the
-    // server still refuses a comment sent anyway, with the spec's text.
+    // The writer, in a browser of their own, is told the spec's refusal where the form would be,
+    // over the comments; the server refuses a comment sent anyway with the same text.
     const writer = await open({ colorScheme: 'dark' });
     await writer.context.request.post(`${server.url}/api/auth/sign-in/email`, {
       data: { email: seeded.writerEmail, password: 'Sunset123' },
@@ -203,6 +203,10 @@ describe('reading blogs', () => {
     await writer.page.getByTestId('comments').getByText('The table trick saved my evening.').waitFor();
     expect(await writer.page.getByRole('button', { name: 'Post Comment' }).count()).toBe(0);
     expect(await writer.page.getByText('Log in to comment').count()).toBe(0);
+    const comments = writer.page.locator('#comments');
+    expect(await comments.getByRole('heading', { level: 2 }).textContent()).toBe('Leave a Comment');
+    expect(await comments.getByText("You can't comment on your own post 😥", { exact: true }).isVisible()).toBe(true);
+    expect(await axeViolations(writer.page)).toEqual([]);
     const refused = await writer.context.request.patch(`${server.url}/api/blogs/${seeded.tech}`, { headers: { origin: server.url }, data: { commentText: 'Replying to myself' } });
     expect(refused.status()).toBe(403);
     expect(await refused.text()).toContain("You can't comment on your own post 😥");
@@ -220,6 +224,7 @@ describe('reading blogs', () => {
     });
     await writer.page.goto(`${server.url}/blogs/${seeded.plainTech}`);
     expect(await writer.page.getByRole('button', { name: 'Post Comment' }).count()).toBe(0);
+    expect(await writer.page.locator('#comments').getByText("You can't comment on your own post 😥", { exact: true }).isVisible()).toBe(true);
     // A form posted from elsewhere (an old tab) is still refused with the spec's text.
     const res = await writer.context.request.post(`${server.url}/blogs/${seeded.plainTech}`, { headers: { origin: server.url }, form: { intent: 'comment', commentText: 'Replying to myself' } });
     expect(res.status()).toBe(403);

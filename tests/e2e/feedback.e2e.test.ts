@@ -59,7 +59,7 @@ describe('the toast and dialog set', () => {
     browser = await browsers.open();
     const { page, context } = browser;
     await signUp(context, server.url);
-    // Deleting one's blog keeps its confirmation (a wishlist entry now goes with an Undo instead).
+    // Deleting one's blog asks first (so does removing a wishlist entry: wishlist.e2e).
     const [own] = await seedBlogs(context, server.url, [{ title: 'My own harbour' }]);
     await page.goto(`${server.url}/blogs/${own}`);
     await waitForHydration(page);

@@ -21,11 +21,8 @@ beforeAll(async () => {
 });
 const browsers = useBrowsers();
 
-/**
- * The achievements as they are (docs/decisions/031): 7 Public blogs, one writer of them among
- * one member, no confirmed subscriber.
- */
-const FIGURES = ['7', '100%', '0', '1'];
+/** The spec's fixed achievements (spec §2, §9), whatever the site holds (docs/decisions/051). */
+const FIGURES = ['24000+', '70%', '8000+', '60'];
 
 /** The six newest public titles, newest first (BRIEF §2 "Recent blogs"). */
 const RECENT = [...TITLES].reverse().slice(0, 6);
@@ -130,7 +127,7 @@ describe('the home page', () => {
     await page.waitForFunction(
       () => {
         const text = document.querySelector('[data-testid="achievement-figure"]')?.textContent;
-        return text !== '0' && text !== '7';
+        return text !== '0+' && text !== '24000+';
       },
       undefined,
       { polling: 'raf', timeout: 10_000 },
@@ -186,6 +183,11 @@ describe('the home page', () => {
         await screenshot(page, `home-${viewport}-${theme}`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow).toBe(0);
+        // Each figure on one line: '24000+' once broke into '24000' and '+' on a phone.
+        const lines = await page.getByTestId('achievement-figure').evaluateAll((figures) =>
+          figures.map((f) => Math.round(f.getBoundingClientRect().height / parseFloat(getComputedStyle(f).lineHeight))),
+        );
+        expect(lines).toEqual([1, 1, 1, 1]);
       });
     }
   }
@@ -231,11 +233,46 @@ describe('the configured site name', () => {
     try {
       const html = await (await fetch(named.url)).text();
       expect(html).toMatch(/<h1[^>]*>Welcome to <!-- -->Dusk Diaries<\/h1>|<h1[^>]*>Welcome to Dusk Diaries<\/h1>/);
-      // An empty site claims no achievements (docs/decisions/031); /counter still shows its zeros.
-      expect(html).not.toContain('Our Achievements');
-      expect(await (await fetch(`${named.url}/counter`)).text()).toContain('Our Achievements');
+      // The achievements are always there, with the spec's figures, on an empty site too.
+      expect(html).toContain('Our Achievements');
+      expect(html).toContain('24000+');
     } finally {
       await named.stop();
+    }
+  });
+});
+
+describe('the achievements an operator sets (ACHIEVEMENTS)', () => {
+  it('shows four figures of the operator’s own on Home and /counter, and counts up to them', async () => {
+    const own = await startServer({ ACHIEVEMENTS: '120+,45%,900+,12' });
+    try {
+      browser = await browsers.open();
+      const { page } = browser;
+      for (const path of ['/', '/counter']) {
+        await page.goto(`${own.url}${path}`);
+        await waitForHydration(page);
+        await scrollToElement(page.getByRole('heading', { name: 'Our Achievements' }));
+        await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['120+', '45%', '900+', '12']);
+        expect(await page.locator('dl[data-testid="achievements"] dt').allTextContents()).toEqual(['Total Blog', 'Share rate', 'Subscriber', 'Active Blogger']);
+      }
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('shows the site’s own counts with `counted`, zeros on an empty site, and the first blog at once', async () => {
+    const counted = await startServer({ ACHIEVEMENTS: 'counted' });
+    try {
+      browser = await browsers.open({ javaScriptEnabled: false });
+      const { page, context } = browser;
+      await page.goto(counted.url);
+      expect(await page.getByTestId('achievement-figure').allTextContents()).toEqual(['0', '0%', '0', '0']);
+      await signUp(context, counted.url, { name: 'First' });
+      await seedBlogs(context, counted.url, [{ title: 'The first light' }]);
+      await page.goto(`${counted.url}/counter`);
+      expect(await page.getByTestId('achievement-figure').allTextContents()).toEqual(['1', '100%', '0', '1']);
+    } finally {
+      await counted.stop();
     }
   });
 });

@@ -33,3 +33,22 @@ export async function axeViolations(page: Page, options: { bestPractice?: boolea
     targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
   }));
 }
+
+/**
+ * axeViolations for a page whose clock a test paused (page.clock.pauseAt), to read a timed
+ * dialog before it closes: axe waits on timers of its own, so the clock is moved on a
+ * millisecond at a time until axe answers. Answers the violations and how far the clock moved,
+ * for the test to check its dialog was still open for all of it.
+ */
+export async function axeViolationsOnPausedClock(page: Page): Promise<{ violations: AxeViolation[]; advancedMs: number }> {
+  let done = false;
+  const answer = axeViolations(page).finally(() => {
+    done = true;
+  });
+  let advancedMs = 0;
+  while (!done) {
+    await page.clock.runFor(1);
+    advancedMs += 1;
+  }
+  return { violations: await answer, advancedMs };
+}

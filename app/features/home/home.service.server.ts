@@ -5,28 +5,29 @@ import { countMembers } from '~/features/users/users.service.server';
 import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
 import type { ServiceContext } from '~/lib/service-context';
 import type { RecentBlogCard } from './components/recent-blogs';
-import { type Figure, siteFigures } from './site-figures';
+import { type AchievementsSetting, type Figure, siteFigures } from './site-figures';
 
 /**
- * How long the figures may lag: the page cache already shows counts up to 30 s old (decision
+ * How long counted figures may lag: the page cache already shows counts up to 30 s old (decision
  * 024), and signed-in home pages, which are never kept, must not run four counts per request.
  */
 export const FIGURES_MAX_AGE_MS = 30_000;
 const figuresMemo = new WeakMap<object, { at: number; blogs: number; figures: Figure[] }>();
 
 /**
- * The achievements as they are (docs/decisions/031): the site's own counts, null while no blog
- * is public (an empty site boasts of nothing; /counter still shows its zeros).
+ * The achievements (spec §2): the fixed figures as set (the spec's by default), or, when the
+ * operator chose `counted`, the site's own counts (docs/decisions/031, 051). Always four.
  */
-export async function loadSiteFigures(ctx: ServiceContext, options: { evenWhenEmpty?: boolean } = {}): Promise<Figure[] | null> {
+export async function loadSiteFigures(ctx: ServiceContext, setting: AchievementsSetting): Promise<Figure[]> {
+  if (setting.kind === 'fixed') return setting.figures;
   const now = ctx.now().getTime();
   let memo = figuresMemo.get(ctx.db);
-  // An empty site is counted every time, so the first blog brings the figures at once.
+  // An empty site is counted every time, so the first blog shows at once.
   if (!memo || memo.blogs === 0 || now - memo.at > FIGURES_MAX_AGE_MS) {
     const [{ blogs, writers }, members, subscribers] = await Promise.all([countPublicBlogsAndWriters(ctx), countMembers(ctx), countSubscribers(ctx)]);
     figuresMemo.set(ctx.db, (memo = { at: now, blogs, figures: siteFigures({ blogs, writers, members, subscribers }) }));
   }
-  return memo.blogs > 0 || options.evenWhenEmpty ? memo.figures : null;
+  return memo.figures;
 }
 
 /** What the Recent Blogs grid needs: the cards, and which of them the viewer already keeps. */

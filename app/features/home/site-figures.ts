@@ -1,6 +1,7 @@
 /**
- * The home page's achievements (spec §2) as true figures (issue 17, docs/decisions/031): the
- * spec's four labels and its count-up, with the site's own counts instead of made-up ones.
+ * The home page's achievements (spec §2): the spec's four fixed figures unless the operator sets
+ * ACHIEVEMENTS to figures of their own or to `counted`, the site's own counts
+ * (docs/decisions/031, 051).
  */
 export interface SiteCounts {
   /** Public blogs. */
@@ -14,9 +15,36 @@ export interface SiteCounts {
 }
 
 export interface Figure {
-  label: 'Total Blog' | 'Share rate' | 'Subscriber' | 'Active Blogger';
+  label: (typeof FIGURE_LABELS)[number];
   end: number;
   suffix: '' | '+' | '%';
+}
+
+export const FIGURE_LABELS = ['Total Blog', 'Share rate', 'Subscriber', 'Active Blogger'] as const;
+
+/** The spec's figures (spec §2, §9): fixed, not fetched. */
+export const SPEC_FIGURES: Figure[] = [
+  { label: 'Total Blog', end: 24_000, suffix: '+' },
+  { label: 'Share rate', end: 70, suffix: '%' },
+  { label: 'Subscriber', end: 8000, suffix: '+' },
+  { label: 'Active Blogger', end: 60, suffix: '' },
+];
+
+/** What the section shows: fixed figures (the spec's by default), or the site's own counts. */
+export type AchievementsSetting = { kind: 'fixed'; figures: Figure[] } | { kind: 'counted' };
+
+export const ACHIEVEMENTS_FORMAT = 'must be "counted" or four figures in the order Total Blog, Share rate, Subscriber, Active Blogger, each a whole number with an optional + or %, like 24000+,70%,8000+,60';
+
+/** Reads the ACHIEVEMENTS setting; null when it is not one of the two forms. */
+export function parseAchievements(value: string): AchievementsSetting | null {
+  const text = value.trim();
+  if (text.toLowerCase() === 'counted') return { kind: 'counted' };
+  const parts = text.split(',').map((part) => /^(\d{1,9})([+%]?)$/.exec(part.trim()));
+  if (parts.length !== FIGURE_LABELS.length || parts.some((m) => !m)) return null;
+  return {
+    kind: 'fixed',
+    figures: parts.map((m, i) => ({ label: FIGURE_LABELS[i]!, end: Number(m![1]), suffix: m![2] as Figure['suffix'] })),
+  };
 }
 
 /**

@@ -126,10 +126,14 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
 
   return (
     <section id="comments" className="mt-12" aria-labelledby="comments-heading">
-      {/* Writers do not answer their own post here (spec §5): they get the list, not the form. */}
-      <h2 id="comments-heading" className="text-2xl font-bold">{isOwner ? 'Comments' : MESSAGES.leaveComment}</h2>
+      <h2 id="comments-heading" className="text-2xl font-bold">{MESSAGES.leaveComment}</h2>
       {isOwner ? (
-        actionData?.error ? <p role="alert" className="mt-4 text-sm text-error">{actionData.error}</p> : null
+        // The writer is told the spec's refusal where the form would be (spec §5), instead of a
+        // form that could only be refused.
+        <>
+          <p className="mt-4 rounded-box bg-base-200 p-4" data-testid="comment-own">{MESSAGES.cantCommentOwn}</p>
+          {actionData?.error && actionData.error !== MESSAGES.cantCommentOwn ? <p role="alert" className="mt-2 text-sm text-error">{actionData.error}</p> : null}
+        </>
       ) : !signedIn && !actionData?.signIn ? (
         <p className="mt-4 rounded-box bg-base-200 p-4" data-testid="comment-login">
           <Link className="link link-primary font-semibold" to={loginPath(`${location.pathname}#comments`)}>

@@ -23,7 +23,8 @@ function Figure({ end, suffix, near }: { end: number; suffix: string; near: bool
 
 /**
  * Home's achievements (spec §2): four counters that count up over 2 s once scrolled into view,
- * showing the site's real counts (site-figures.ts, docs/decisions/031).
+ * showing the spec's fixed figures unless the operator set others (site-figures.ts,
+ * docs/decisions/051).
  */
 export function Achievements({ figures, standalone = false }: { figures: SiteFigure[]; standalone?: boolean }) {
   const Heading = standalone ? 'h1' : 'h2';
@@ -35,7 +36,7 @@ export function Achievements({ figures, standalone = false }: { figures: SiteFig
         {figures.map((a) => (
           <div key={a.label} className="flex flex-col-reverse items-center justify-center rounded-box bg-base-200 px-3 py-6 text-center shadow-sm ring-1 ring-base-300">
             <dt className="mt-1 text-xs font-medium uppercase tracking-wide opacity-85 sm:text-sm">{a.label}</dt>
-            <dd className="text-4xl font-extrabold tabular-nums text-primary sm:text-5xl" data-testid="achievement-figure">
+            <dd className="whitespace-nowrap text-3xl font-extrabold tabular-nums text-primary sm:text-5xl" data-testid="achievement-figure">
               <Figure end={a.end} suffix={a.suffix} near={near} />
             </dd>
           </div>

@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { Form, Link, useRevalidator } from 'react-router';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { useFeedback } from '~/components/feedback';
-import { FEEDBACK_MS, UNDO_MS } from '~/lib/feedback';
+import { DialogBox } from '~/components/dialog-box';
+import { FEEDBACK_MS } from '~/lib/feedback';
 import { MESSAGES } from '~/lib/messages';
 import type { WishlistItemJson } from '../wishlist.presenter';
 
@@ -13,6 +14,8 @@ export const DELETE_CONFIRM = {
   confirmText: MESSAGES.deleteConfirmButton,
   cancelText: 'Cancel',
 } as const;
+
+const UNDO = 'Undo';
 
 async function deleteItem(id: string): Promise<boolean> {
   try {
@@ -26,7 +29,7 @@ async function deleteItem(id: string): Promise<boolean> {
   }
 }
 
-/** Puts a removed item back (the toast's Undo): the same add the blog's card makes. */
+/** Puts a removed item back (the 'Deleted!' dialog's Undo): the same add the blog's card makes. */
 async function restoreItem(item: WishlistItemJson): Promise<boolean> {
   const { blogId, title, photo, email, category, description } = item;
   const res = await fetch('/api/wishlist', {
@@ -42,33 +45,35 @@ function RemoveButton({ item, page }: { item: WishlistItemJson; page: number }) 
   const revalidator = useRevalidator();
   const [busy, setBusy] = useState(false);
 
-  // With JavaScript a bookmark goes at once and a toast offers Undo (issue 17) instead of two
-  // dialogs; the list reloads when something was deleted (spec §4).
+  // With JavaScript: the spec's confirmation dialog, then the removal; the list reloads when
+  // something was deleted (spec §4), and the 'Deleted!' dialog offers an Undo.
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!(await dialog({ ...DELETE_CONFIRM, kind: 'warning' }))) return;
     setBusy(true);
     const deleted = await deleteItem(item._id);
     setBusy(false);
-    if (deleted) {
-      await revalidator.revalidate();
-      toast({
-        text: `${MESSAGES.deletedTitle} ${MESSAGES.deletedText}`,
-        kind: 'success',
-        duration: UNDO_MS,
-        action: {
-          text: 'Undo',
-          onClick: () =>
-            void restoreItem(item)
-              .then((restored) => (restored ? revalidator.revalidate() : toast({ text: MESSAGES.serverError, kind: 'error' })))
-              .catch((error: unknown) => console.error(error)),
-        },
-      });
-    } else {
+    if (!deleted) {
       void dialog({ title: MESSAGES.deleteErrorTitle, text: MESSAGES.deleteErrorText, kind: 'error', timer: FEEDBACK_MS.other });
+      return;
     }
+    await revalidator.revalidate();
+    void dialog({
+      title: MESSAGES.deletedTitle,
+      text: MESSAGES.deletedText,
+      kind: 'success',
+      timer: FEEDBACK_MS.success,
+      secondary: {
+        text: UNDO,
+        onClick: () =>
+          void restoreItem(item)
+            .then((restored) => (restored ? revalidator.revalidate() : toast({ text: MESSAGES.serverError, kind: 'error' })))
+            .catch((error: unknown) => console.error(error)),
+      },
+    });
   }
 
-  // Without JavaScript the button asks the page for its confirmation panel (?remove=id).
+  // Without JavaScript the button asks the page for its confirmation dialog (?remove=id).
   return (
     <form method="get" onSubmit={onSubmit}>
       <input type="hidden" name="remove" value={item._id} />
@@ -83,22 +88,33 @@ function RemoveButton({ item, page }: { item: WishlistItemJson; page: number }) 
   );
 }
 
-/** The confirmation as a page section, for visitors without JavaScript. */
+/**
+ * The same confirmation for visitors without JavaScript: the site's dialog, rendered open by the
+ * server (a daisyUI modal over the list). Cancel is a link back to the list, the safe answer first.
+ */
 export function ConfirmRemoval({ item, page }: { item: WishlistItemJson; page: number }) {
   const back = page > 1 ? `?page=${page}` : '.';
   return (
-    <section role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-text" className="alert alert-warning mt-6 flex flex-col items-start gap-3" data-testid="confirm-removal">
-      <h2 id="confirm-title" className="text-xl font-bold">{DELETE_CONFIRM.title}</h2>
-      <p id="confirm-text">{DELETE_CONFIRM.text} ({item.title})</p>
-      <div className="flex gap-3">
-        <Form method="post" replace>
-          <input type="hidden" name="id" value={item._id} />
-          <input type="hidden" name="page" value={page} />
-          <button type="submit" className="btn btn-error" autoFocus>{DELETE_CONFIRM.confirmText}</button>
-        </Form>
-        <Link to={back} className="btn">{DELETE_CONFIRM.cancelText}</Link>
-      </div>
-    </section>
+    <dialog open className="modal modal-bottom sm:modal-middle" aria-labelledby="confirm-title" aria-describedby="confirm-text" data-testid="confirm-removal">
+      <DialogBox
+        labelId="confirm-title"
+        textId="confirm-text"
+        kind="warning"
+        title={DELETE_CONFIRM.title}
+        text={DELETE_CONFIRM.text}
+        detail={item.title}
+        actions={
+          <>
+            <Link to={back} className="btn" autoFocus>{DELETE_CONFIRM.cancelText}</Link>
+            <Form method="post" replace>
+              <input type="hidden" name="id" value={item._id} />
+              <input type="hidden" name="page" value={page} />
+              <button type="submit" className="btn btn-error">{DELETE_CONFIRM.confirmText}</button>
+            </Form>
+          </>
+        }
+      />
+    </dialog>
   );
 }
 
