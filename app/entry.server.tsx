@@ -4,7 +4,7 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-router';
 import { ServerRouter } from 'react-router';
-import { isDatabaseUnavailable } from '~/db/errors.server';
+import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
 import { NonceProvider } from '~/lib/nonce';
 import { lowerScriptPriority, lowerScriptPriorityStream } from '~/lib/script-priority.server';
 import { fillTemplate, makeTemplate } from '~/lib/viewer-slots.server';
@@ -19,6 +19,11 @@ export const streamTimeout = 5_000;
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const load = context as unknown as AppLoadContext;
+  if (isClientAbort(error)) {
+    load.failure.clientAborted = true;
+    load.service.log.info({ reqId: load.requestId }, 'request body cut off by the client');
+    return;
+  }
   if (isDatabaseUnavailable(error)) {
     load.failure.databaseUnavailable = true;
     load.service.log.warn({ err: error, reqId: load.requestId }, 'database unavailable during a page');

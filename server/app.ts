@@ -30,7 +30,7 @@ declare module 'react-router' {
      */
     formPost: boolean;
     /** Set by entry.server's handleError, read by the HTTP layer after the page is rendered. */
-    failure: { databaseUnavailable: boolean };
+    failure: { databaseUnavailable: boolean; clientAborted: boolean };
   }
 }
 

@@ -72,7 +72,7 @@ describeOnDialects('accounts on %s', (t) => {
     expect(ask.status).toBe(200);
     const unknown = await t.request('/api/auth/request-password-reset', { method: 'POST', json: { email: `nobody-${Date.now()}@example.com`, redirectTo: '/reset-password' } });
     expect(await unknown.json()).toEqual(await ask.clone().json());
-    await expect.poll(() => { try { return readdirSync(outbox).length; } catch { return 0; } }).toBe(1);
+    await expect.poll(() => { try { return readdirSync(outbox).length; } catch { return 0; } }, { timeout: 30_000 }).toBe(1);
     const eml = readFileSync(path.join(outbox, readdirSync(outbox)[0]!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     expect(eml).toContain(`To: ${created.user.email}`);
     // Never the request's origin (afterglow.test): PUBLIC_URL, or localhost when it is unset.

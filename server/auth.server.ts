@@ -1,5 +1,5 @@
 import { betterAuth } from 'better-auth';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { getMigrations } from 'better-auth/db/migration';
 import { bearer, genericOAuth, oauthPopup, twoFactor } from 'better-auth/plugins';
 import type { Kysely } from 'kysely';
@@ -16,7 +16,7 @@ import { checkAuthInput, fitUserToLimits } from './auth-input.server';
 import type { Config } from './config.server';
 import { createMailer, mailLink, type Mailer } from './mail.server';
 import { expectedOrigin } from './middleware/origin-check.server';
-import { consumeEmailRateLimit, type RateLimitStore } from './middleware/rate-limit.server';
+import { checkFailures, consumeEmailRateLimit, countFailure, emailRateLimitKey, type RateLimitStore } from './middleware/rate-limit.server';
 import { clientRulesOf, emailRuleOf, type RateLimitRule } from '~/lib/rate-limits';
 
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
@@ -95,6 +95,17 @@ export const ACCOUNT_WRITE_ENDPOINTS: ReadonlySet<string> = new Set([
   '/two-factor/generate-backup-codes',
 ]);
 
+/** The signed cookie naming the accounts this browser signed in to with their password (docs/decisions/049). */
+const KNOWN_DEVICE_COOKIE = 'known_devices';
+/** Accounts a browser is remembered for; the oldest is forgotten first. */
+const KNOWN_DEVICE_ACCOUNTS = 5;
+const KNOWN_DEVICE_SECONDS = 400 * 24 * 60 * 60;
+/** The refusal of an account's per-account rule, with a message that says what happened. */
+const resting = (path: string, retryAfter: number) => {
+  const message = path === '/sign-in/email' ? MESSAGES.signInResting(retryAfter) : path === '/request-password-reset' ? MESSAGES.resetResting(retryAfter) : MESSAGES.passwordCheckResting(retryAfter);
+  return new APIError('TOO_MANY_REQUESTS', { message, code: 'account_resting' }, { 'Retry-After': String(retryAfter) });
+};
+
 /**
  * better-auth owns accounts, passwords and sessions (BRIEF §2 "Identity provider").
  * Sessions live in the database, so any instance can serve any request.
@@ -127,6 +138,29 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
         ...(keepId ? [{ field: 'id', operator: 'ne' as const, value: keepId }] : []),
       ],
     });
+  };
+  type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+  /** The account a per-account rule counts for: the body's email at sign-in and reset, else the session's. */
+  const accountOf = async (ctx: HookContext): Promise<string | null> => {
+    if (ctx.path === '/sign-in/email' || ctx.path === '/request-password-reset') {
+      const email = (ctx.body as Record<string, unknown> | undefined)?.email;
+      return typeof email === 'string' ? email : null;
+    }
+    const session = ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null;
+    return session?.user.email ?? null;
+  };
+  const deviceCookie = (ctx: HookContext) => ctx.context.createAuthCookie(KNOWN_DEVICE_COOKIE, { maxAge: KNOWN_DEVICE_SECONDS });
+  const devicesOf = async (ctx: HookContext): Promise<string[]> => {
+    const value = await ctx.getSignedCookie(deviceCookie(ctx).name, ctx.context.secret);
+    return value ? value.split('.') : [];
+  };
+  /** Whether this browser signed in to the account `email` with its password before (a signed cookie says so). */
+  const knownDevice = async (ctx: HookContext, email: string) => (await devicesOf(ctx)).includes(emailRateLimitKey(email).slice('email:'.length));
+  const rememberDevice = async (ctx: HookContext, email: string) => {
+    const account = emailRateLimitKey(email).slice('email:'.length);
+    const accounts = [...(await devicesOf(ctx)).filter((known) => known !== account), account].slice(-KNOWN_DEVICE_ACCOUNTS);
+    const cookie = deviceCookie(ctx);
+    await ctx.setSignedCookie(cookie.name, accounts.join('.'), ctx.context.secret, cookie.attributes);
   };
   const auth = betterAuth({
     appName: config.SITE_NAME,
@@ -237,19 +271,33 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
         }
         // Per account as well as per address (AUTH_ENDPOINT_LIMITS): counted here, inside
         // better-auth, because the API and the page forms (the auth port) both pass through it.
-        const perEmail = emailRuleOf(ctx.path);
-        const email = (ctx.body as Record<string, unknown> | undefined)?.email;
-        if (perEmail && typeof email === 'string') {
-          const limit = await consumeEmailRateLimit(rateLimits, perEmail, email, authLog);
-          if (!limit.allowed) {
-            throw new APIError('TOO_MANY_REQUESTS', { message: MESSAGES.tooManyRequests, code: 'rate_limited' }, { 'Retry-After': String(limit.retryAfter) });
-          }
+        // A browser that signed in to the account before is not held back by others' tries.
+        const perAccount = emailRuleOf(ctx.path);
+        const email = perAccount ? await accountOf(ctx) : null;
+        if (perAccount && email !== null && !(await knownDevice(ctx, email))) {
+          const limit = perAccount.counts === 'failures' ? await checkFailures(rateLimits, perAccount, email, authLog) : await consumeEmailRateLimit(rateLimits, perAccount, email, authLog);
+          if (!limit.allowed) throw resting(ctx.path, limit.retryAfter);
         }
         const field = PASSWORD_FIELDS[ctx.path];
         if (!field) return;
         const result = PasswordSchema.safeParse((ctx.body as Record<string, unknown> | undefined)?.[field]);
         if (!result.success) {
           throw new APIError('BAD_REQUEST', { message: result.error.issues[0]!.message, code: 'PASSWORD_RULE' });
+        }
+      }),
+      // Wrong passwords are counted per account once the answer is known; a right one at
+      // sign-in remembers this browser for the account (docs/decisions/049).
+      after: createAuthMiddleware(async (ctx) => {
+        const perAccount = emailRuleOf(ctx.path);
+        if (perAccount?.counts !== 'failures') return;
+        const returned = ctx.context.returned;
+        const wrong = isAPIError(returned) && (ctx.path === '/sign-in/email' ? returned.statusCode === 401 : returned.body?.code === 'INVALID_PASSWORD');
+        const email = await accountOf(ctx);
+        if (email === null) return;
+        if (wrong) {
+          if (!(await knownDevice(ctx, email))) await countFailure(rateLimits, perAccount, email, authLog);
+        } else if (ctx.path === '/sign-in/email' && !isAPIError(returned)) {
+          await rememberDevice(ctx, email);
         }
       }),
     },

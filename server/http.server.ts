@@ -3,7 +3,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { AppLoadContext } from 'react-router';
-import { isDatabaseUnavailable } from '~/db/errors.server';
+import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
 import { MESSAGES } from '~/lib/messages';
 import { ViewerSlots } from '~/lib/viewer-slots.server';
 import { RETRY_AFTER_SECONDS } from './api/errors.server';
@@ -113,7 +113,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     if (!pageHandler) return c.json({ message: MESSAGES.apiNotFound }, 404);
     const user = c.get('user');
     const requestLog = log.child({ reqId: c.get('requestId') });
-    const failure = { databaseUnavailable: false };
+    const failure = { databaseUnavailable: false, clientAborted: false };
     const response = await pageHandler(c.req.raw, {
       deps,
       service: serviceContext(deps, user, { log: requestLog, clientIp: c.get('clientIp'), request: c.req.raw }),
@@ -127,6 +127,8 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       formPost: c.req.method !== 'GET' && c.req.method !== 'HEAD',
       failure,
     });
+    // A form whose body the client cut off is the client's failure, not a server fault.
+    if ((failure.clientAborted || c.req.raw.signal.aborted) && response.status >= 500) return c.json({ message: MESSAGES.bodyCutOff, code: 'body_cut_off' }, 400);
     // A page that failed because the database is away is a 503 (retry), not a 500 (bug): the
     // page helpers answer 503 themselves (app/lib/page-errors.server.ts), a loader that does not
     // catch fails with 500 and is told apart here.
@@ -141,6 +143,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
 
   // Failures outside /api's own mapper (the session lookup, a middleware): JSON, never a stack.
   app.onError((error, c) => {
+    if (isClientAbort(error)) return c.json({ message: MESSAGES.bodyCutOff, code: 'body_cut_off' }, 400);
     if (isDatabaseUnavailable(error)) {
       c.header('Retry-After', String(RETRY_AFTER_SECONDS));
       return c.json({ message: MESSAGES.unavailable, code: 'unavailable' }, 503);

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { Form, Link } from 'react-router';
+import { clearDrafts } from '~/lib/drafts';
 import { MESSAGES } from '~/lib/messages';
 import { Avatar } from './avatar';
 import { useDisclosure } from './use-disclosure';
@@ -48,7 +49,8 @@ export function UserMenu({ user }: { user: MenuUser }) {
             </button>
           </li>
         </ul>
-        <Form id="logout-form" method="post" action="/logout" hidden />
+        {/* Logging out leaves no draft behind for the next person at this browser. */}
+        <Form id="logout-form" method="post" action="/logout" hidden onSubmit={clearDrafts} />
       </div>
     </details>
   );

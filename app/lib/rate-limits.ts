@@ -9,8 +9,13 @@ export interface RateLimitRule {
   name: string;
   limit: number;
   windowMs: number;
-  /** Whose counter: the client address (its /64 for IPv6), or the account named in the body. */
+  /** Whose counter: the client address (its /64 for IPv6), or the account (the body's email, or the session's). */
   key: 'client' | 'email';
+  /**
+   * `failures`: only wrong passwords are counted (after the answer), and a request is refused
+   * once the window holds `limit` of them (docs/decisions/049); otherwise every request counts.
+   */
+  counts?: 'failures';
 }
 
 const MINUTE = 60_000;
@@ -24,9 +29,15 @@ export const RATE_LIMITS = {
   reset: { name: 'password-reset', limit: 10, windowMs: HOUR, key: 'client' },
   /** Every /two-factor/* call: the code step of a sign-in, enabling and disabling (password). */
   twoFactor: { name: 'two-factor', limit: 10, windowMs: 15 * MINUTE, key: 'client' },
-  /** Per account, whatever address asks (audit item 8, docs/decisions/021). */
-  signInEmail: { name: 'sign-in-email', limit: 5, windowMs: HOUR, key: 'email' },
+  /**
+   * Per account, whatever address asks (docs/decisions/021, 049): wrong passwords from devices
+   * that never signed in to the account, and reset mails asked from such devices. A device that
+   * did (its signed cookie says so) is not held back by strangers' tries.
+   */
+  signInEmail: { name: 'sign-in-failures', limit: 5, windowMs: HOUR, key: 'email', counts: 'failures' },
   resetRequestEmail: { name: 'password-reset-request-email', limit: 5, windowMs: HOUR, key: 'email' },
+  /** Wrong current passwords given by a signed-in account (verify-password, change-password, delete-user, two-factor set-up). */
+  passwordCheck: { name: 'password-check-failures', limit: 10, windowMs: 15 * MINUTE, key: 'email', counts: 'failures' },
   /** Writing limits (Mastodon-style throttles): generous for a person, pointless for a script. */
   comment: { name: 'comment', limit: 30, windowMs: HOUR, key: 'client' },
   upload: { name: 'upload', limit: 30, windowMs: 30 * MINUTE, key: 'client' },
@@ -39,6 +50,9 @@ export const RATE_LIMITS = {
 /** better-auth's two-factor endpoints that check a password or a code: one shared counter. */
 export const TWO_FACTOR_ENDPOINTS = ['enable', 'disable', 'verify-totp', 'verify-backup-code', 'get-totp-uri', 'generate-backup-codes'] as const;
 
+/** The two-factor steps that take the account's password. */
+const PASSWORD_STEPS: ReadonlySet<string> = new Set(['enable', 'disable', 'get-totp-uri', 'generate-backup-codes']);
+
 /**
  * better-auth's endpoints (paths under /api/auth) and their rules. The HTTP layer counts them
  * for /api/auth/* before better-auth reads the body; the auth port counts them for the page
@@ -50,7 +64,10 @@ export const AUTH_ENDPOINT_LIMITS: Readonly<Record<string, readonly RateLimitRul
   '/sign-up/email': [RATE_LIMITS.signUp],
   '/request-password-reset': [RATE_LIMITS.resetRequest, RATE_LIMITS.resetRequestEmail],
   '/reset-password': [RATE_LIMITS.reset],
-  ...Object.fromEntries(TWO_FACTOR_ENDPOINTS.map((step) => [`/two-factor/${step}`, [RATE_LIMITS.twoFactor]])),
+  ...Object.fromEntries(TWO_FACTOR_ENDPOINTS.map((step) => [`/two-factor/${step}`, PASSWORD_STEPS.has(step) ? [RATE_LIMITS.twoFactor, RATE_LIMITS.passwordCheck] : [RATE_LIMITS.twoFactor]])),
+  '/verify-password': [RATE_LIMITS.passwordCheck],
+  '/change-password': [RATE_LIMITS.passwordCheck],
+  '/delete-user': [RATE_LIMITS.passwordCheck],
 };
 
 /** The per-client rules of an auth endpoint (the per-account ones need its body). */

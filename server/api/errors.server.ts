@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable } from '~/db/errors.server';
+import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
 import { isAppError, RateLimitedError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 
@@ -14,6 +14,7 @@ export function apiErrorHandler(log: Logger) {
       if (error instanceof RateLimitedError) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json({ message: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) }, error.status as 400);
     }
+    if (isClientAbort(error)) return c.json({ message: MESSAGES.bodyCutOff, code: 'body_cut_off' }, 400);
     if (isDatabaseUnavailable(error)) {
       c.header('Retry-After', String(RETRY_AFTER_SECONDS));
       return c.json({ message: MESSAGES.unavailable, code: 'unavailable' }, 503);

@@ -55,7 +55,7 @@ describe('the rateLimit middleware', () => {
   });
 
   it('lets requests through when the store fails', async () => {
-    const broken = { hit: async () => { throw new Error('down'); }, close: async () => {} };
+    const broken = { hit: async () => { throw new Error('down'); }, peek: async () => { throw new Error('down'); }, close: async () => {} };
     const hono = app(broken);
     for (let i = 0; i < 4; i++) expect((await hono.request('/comment', { method: 'POST' })).status).toBe(200);
   });

@@ -17,6 +17,8 @@ export interface RateLimitWindow {
 /** Where the counters live: memory for one instance, Redis when several share the limits. */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<RateLimitWindow>;
+  /** The current window of `key` without counting a hit (null: none open). */
+  peek(key: string): Promise<RateLimitWindow | null>;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { ...window };
   }
 
+  async peek(key: string): Promise<RateLimitWindow | null> {
+    const window = this.windows.get(key);
+    return window && window.resetAt > this.now() ? { ...window } : null;
+  }
+
   private sweep(now: number) {
     for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
   }
@@ -104,6 +111,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number): Promise<RateLimitWindow> {
     const [count, ttl] = (await (await this.redis()).eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
     return { count, resetAt: Date.now() + ttl };
+  }
+
+  async peek(key: string): Promise<RateLimitWindow | null> {
+    const redis = await this.redis();
+    const [count, ttl] = await Promise.all([redis.get(this.prefix + key), redis.pttl(this.prefix + key)]);
+    return count === null || ttl <= 0 ? null : { count: Number(count), resetAt: Date.now() + ttl };
   }
 
   async close() {
@@ -154,6 +167,32 @@ async function consume(store: RateLimitStore | null, rule: CountedRule, key: str
     log?.warn({ err: error, rule: rule.name }, 'rate limit store unavailable; request allowed');
     return unlimited(rule);
   }
+}
+
+/**
+ * Whether the account `email` may still try under a failures rule (RateLimitRule.counts): the
+ * window holds fewer than `limit` failures. Counts nothing; `countFailure` counts one.
+ */
+export async function checkFailures(store: RateLimitStore | null, rule: CountedRule, email: string, log?: Logger): Promise<RateLimitResult> {
+  if (!store) return unlimited(rule);
+  try {
+    const window = await store.peek(`${rule.name}:${emailRateLimitKey(email)}`);
+    const count = window?.count ?? 0;
+    return {
+      allowed: count < rule.limit,
+      limit: rule.limit,
+      remaining: Math.max(0, rule.limit - count),
+      retryAfter: window ? Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)) : 0,
+    };
+  } catch (error) {
+    log?.warn({ err: error, rule: rule.name }, 'rate limit store unavailable; request allowed');
+    return unlimited(rule);
+  }
+}
+
+/** Counts one failure (a wrong password) of the account `email` under a failures rule. */
+export async function countFailure(store: RateLimitStore | null, rule: CountedRule, email: string, log?: Logger): Promise<void> {
+  await consumeEmailRateLimit(store, rule, email, log);
 }
 
 /** Counts one hit of `rule` for whom its `key` names: the client address, or the account `email`. */

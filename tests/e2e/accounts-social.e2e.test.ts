@@ -107,7 +107,7 @@ describe('social login with an OpenID Connect provider', () => {
     await waitForHydration(page);
     const popup = await openPopup(page);
     await popup.close();
-    await expect.poll(() => dialog(page).getByRole('heading').textContent(), { timeout: 5000 }).toBe(MESSAGES.loginErrorTitle);
+    await expect.poll(() => dialog(page).getByRole('heading').textContent(), { timeout: 30_000 }).toBe(MESSAGES.loginErrorTitle);
     expect(await dialog(page).textContent()).toContain(MESSAGES.socialErrors['popup-closed-by-user']);
     await screenshot(page, 'accounts-social-closed-phone-light');
     expect(new URL(page.url()).pathname).toBe('/login');

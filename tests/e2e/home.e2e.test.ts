@@ -132,7 +132,7 @@ describe('the home page', () => {
       undefined,
       { polling: 'raf', timeout: 10_000 },
     );
-    await expect.poll(() => figures.allTextContents(), { timeout: 4000 }).toEqual(FIGURES);
+    await expect.poll(() => figures.allTextContents(), { timeout: 30_000 }).toEqual(FIGURES);
     expect(await page.locator('dl[data-testid="achievements"] dt').allTextContents()).toEqual(['Total Blog', 'Share rate', 'Subscriber', 'Active Blogger']);
   });
 
@@ -215,7 +215,7 @@ describe('the stand-alone sections', () => {
     await page.goto(`${server.url}/recent`);
     expect(await page.getByTestId('recent-blog').locator('h2').allTextContents()).toEqual(RECENT);
     await page.goto(`${server.url}/counter`);
-    await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 4000 }).toEqual(FIGURES);
+    await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 30_000 }).toEqual(FIGURES);
   });
 
   it('serves GET /api/recent-blog with the six newest public blogs', async () => {

@@ -70,7 +70,7 @@ describe('the newsletter form', () => {
     expect(await field.getAttribute('readonly')).not.toBeNull();
     expect(await button.isDisabled()).toBe(true);
     // The popup leaves after 1.5 s; the form stays locked.
-    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 3000 });
+    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 30_000 });
     expect(await button.isDisabled()).toBe(true);
     expect(await field.inputValue()).toBe(email);
   });

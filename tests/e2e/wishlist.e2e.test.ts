@@ -142,7 +142,7 @@ describe('adding from All blogs', () => {
     const toast = page.getByTestId('toasts').getByText('Added to wishlist!', { exact: true });
     await toast.waitFor();
     expect(Object.keys(JSON.parse(posts[0]!) as object).sort()).toEqual(['blogId', 'category', 'description', 'email', 'likeCount', 'photo', 'title']);
-    await toast.waitFor({ state: 'detached', timeout: 2500 });
+    await toast.waitFor({ state: 'detached', timeout: 30_000 });
     expect(new URL(page.url()).pathname).toBe('/allblogs');
     await card.getByRole('button', { name: /Add to Wishlist/ }).click();
     await expectDialog(page, 'Already Added!', 'This blog is already in your wishlist.');

@@ -61,4 +61,44 @@ describe('writing a blog', () => {
     expect(await page.getByLabel('Title').inputValue()).toBe('');
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft:')))).toEqual([]);
   });
+
+  it("keeps a draft to its own account and clears every draft at logout, so the next account's form starts empty", async () => {
+    browser = await browsers.open();
+    const { page, context } = browser;
+    const drafts = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft:')));
+    const first = await signUp(context, server.url);
+    await page.goto(`${server.url}/addBlog`);
+    await waitForHydration(page);
+    await page.getByLabel('Title').fill('Private thoughts');
+    await page.getByLabel('Long description').fill('Not for the next person at this computer.');
+    await expect.poll(drafts).toHaveLength(1);
+
+    // Another account signs in at the same browser without logging out: its form is empty.
+    page.once('dialog', (d) => void d.accept());
+    await signUp(context, server.url);
+    await page.goto(`${server.url}/addBlog`);
+    await waitForHydration(page);
+    expect(await page.getByTestId('draft-restored').count()).toBe(0);
+    expect(await page.getByLabel('Title').inputValue()).toBe('');
+    expect(await page.getByLabel('Long description').inputValue()).toBe('');
+
+    // The first account gets its draft back.
+    const back = await context.request.post(`${server.url}/api/auth/sign-in/email`, { data: { email: first.email, password: first.password }, headers: { origin: server.url } });
+    expect(back.ok()).toBe(true);
+    await page.goto(`${server.url}/addBlog`);
+    await waitForHydration(page);
+    await page.getByTestId('draft-restored').waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe('Private thoughts');
+
+    // Logging out through the menu (from another page) removes every draft kept here.
+    await page.getByRole('banner').getByRole('link', { name: 'All Blogs' }).click();
+    await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(/\/allblogs$/);
+    expect(await drafts()).toHaveLength(1);
+    await page.getByTestId('user-menu').locator('summary').click();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(`${server.url}/`);
+    expect(await drafts()).toEqual([]);
+  }, 240_000);
 });

@@ -107,29 +107,59 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
     console.log('rate-limits: TRUST_PROXY honoured: the forwarded client is counted; extra left-hand hops reset nothing; another client is unaffected');
   });
 
-  it('counts sign-in per account across addresses, API and form sharing the count (audit item 8)', async () => {
+  /** The known-device cookie a sign-in set, as a Cookie header ('' when none). */
+  const knownDevice = (res: Response) =>
+    res.headers
+      .getSetCookie()
+      .filter((c) => c.includes('known_devices='))
+      .map((c) => c.split(';')[0])
+      .join('; ');
+  /** The message of a refused page form, as the page shows it. */
+  const pageRefusal = async (res: Response, text: string) => {
+    expect(res.status).toBe(429);
+    expect(await res.text()).toContain(html(text));
+  };
+
+  it('counts wrong passwords per account across addresses, API and form sharing the count, and never locks out a device that signed in before', async () => {
     const rule = RATE_LIMITS.signInEmail;
     const victim = `victim-${randomUUID()}@example.com`;
     await apiSession(server.url, { email: victim });
-    // Spelled differently at each door: the count is per account, not per spelling.
+    // The owner signed in on their own browser once: it is remembered for this account.
+    const ownerSignIn = await call(server, { path: '/api/auth/sign-in/email', json: { email: victim, password: 'Sunset123' }, headers: nextClient() });
+    expect(ownerSignIn.status).toBe(200);
+    const ownerDevice = knownDevice(ownerSignIn);
+    expect(ownerDevice).not.toBe('');
+    // A right password from a device new to the account counts no failure.
+    expect((await call(server, { path: '/api/auth/sign-in/email', json: { email: victim, password: 'Sunset123' }, headers: nextClient() })).status).toBe(200);
+    // Strangers guess from rotating addresses, spelling the email differently at each door.
     const guess = (i: number) => ({ email: i % 2 ? `  ${victim.toUpperCase()} ` : victim.toUpperCase(), password: `Guess${i}abc` });
-    const blocked = await exhaust(rule, (i) =>
-      i % 2 === 1 && i < rule.limit
-        ? call(server, { path: '/login', form: guess(i), headers: nextClient() })
-        : call(server, { path: '/api/auth/sign-in/email', json: guess(i), headers: nextClient() }),
-    );
-    await expectApiLimited(blocked, rule);
-    // Even the right password, from yet another address: the account is resting.
-    expect((await call(server, { path: '/api/auth/sign-in/email', json: { email: victim, password: 'Sunset123' }, headers: nextClient() })).status).toBe(429);
-    const page = await call(server, { path: '/login', form: guess(1), headers: nextClient() });
-    expect(page.status).toBe(429);
-    expect(await page.text()).toContain(html(MESSAGES.tooManyRequests));
+    for (let i = 0; i < rule.limit; i++) {
+      const res = i % 2 === 1 ? await call(server, { path: '/login', form: guess(i), headers: nextClient() }) : await call(server, { path: '/api/auth/sign-in/email', json: guess(i), headers: nextClient() });
+      expect(res.status, `wrong password ${i + 1}`).toBe(401);
+    }
+    // From a device new to the account, even the right password now waits, and is told why.
+    const refused = await call(server, { path: '/api/auth/sign-in/email', json: { email: victim, password: 'Sunset123' }, headers: nextClient() });
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { message: string; code: string };
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(rule.windowMs / 1000);
+    expect(body).toEqual({ code: 'account_resting', message: MESSAGES.signInResting(retryAfter) });
+    expect(body.message).not.toContain('network');
+    await pageRefusal(await call(server, { path: '/login', form: guess(1), headers: nextClient() }), MESSAGES.signInResting(retryAfter).split(';')[0]!);
+    // The owner's browser still signs in, through the API and the page form, from any address.
+    expect((await call(server, { path: '/api/auth/sign-in/email', json: { email: victim, password: 'Sunset123' }, headers: { ...nextClient(), cookie: ownerDevice } })).status).toBe(200);
+    const form = await call(server, { path: '/login', form: { email: victim, password: 'Sunset123' }, headers: { ...nextClient(), cookie: ownerDevice } });
+    expect(form.status).toBe(302);
+    expect(form.headers.getSetCookie().some((c) => c.includes('session_token='))).toBe(true);
+    // A forged or foreign cookie is not a known device.
+    expect((await call(server, { path: '/api/auth/sign-in/email', json: { email: victim, password: 'Sunset123' }, headers: { ...nextClient(), cookie: ownerDevice.replace(/=([^.]+)/, '=x$1') } })).status).toBe(429);
     const neighbour = await call(server, { path: '/api/auth/sign-in/email', json: { email: `other-${randomUUID()}@example.com`, password: 'Guess1234' }, headers: nextClient() });
     expect(neighbour.status).toBe(401);
-    console.log(`rate-limits: per-email sign-in 429 after ${rule.limit} across ${rule.limit} addresses (API and form share the count; email trimmed and lowercased); another account unaffected`);
+    console.log(`rate-limits: ${rule.limit} wrong passwords per account an hour from devices new to it (API and form share the count; email trimmed and lowercased), then new devices wait with a true message; the owner's known browser signs in through both doors; another account unaffected`);
   });
 
-  it('counts reset mails per account across addresses, API and form sharing the count', async () => {
+  it('counts reset mails per account across addresses, API and form sharing the count, and says the newest mail works', async () => {
     const rule = RATE_LIMITS.resetRequestEmail;
     const victim = `reset-victim-${randomUUID()}@example.com`;
     const blocked = await exhaust(rule, (i) =>
@@ -137,11 +167,50 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
         ? call(server, { path: '/forgot-password', form: { email: ` ${victim.toUpperCase()}` }, headers: nextClient() })
         : call(server, { path: '/api/auth/request-password-reset', json: { email: victim, redirectTo: '/reset-password' }, headers: nextClient() }),
     );
-    await expectApiLimited(blocked, rule);
-    const page = await call(server, { path: '/forgot-password', form: { email: victim }, headers: nextClient() });
-    expect(page.status).toBe(429);
-    expect(await page.text()).toContain(html(MESSAGES.tooManyRequests));
-    console.log(`rate-limits: per-email reset mail 429 after ${rule.limit} across ${rule.limit} addresses (API and form share the count)`);
+    expect(blocked.status).toBe(429);
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect((await blocked.json()) as unknown).toEqual({ code: 'account_resting', message: MESSAGES.resetResting(retryAfter) });
+    await pageRefusal(await call(server, { path: '/forgot-password', form: { email: victim }, headers: nextClient() }), MESSAGES.resetResting(retryAfter).split(';')[0]!);
+    console.log(`rate-limits: per-email reset mail 429 after ${rule.limit} across ${rule.limit} addresses (API and form share the count), saying the newest mail's link works`);
+  });
+
+  it('counts wrong current passwords of a signed-in account on verify-password, change-password and two-factor set-up (API and profile form)', async () => {
+    const rule = RATE_LIMITS.passwordCheck;
+    const email = `holder-${randomUUID()}@example.com`;
+    const session = await apiSession(server.url, { email });
+    // delete-user is counted by the same rule, but better-auth serves it only when enabled (it is not: 404).
+    expect((await call(server, { path: '/api/auth/delete-user', json: { password: 'Wrong0abc' }, headers: { ...nextClient(), cookie: session.cookie } })).status).toBe(404);
+    const doors: ((i: number) => Call)[] = [
+      (i) => ({ path: '/api/auth/verify-password', json: { password: `Wrong${i}abc` } }),
+      (i) => ({ path: '/api/auth/change-password', json: { currentPassword: `Wrong${i}abc`, newPassword: 'Sunset456' } }),
+      (i) => ({ path: '/profile', form: { intent: 'enable', password: `Wrong${i}abc` } }),
+      (i) => ({ path: '/api/auth/two-factor/enable', json: { password: `Wrong${i}abc` } }),
+    ];
+    // Each from its own address: the count is the account's.
+    const send = (door: (i: number) => Call, i: number) => {
+      const c = door(i);
+      return call(server, { ...c, headers: { ...c.headers, ...nextClient(), cookie: session.cookie } });
+    };
+    for (let i = 0; i < rule.limit; i++) {
+      const res = await send(doors[i % doors.length]!, i);
+      expect(res.status, `wrong password ${i + 1} at ${doors[i % doors.length]!(i).path}`).toBeGreaterThanOrEqual(400);
+      expect(res.status).not.toBe(429);
+      await res.arrayBuffer();
+    }
+    // Now even the right one waits, at every door, and is told why.
+    for (const door of doors) {
+      const c = door(0);
+      const right = c.form ? { ...c, form: { ...c.form, password: 'Sunset123' } } : { ...c, json: { ...(c.json as object), password: 'Sunset123', currentPassword: 'Sunset123' } };
+      const res = await call(server, { ...right, headers: { ...nextClient(), cookie: session.cookie } });
+      expect(res.status, c.path).toBe(429);
+      const retryAfter = Number(res.headers.get('retry-after'));
+      if (c.form) expect(await res.text()).toContain(html(MESSAGES.passwordCheckResting(retryAfter)).split(' in ')[0]);
+      else expect(((await res.json()) as { message: string }).message).toBe(MESSAGES.passwordCheckResting(retryAfter));
+    }
+    // Another account's session is unaffected.
+    const other = await apiSession(server.url, { email: `other-holder-${randomUUID()}@example.com` });
+    expect((await call(server, { path: '/api/auth/verify-password', json: { password: 'Sunset123' }, headers: { ...nextClient(), cookie: other.cookie } })).status).toBe(200);
+    console.log(`rate-limits: ${rule.limit} wrong current passwords per account per ${rule.windowMs / 60_000} min across verify-password, change-password, two-factor set-up (API and profile form; delete-user is not enabled: 404), then refused with a true message`);
   });
 
   it('keys IPv6 clients by their /64', async () => {

@@ -28,14 +28,15 @@ describe.each(TEST_DIALECTS)('sessions on %s', (dialect) => {
     return body?.user?.email ?? null;
   };
   /**
-   * Who the second instance says the credentials are, once it says null or 1 s has passed: on
+   * Who the second instance says the credentials are, once it says null or 60 s have passed: on
    * PostgreSQL it hears of a session ended elsewhere by its database's notification, a moment after
-   * the ending instance answered (docs/decisions/044); the instance that ended it is asked strictly.
+   * the ending instance answered (docs/decisions/044), which on a loaded machine may take seconds;
+   * the instance that ended it is asked strictly.
    */
   const whoAmIOnSecondOnceEnded = async (headers: Record<string, string>) => {
     const start = performance.now();
     let email = await whoAmI(second.app, headers);
-    while (email !== null && performance.now() - start < 1_000) {
+    while (email !== null && performance.now() - start < 60_000) {
       await new Promise((resolve) => setTimeout(resolve, 5));
       email = await whoAmI(second.app, headers);
     }

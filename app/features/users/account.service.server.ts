@@ -91,7 +91,7 @@ export function requestPasswordReset(ctx: ServiceContext, email: string): Promis
   return outcomeOf(async () => {
     const response = await ctx.auth.call('/request-password-reset', { email, redirectTo: '/reset-password' });
     // The per-account limit (counted inside better-auth, for every door) says the same for any email.
-    if (response.status === 429) return refused(429, MESSAGES.tooManyRequests);
+    if (response.status === 429) return refused(429, (await authErrorMessage(response, MESSAGES.tooManyRequests)).message);
     if (!response.ok) ctx.log.warn({ status: response.status }, 'password reset request refused');
     return { ok: true, cookies: new Headers() };
   });
@@ -120,6 +120,8 @@ export function changeTwoFactor(ctx: ServiceContext, intent: TwoFactorIntent, se
       const { code, message } = await authErrorMessage(response, MESSAGES.serverError);
       // 403: the account may not change (a suspension, checked inside better-auth for every door).
       if (response.status === 403) return refused(403, message);
+      // The account's own wrong passwords (docs/decisions/049): the answer says what happened.
+      if (response.status === 429 && code === 'account_resting') return refused(429, message);
       return refused(response.status === 429 ? 429 : 400, twoFactorErrorMessage(code, response.status).message);
     }
     if (intent !== 'enable') return { ok: true, cookies: forwardCookies(response) };

@@ -88,3 +88,15 @@ export const socialErrors = {
   'invalid-api-key': 'Signing in with this provider is not set up correctly. Please use email and password.',
   'internal-error': 'The provider could not sign you in. Please try again.',
 } as const;
+const inMinutes = (seconds: number) => {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+};
+/** Sign-in refused because of wrong passwords tried for this account from devices new to it (docs/decisions/049). */
+export const signInResting = (seconds: number) =>
+  `Too many wrong passwords were tried for this account from devices that never signed in to it. A device that has signed in to it before can still sign in; from this one, try again in ${inMinutes(seconds)}.`;
+/** A reset mail refused: this email's reset links were asked for too often (docs/decisions/049). */
+export const resetResting = (seconds: number) =>
+  `Reset links for this email were asked for too often in the last hour. If it has an account, the link in the newest mail works; or ask again in ${inMinutes(seconds)}.`;
+/** The current password was given wrong too often by this account (docs/decisions/049). */
+export const passwordCheckResting = (seconds: number) => `Too many wrong passwords for this account. Try again in ${inMinutes(seconds)}.`;

@@ -24,6 +24,7 @@ export const signInAgain = 'Log in again';
 export const signInAgainThen = '(opens a new tab), then send it again.';
 export const apiNotFound = 'Not found';
 export const malformedJson = 'Malformed JSON body';
+export const bodyCutOff = 'The request body was cut off before it arrived whole.';
 export const unavailable = 'The site is briefly unavailable. Please try again in a moment.';
 export const authRequired = 'You need to be logged in to do that.';
 export const forbidden = 'You are not allowed to do that.';

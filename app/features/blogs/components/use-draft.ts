@@ -1,15 +1,15 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
-import { useBlocker } from 'react-router';
+import { useBlocker, useRouteLoaderData } from 'react-router';
+import { draftKey } from '~/lib/drafts';
 
 /** The text fields a draft keeps: the picture is not kept (a file cannot be stored, only chosen again). */
 const DRAFT_FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability'] as const;
-const DRAFT_PREFIX = 'draft:';
 
 type Draft = Partial<Record<(typeof DRAFT_FIELDS)[number], string>>;
 
 function readDraft(key: string): Draft | null {
   try {
-    const stored: unknown = JSON.parse(localStorage.getItem(DRAFT_PREFIX + key) ?? 'null');
+    const stored: unknown = JSON.parse(localStorage.getItem(key) ?? 'null');
     return stored && typeof stored === 'object' ? (stored as Draft) : null;
   } catch {
     return null;
@@ -27,10 +27,13 @@ function fieldsOf(form: HTMLFormElement): Draft {
 
 /**
  * Drafts kept in this browser (docs/decisions/027): every change of a blog form is saved under
- * the page's address, a later visit puts it back, and a successful save clears it. Leaving with
+ * the signed-in account and the page's address (app/lib/drafts.ts), a later visit by the same
+ * account puts it back, and a successful save clears it (logging out clears them all). Leaving with
  * unsaved changes asks first, for links inside the site and for closing the tab.
  */
-export function useDraft(formRef: RefObject<HTMLFormElement | null>, key: string, { restore }: { restore: boolean }) {
+export function useDraft(formRef: RefObject<HTMLFormElement | null>, path: string, { restore }: { restore: boolean }) {
+  const account = (useRouteLoaderData('root') as { user?: { email?: string } | null } | undefined)?.user?.email ?? '';
+  const key = draftKey(account, path);
   const [restored, setRestored] = useState(false);
   const [dirty, setDirty] = useState(false);
   const saving = useRef(false);
@@ -54,12 +57,12 @@ export function useDraft(formRef: RefObject<HTMLFormElement | null>, key: string
     const form = formRef.current;
     if (!form) return;
     saving.current = false;
-    localStorage.setItem(DRAFT_PREFIX + key, JSON.stringify(fieldsOf(form)));
+    localStorage.setItem(key, JSON.stringify(fieldsOf(form)));
     setDirty(true);
   }, [formRef, key]);
 
   const discard = useCallback(() => {
-    localStorage.removeItem(DRAFT_PREFIX + key);
+    localStorage.removeItem(key);
     setRestored(false);
     setDirty(false);
     formRef.current?.reset();
@@ -68,7 +71,7 @@ export function useDraft(formRef: RefObject<HTMLFormElement | null>, key: string
   /** Called as the form is sent: the draft is cleared and leaving is no longer asked about. */
   const onSave = useCallback(() => {
     saving.current = true;
-    localStorage.removeItem(DRAFT_PREFIX + key);
+    localStorage.removeItem(key);
     setDirty(false);
   }, [key]);
 
