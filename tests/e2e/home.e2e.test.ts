@@ -3,7 +3,8 @@ import { useServer } from '../support/server';
 import { type Browser, openBrowser, screenshot, scrollToElement, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
 import { signUp } from '../support/auth';
 import { seedBlogs, seededPhoto } from '../support/home-seed';
-import { startServer } from '../support/server';
+import { startServer, startServerOn } from '../support/server';
+import { TEST_DIALECTS } from '../support/databases';
 
 const server = useServer();
 let browser: Browser | undefined;
@@ -260,8 +261,8 @@ describe('the achievements an operator sets (ACHIEVEMENTS)', () => {
     }
   });
 
-  it('shows the site’s own counts with `counted`, zeros on an empty site, and the first blog at once', async () => {
-    const counted = await startServer({ ACHIEVEMENTS: 'counted' });
+  it.each(TEST_DIALECTS)('shows the site’s own counts with `counted`, zeros on an empty site, and the first blog at once (%s)', async (dialect) => {
+    const counted = await startServerOn(dialect, { ACHIEVEMENTS: 'counted' });
     try {
       browser = await browsers.open({ javaScriptEnabled: false });
       const { page, context } = browser;
