@@ -24,7 +24,7 @@ export function seededPhoto(context: BrowserContext, baseUrl: string, index: num
   if (!url) {
     url = (async () => {
       const [r, g, b] = COLOURS[index % COLOURS.length]!;
-      const buffer = await sharp({ create: { width: 800, height: 500, channels: 3, background: { r, g, b } } }).jpeg().toBuffer();
+      const buffer = await sharp({ create: { width: 160, height: 100, channels: 3, background: { r, g, b } } }).jpeg().toBuffer();
       const res = await context.request.post(`${baseUrl}/api/images`, { headers: { origin: baseUrl }, multipart: { image: { name: 'seed.jpg', mimeType: 'image/jpeg', buffer } } });
       if (!res.ok()) throw new Error(`uploading a seed photo failed: ${res.status()} ${await res.text()}`);
       return ((await res.json()) as { data: { url: string } }).data.url;
