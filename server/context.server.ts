@@ -146,6 +146,11 @@ export interface AppVariables {
   requestId: string;
   clientIp: string;
   nonce: string;
+  /**
+   * A kept page's script sources for its CSP (`'self'` and the hashes of its inline scripts),
+   * set by the page cache: a kept page carries no nonce (docs/decisions/019).
+   */
+  scriptSources?: string;
   user: SessionUser | null;
   /** The parsed JSON body of an /api request (server/api/handlers.server.ts). */
   json: unknown;

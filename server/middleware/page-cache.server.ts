@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
@@ -11,7 +11,7 @@ import { compressWhole, pickEncoding } from './compress.server';
 /**
  * What anonymous visitors read is the same for all of them: the rendered page (or API answer) is
  * kept, with its compressed forms, and sent again until what it shows changes (issue 6;
- * docs/decisions/019-page-cache.md explains the choices, the kept CSP nonce included; 024 how
+ * docs/decisions/019-page-cache.md explains the choices, the kept page's CSP (hashes, no nonce) included; 024 how
  * freshness is decided per thing shown). Only these public reads are kept; everything else
  * renders every time.
  */
@@ -50,8 +50,8 @@ interface Entry {
   status: number;
   headers: [string, string][];
   body: Buffer;
-  /** The nonce the page's scripts carry; the CSP of every copy sent names it. */
-  nonce: string;
+  /** The CSP's script sources of every copy sent: 'self' and the hashes of the page's inline scripts. */
+  scriptSources: string;
   etag: string;
   /** A blog's read: the blog's revision it shows; else the lists version it shows. */
   blogRevision: number | null;
@@ -98,6 +98,9 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
       return;
     }
 
+    // A kept read holds nothing of the client's: not the request id it sent (the page's data
+    // names the request id), whose place takes one of the server's own.
+    if (c.req.header('x-request-id')) c.set('requestId', randomUUID());
     // The whole URL: without PUBLIC_URL, canonical links and feeds name the host they were asked at.
     const key = `${c.req.url}\n${c.req.header('accept-language') ?? ''}`;
     // Read before rendering: a write during the render leaves the entry already stale, never
@@ -111,7 +114,7 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if ((!cached || !isFresh(cached, versions, now)) && pending) cached = (await pending) ?? undefined;
     if (cached && isFresh(cached, versions, now)) {
       tallies.pageCache.hits++;
-      c.set('nonce', cached.nonce);
+      c.set('scriptSources', cached.scriptSources);
       return respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, cached, 'HIT', () => grown(key, cached));
     }
 
@@ -128,12 +131,12 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
         if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', PRIVATE_CACHE_CONTROL);
         return;
       }
-      const body = Buffer.from(await res.arrayBuffer());
+      const { body, scriptSources } = withoutNonce(Buffer.from(await res.arrayBuffer()), c.get('nonce'), type);
       entry = {
         status: res.status,
         headers: [...res.headers].filter(([name]) => name !== 'content-length' && name !== 'cache-control'),
         body,
-        nonce: c.get('nonce'),
+        scriptSources,
         etag: `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
         blogRevision: blogId === null ? null : versions.blog,
         lists: versions.lists,
@@ -149,9 +152,28 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
       }
     }
     c.res = undefined;
+    c.set('scriptSources', entry.scriptSources);
     const made = entry;
     c.res = await respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, made, 'MISS', () => grown(key, made));
   };
+}
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/**
+ * A kept page as every copy is sent: without the nonce of the request that rendered it, and with
+ * the script sources its CSP names instead ('self' for the site's own files, and the hash of each
+ * inline script), so copies share no nonce and none is needed (docs/decisions/019).
+ */
+function withoutNonce(rendered: Buffer, nonce: string, type: string): { body: Buffer; scriptSources: string } {
+  if (!type.startsWith('text/html')) return { body: rendered, scriptSources: "'self'" };
+  const html = nonce ? rendered.toString('utf8').replaceAll(` nonce="${nonce}"`, '') : rendered.toString('utf8');
+  const hashes = new Set<string>();
+  for (const [, attributes, text] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/i.test(attributes!)) continue;
+    hashes.add(`'sha256-${createHash('sha256').update(text!, 'utf8').digest('base64')}'`);
+  }
+  return { body: Buffer.from(html), scriptSources: ["'self'", ...hashes].join(' ') };
 }
 
 function blogOf(path: string): string | null {

@@ -41,10 +41,12 @@ export function requestContext(log: Logger, trustedProxies: string[]): Middlewar
     c.set('requestId', requestId);
     c.set('clientIp', resolveClientIp(remoteAddress(c), c.req.header('x-forwarded-for'), trustedProxies));
     await next();
-    c.res.headers.set('X-Request-Id', requestId);
+    // Read again: the page cache gives a kept read an id of the server's own (docs/decisions/019).
+    const id = c.get('requestId');
+    c.res.headers.set('X-Request-Id', id);
     const status = c.res.status;
     const line = {
-      reqId: requestId,
+      reqId: id,
       method: c.req.method,
       path: c.req.path,
       status,

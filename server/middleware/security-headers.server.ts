@@ -33,16 +33,17 @@ function secureCookies(h: Headers) {
  * nonce), nosniff, a strict referrer policy and no framing. The nonce is handed to React Router
  * through the load context so its scripts (and our theme script) carry it.
  */
-export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ Variables: { nonce: string } }> {
+export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ Variables: { nonce: string; scriptSources?: string } }> {
   const img = ["'self'", 'data:', 'blob:', ...options.imageOrigins].join(' ');
   return async (c, next) => {
     c.set('nonce', nextNonce());
     await next();
-    // Read after the handler: a page served from the page cache names the nonce it was made with.
-    const nonce = c.get('nonce');
+    // Read after the handler: a page sent from the page cache names its inline scripts' hashes
+    // instead of a nonce, so no two answers share one (docs/decisions/019).
+    const kept = c.get('scriptSources');
     const csp = [
       "default-src 'self'",
-      `script-src 'nonce-${nonce}' 'strict-dynamic'${options.dev ? " 'unsafe-eval'" : ''}`,
+      `script-src ${kept ?? `'nonce-${c.get('nonce')}' 'strict-dynamic'`}${options.dev ? " 'unsafe-eval'" : ''}`,
       "style-src 'self' 'unsafe-inline'",
       `img-src ${img}`,
       "font-src 'self'",
