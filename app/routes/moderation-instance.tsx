@@ -84,9 +84,9 @@ export default function Instance({ loaderData }: Route.ComponentProps) {
           <Figure label="Node.js" testId="instance-node">{node}</Figure>
           <Figure label="Up for" testId="instance-uptime">{formatDuration(uptimeSeconds)}</Figure>
           <Figure label={`Database (${database.kind === 'postgres' ? 'PostgreSQL' : 'SQLite'})`} testId="instance-database">{formatBytes(database.bytes)}</Figure>
-          <Figure label={`Images (${images.store === 's3' ? 'S3' : 'local disk'})`} testId="instance-images">{formatBytes(images.bytes)} in {images.count === 1 ? '1 file' : `${images.count} files`}</Figure>
           <Figure label="Users" testId="instance-users">{users}</Figure>
           <Figure label="Blogs" testId="instance-blogs">{blogs}</Figure>
+          <Figure label={`Images (${images.store === 's3' ? 'S3' : 'local disk'})`} testId="instance-images" wide>{formatBytes(images.bytes)} in {images.count === 1 ? '1 file' : `${images.count} files`}</Figure>
           <Figure label="Last backup" testId="instance-backup" wide>
             {lastBackup ? <><LocalTime iso={lastBackup.at} withTime /> <span className="block text-sm font-normal opacity-85">{lastBackup.name}</span></> : 'None found'}
           </Figure>
