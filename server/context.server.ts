@@ -4,7 +4,7 @@ import { readCurrentVersions } from '~/db/content-version.server';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
 import { countsFreshness, memoryViewMarks, ViewCounter } from '~/features/blogs/view-counter.server';
-import { imageStoreFor } from '~/features/images/image-store.server';
+import { imageStoreFor, ownImageBases } from '~/features/images/image-store.server';
 import { withStoredProfile } from '~/features/users/users.service.server';
 import { RenderMemo } from '~/lib/render-memo.server';
 import type { ServiceContext, SessionUser } from '~/lib/service-context';
@@ -88,6 +88,7 @@ export function serviceContext(deps: AppDeps, user: SessionUser | null, site: Ca
     auth: authPort(deps, request, clientIp, limit),
     images: imageStoreFor(deps.config),
     spamHold: { days: deps.config.SPAM_HOLD_DAYS, maxLinks: deps.config.SPAM_HOLD_MAX_LINKS },
+    imageBases: ownImageBases(deps.config),
   };
 }
 
