@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   COUNTS_MAX_AGE_S: z.coerce.number({ message: 'must be a number of seconds' }).int('must be a whole number').min(1, 'must be at least 1').max(3600, 'must be at most 3600').default(30),
   // Megabytes of signed-in page renders kept per instance (docs/decisions/043); 0 renders every time.
   RENDER_MEMO_MB: z.coerce.number({ message: 'must be a number of megabytes' }).min(0, 'must be 0 or more').max(1024, 'must be at most 1024').default(16),
+  // The longest one Markdown body may take to render in the pool (docs/decisions/047).
+  MARKDOWN_RENDER_S: z.coerce.number({ message: 'must be a number of seconds' }).min(1, 'must be at least 1').max(120, 'must be at most 120').default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_UPLOAD_MB: z.coerce
     .number({ message: 'must be a number of megabytes' })

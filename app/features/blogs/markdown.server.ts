@@ -11,11 +11,17 @@ const TRUSTED_REL = 'ugc noopener';
 
 /**
  * The longest one body may take to render, from the call, a wait for a free thread included
- * (docs/decisions/047). The worst body of the pathological corpus at the 100,000-character limit
- * took 3.5 s on a machine at load 17 on 2 cores, far less on an idle one; past this bound the
- * worker is stopped and the caller gets `BodyUnrenderable`.
+ * (docs/decisions/047; `MARKDOWN_RENDER_S`, 10 by default). The worst body of the pathological
+ * corpus at the 100,000-character limit took 3.5 s on a machine at load 17 on 2 cores, far less
+ * on an idle one; past this bound the worker is stopped and the caller gets `BodyUnrenderable`.
  */
 export const RENDER_TIME_BOUND_MS = 10_000;
+let timeBound = RENDER_TIME_BOUND_MS;
+
+/** The server sets the operator's bound at start. */
+export function setRenderTimeBound(ms: number): void {
+  timeBound = ms;
+}
 
 export interface MarkdownOptions {
   /** Where our own images live (`ownImageBases(config)`); any other picture becomes a link. */
@@ -24,7 +30,7 @@ export interface MarkdownOptions {
   nofollow?: boolean;
   /** A preview passes false: a text being written is read once, and must not push popular bodies out. */
   remember?: boolean;
-  /** The render's time bound (`RENDER_TIME_BOUND_MS`); tests pass a shorter one. */
+  /** The render's time bound (the server's `MARKDOWN_RENDER_S`); tests pass a shorter one. */
   timeBoundMs?: number;
 }
 
@@ -78,7 +84,7 @@ const rendered = new LRUCache<string, string>({ maxSize: 8 * 1024 * 1024, sizeCa
  * message instead of the body.
  */
 export async function renderMarkdown(markdown: string, options: MarkdownOptions = {}): Promise<string> {
-  const { imageBases = ['/uploads/'], nofollow = false, remember = true, timeBoundMs = RENDER_TIME_BOUND_MS } = options;
+  const { imageBases = ['/uploads/'], nofollow = false, remember = true, timeBoundMs = timeBound } = options;
   const rel = nofollow ? HELD_REL : TRUSTED_REL;
   const key = `${rel}\n${imageBases.join(' ')}\n${markdown}`;
   const known = rendered.get(key);
