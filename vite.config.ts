@@ -31,6 +31,19 @@ const noPreloadHelper: Plugin = {
   load: (id) => (id === '\0vite/preload-helper.js' ? 'export const __vitePreload = (load) => load();' : undefined),
 };
 
+// The Markdown render pool's worker is an entry of the server build of its own, loaded by file
+// (docs/decisions/047): named `markdown-worker.js` beside React Router's `index.js`, whose naming
+// would otherwise number it.
+const MARKDOWN_WORKER = 'markdown-worker';
+const markdownWorkerEntry: Plugin = {
+  name: 'afterglow:markdown-worker-entry',
+  applyToEnvironment: (environment) => environment.config.consumer === 'server',
+  outputOptions(options) {
+    const named = options.entryFileNames;
+    return { ...options, entryFileNames: (chunk) => (chunk.name === MARKDOWN_WORKER ? `${MARKDOWN_WORKER}.js` : typeof named === 'function' ? named(chunk) : (named ?? '[name].js')) };
+  },
+};
+
 // Code every page loads, in two files instead of eight to ten (docs/decisions/042): React, React
 // DOM, React Router and the preload stand-in above in one; in the other, our modules that the root
 // route imports, statically, all the way down (the frame: navigation, footer, feedback, theme),
@@ -69,12 +82,12 @@ export default defineConfig(({ isSsrBuild }) => ({
     target: 'es2022',
     // With no preload helper (above), no lists of chunks to preload either.
     modulePreload: false,
-    rollupOptions: isSsrBuild ? { input: './server/app.ts' } : { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
+    rollupOptions: isSsrBuild ? { input: { index: './server/app.ts', [MARKDOWN_WORKER]: './app/features/blogs/markdown.worker.ts' } } : { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
   },
   // better-auth and Kysely are hundreds of small ES modules each; Node resolving and compiling
   // them one by one was 0.8 s of every start. Bundled into the server build they load in 0.3 s
   // (cold start measured by `npm run bench`). Native, optional and worker-based packages
   // (better-sqlite3, pg, sharp, pino) stay external.
   ssr: isSsrBuild ? { noExternal: ['react-router', '@react-router/node', 'better-auth', /^@better-auth\//, /^@better-fetch\//, 'better-call', 'kysely', 'zod', 'jose', /^@noble\//, 'defu', 'rou3', 'nanostores', 'uncrypto'] } : undefined,
-  plugins: [literataSubset(), noPreloadHelper, tailwindcss(), reactRouter()],
+  plugins: [literataSubset(), noPreloadHelper, tailwindcss(), reactRouter(), markdownWorkerEntry],
 }));

@@ -1,5 +1,6 @@
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import { ConfigError, loadConfig } from './config.server';
+import { closeMarkdownPool } from '~/features/blogs/markdown.server';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
@@ -80,6 +81,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
       // rest of its batch goes back to the queue.
       await deps.views.close();
       await stopMail();
+      await closeMarkdownPool();
       await deps.rateLimits?.close();
       await deps.database.close();
     },

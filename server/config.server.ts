@@ -83,6 +83,8 @@ const EnvSchema = z.object({
       if (!setting) ctx.addIssue({ code: 'custom', message: ACHIEVEMENTS_FORMAT });
       return setting ?? { kind: 'counted' };
     }),
+  // The longest one Markdown body may take to render in the pool (docs/decisions/047).
+  MARKDOWN_RENDER_S: z.coerce.number({ message: 'must be a number of seconds' }).min(1, 'must be at least 1').max(120, 'must be at most 120').default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_UPLOAD_MB: z.coerce
     .number({ message: 'must be a number of megabytes' })

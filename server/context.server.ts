@@ -3,8 +3,9 @@ import type { Logger } from 'pino';
 import { readCurrentVersions } from '~/db/content-version.server';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
+import { setRenderTimeBound } from '~/features/blogs/markdown.server';
 import { countsFreshness, memoryViewMarks, ViewCounter } from '~/features/blogs/view-counter.server';
-import { imageStoreFor } from '~/features/images/image-store.server';
+import { imageStoreFor, ownImageBases } from '~/features/images/image-store.server';
 import { photoFetchPolicy } from '~/features/images/images.service.server';
 import { withStoredProfile } from '~/features/users/users.service.server';
 import { RenderMemo } from '~/lib/render-memo.server';
@@ -50,6 +51,7 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
   database.versionListener?.start(log);
   // Marks live where the rate limits do when several instances share Redis, whether or not limits are on.
   const marks = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, config.REDIS_PREFIX) : memoryViewMarks();
+  setRenderTimeBound(config.MARKDOWN_RENDER_S * 1000);
   const renderMemo = new RenderMemo({ maxAgeMs: countsFreshness(config.COUNTS_MAX_AGE_S * 1000).keptMs, maxBytes: config.RENDER_MEMO_MB * 1024 * 1024 });
   const deps: AppDeps = { config, log, database, auth, now: () => new Date(), rateLimits, views: undefined!, migrationsApplied: applied, renderMemo };
   // The counter asks deps for the time, so a test that sets the clock moves the day too.
@@ -90,6 +92,7 @@ export function serviceContext(deps: AppDeps, user: SessionUser | null, site: Ca
     images: imageStoreFor(deps.config),
     photoFetch: photoFetchPolicy(deps.config),
     spamHold: { days: deps.config.SPAM_HOLD_DAYS, maxLinks: deps.config.SPAM_HOLD_MAX_LINKS },
+    imageBases: ownImageBases(deps.config),
   };
 }
 

@@ -41,6 +41,9 @@ export const RATE_LIMITS = {
   /** Writing limits (Mastodon-style throttles): generous for a person, pointless for a script. */
   comment: { name: 'comment', limit: 30, windowMs: HOUR, key: 'client' },
   upload: { name: 'upload', limit: 30, windowMs: 30 * MINUTE, key: 'client' },
+  /** Each renders a body of up to 100,000 characters in the render pool (docs/decisions/047). */
+  blogWrite: { name: 'blog-write', limit: 60, windowMs: HOUR, key: 'client' },
+  preview: { name: 'preview', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
   /** A browser sends one per blog it opens (spec §4 'viewedBlogs'): a minute's reading is far below it. */
   view: { name: 'view', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
   subscribe: { name: 'subscribe', limit: 20, windowMs: HOUR, key: 'client' },

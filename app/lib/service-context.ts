@@ -96,6 +96,8 @@ export interface ServiceContext {
   now: () => Date;
   /** Absent: no hold (a test's context); the server passes SPAM_HOLD_DAYS and SPAM_HOLD_MAX_LINKS. */
   spamHold?: SpamHold;
+  /** Where our own pictures live, for rendering a body (`ownImageBases(config)`); absent: `/uploads/`. */
+  imageBases?: readonly string[];
   /** The client's address as TRUST_PROXY resolved it ('' outside a request). */
   clientIp: string;
   /** Counts one hit of `rule` for this client (see app/lib/rate-limits.ts); over it, throws a 429 AppError. */

@@ -16,7 +16,7 @@ import { HiddenBadge, HiddenBanner } from '~/components/hidden-badge';
 import { LocalNumber, LocalTime } from '~/components/local-format';
 import { readingTime } from '~/features/blogs/reading-time';
 import { MarkdownBody } from '~/features/blogs/components/markdown-body';
-import { renderMarkdown } from '~/features/blogs/markdown.server';
+import { BodyUnrenderable, renderMarkdown } from '~/features/blogs/markdown.server';
 import { ownImageBases, ownPhoto } from '~/features/images/image-store.server';
 import { useFeedback } from '~/components/feedback';
 import { RateLimitedError } from '~/lib/errors';
@@ -87,7 +87,15 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     // Sharing tags name only a photo of our store: a card built from another address would let
     // its host follow every share (docs/decisions/050).
     const sharedPhoto = ownPhoto(blog.photo, imageBases);
-    return { blog, authorId, held, sharedPhoto, html: await renderMarkdown(blog.long_description, { nofollow: held, imageBases }), signedIn: context.user !== null, follow };
+    const page = { blog, authorId, held, sharedPhoto, signedIn: context.user !== null, follow };
+    try {
+      return data({ ...page, html: await renderMarkdown(blog.long_description, { nofollow: held, imageBases }) as string | null });
+    } catch (error) {
+      // A body that cannot be rendered in time (docs/decisions/047): the page, with a message in
+      // its place, as a 503 that no cache keeps, so a later view renders it again.
+      if (!(error instanceof BodyUnrenderable)) throw error;
+      return data({ ...page, html: null }, { status: 503 });
+    }
   } catch (error) {
     errorPage(error);
   }
@@ -220,7 +228,13 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         </figure>
       ) : null}
       <div className="reading-column">
-        <MarkdownBody html={html} />
+        {html === null ? (
+          <p role="status" className="alert alert-warning mt-8">
+            {MESSAGES.bodyUnavailable}
+          </p>
+        ) : (
+          <MarkdownBody html={html} />
+        )}
         {blog.details ? (
           <section className="mt-8 rounded-box bg-base-200 p-5" aria-labelledby="details-heading">
             <h2 id="details-heading" className="font-semibold">Details</h2>

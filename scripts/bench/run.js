@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import { BENCH_PASSWORD, benchUserEmail, SEED_FORMAT, seed, WRITERS, writePairs } from './seed.js';
 import { startServerProcess } from '../../tests/support/processes.js';
 import { ensureBuild, serverNodeFlags } from '../ensure-build.js';
+import { MARKDOWN_LIMIT, worstPathologicalRender } from './markdown.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -334,6 +335,8 @@ async function main() {
   writeFileSync(marker, JSON.stringify({ ...JSON.parse(readFileSync(marker, 'utf8')), pairsUsed }));
   const peakRssMb = rssOf(app.child.pid, 'VmHWM');
   const idleRssMb = rssOf(app.child.pid, 'VmRSS');
+  // After the memory figures: the render pool's threads are not part of a page's cost.
+  const markdown = !args.only || 'markdown'.includes(args.only) ? await worstPathologicalRender(app.url, cookie) : null;
   app.child.kill('SIGTERM');
   await new Promise((r) => app.child.once('exit', r));
   ceiling.child.kill('SIGTERM');
@@ -355,6 +358,7 @@ async function main() {
     coldStartMsMedian: Math.round(median(coldStarts)),
     peakRssMb: Math.round(peakRssMb),
     rssAfterMb: Math.round(idleRssMb),
+    markdown,
     rows,
   };
   const table = [
@@ -372,6 +376,9 @@ async function main() {
     '',
     `cold start (process start → first 200, median of ${coldStarts.length}): ${summary.coldStartMsMedian} ms`,
     `server peak resident memory: ${summary.peakRssMb} MB (at the end: ${summary.rssAfterMb} MB)`,
+    ...(markdown
+      ? [`markdown: worst render of ${markdown.bodies} pathological bodies at ${MARKDOWN_LIMIT.toLocaleString('en')} chars = ${markdown.worstMs} ms (${markdown.worstBody}, a preview through the server)${markdown.refused.length ? `; refused: ${markdown.refused.join(', ')}` : ''}`]
+      : []),
   ].join('\n');
   const results = path.join(root, 'bench/results');
   // Issue 16: figures at 100,000 blogs within 1.5× of those at 1,000. Each run is kept per data

@@ -261,6 +261,14 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
         [{ path: '/newsletter', form: { email: 'late@example.com' } }]],
       ['comment', RATE_LIMITS.comment, (i) => ({ path: `/api/blogs/${blogId}`, method: 'PATCH', headers: { cookie: reader.cookie }, json: { commentText: `Comment ${i}` } }),
         [{ path: `/blogs/${blogId}`, headers: { cookie: reader.cookie }, form: { intent: 'comment', commentText: 'One more' } }]],
+      // Each renders a body in the Markdown pool (docs/decisions/047).
+      ['blog write', RATE_LIMITS.blogWrite, (i) => ({ path: '/api/blogs', headers: { cookie: owner.cookie }, json: { ...blogFields, title: `Write ${i}`, photo: 'https://example.com/x.jpg' } }),
+        [{ path: `/updateBlog/${blogId}`, headers: { cookie: owner.cookie }, form: { ...blogFields, photo: 'https://example.com/x.jpg' } }]],
+      ['preview', RATE_LIMITS.preview, (i) => {
+        const body = new FormData();
+        body.set('long_description', `Preview *${i}*`);
+        return { path: '/blog-preview', headers: { cookie: reader.cookie }, body };
+      }, []],
       ['two-factor code', RATE_LIMITS.twoFactor, () => ({ path: '/api/auth/two-factor/verify-totp', json: { code: '123456' } }),
         [{ path: '/login?step=code', form: { intent: 'code', code: '123456' } }]],
       ['upload', RATE_LIMITS.upload, () => {

@@ -68,6 +68,7 @@ export const BlogFormSchema = CreateBlogSchema.omit({ photo: true });
 export const PreviewSchema = z.object({
   long_description: z.string().max(BLOG_LIMITS.long_description, `Must be at most ${BLOG_LIMITS.long_description.toLocaleString('en')} characters`),
 });
+export type PreviewInput = z.infer<typeof PreviewSchema>;
 
 /** Spec §7 PATCH /blogs/{id}: only the text is taken; the author is the caller. */
 export const CommentSchema = z.object({

@@ -2,14 +2,15 @@ import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
 import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.service.server';
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
-import { holdFor } from '~/features/moderation/spam-hold.service.server';
-import { AppError } from '~/lib/errors';
+import { holdEnd, holdFor, holdOf } from '~/features/moderation/spam-hold.service.server';
+import { AppError, isAppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { requireUser, type ServiceContext } from '~/lib/service-context';
 import { type BlogJson, type BlogRow, presentBlog } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
+import { renderMarkdown } from './markdown.server';
 import type { ViewCounter } from './view-counter.server';
 import {
   type CommentInput,
@@ -17,6 +18,7 @@ import {
   FEATURED_BLOGS_LIMIT,
   type ListBlogsQuery,
   type PageQuery,
+  type PreviewInput,
   RECENT_BLOGS_LIMIT,
   searchTerms,
   type UpdateBlogInput,
@@ -65,15 +67,39 @@ async function withOwnPhoto<T>(ctx: ServiceContext, photo: string, save: (photo:
   }
 }
 
+/**
+ * A body as its page will show it, rendered when it is written (docs/decisions/047): a body that
+ * cannot be rendered within the bound is refused with a clear message and nothing is stored; the
+ * rendered HTML is what the spam hold counts links in, and it is kept for the page's first reader.
+ */
+async function holdOfWritten(ctx: ServiceContext, userId: string, blog: { title: string; short_description: string; long_description: string; details?: string | null }) {
+  const heldUntil = await holdEnd(ctx, userId);
+  const html = await renderMarkdown(blog.long_description, { nofollow: heldUntil !== null, imageBases: ctx.imageBases });
+  return holdOf(ctx, heldUntil, [blog.title, blog.short_description, blog.details], html);
+}
+
+/** The writing form's Preview tab: the body exactly as the blog page renders it (decision 030), counted per client. */
+export async function previewBody(ctx: ServiceContext, input: PreviewInput): Promise<{ html: string }> {
+  requireUser(ctx);
+  await ctx.limit(RATE_LIMITS.preview);
+  try {
+    return { html: await renderMarkdown(input.long_description, { imageBases: ctx.imageBases, remember: false }) };
+  } catch (error) {
+    if (isAppError(error)) throw new AppError(error.code, MESSAGES.previewUnrenderable, error.field);
+    throw error;
+  }
+}
+
 export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
   const now = ctx.now().toISOString();
   const user = await assertCanWrite(ctx);
+  await ctx.limit(RATE_LIMITS.blogWrite);
   return withOwnPhoto(ctx, input.photo, (photo) => insertBlog(ctx, user.id, now, { ...input, photo }));
 }
 
 async function insertBlog(ctx: ServiceContext, userId: string, now: string, input: CreateBlogInput): Promise<{ insertedId: string }> {
   const id = newId();
-  const hold = await holdFor(ctx, userId, [input.title, input.short_description, input.long_description, input.details]);
+  const hold = await holdOfWritten(ctx, userId, input);
   const row = {
     id,
     owner_id: userId,
@@ -118,6 +144,7 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
   const user = await assertCanWrite(ctx);
   const row = await findVisible(ctx, id);
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
+  await ctx.limit(RATE_LIMITS.blogWrite);
   if (input.photo === undefined) return changeBlog(ctx, user.id, row, input);
   return withOwnPhoto(ctx, input.photo, (photo) => changeBlog(ctx, user.id, row, { ...input, photo }));
 }
@@ -132,7 +159,7 @@ async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, inp
   if (input.photo !== undefined && input.photo !== row.photo) Object.assign(change, await photoPoint(ctx, input.photo));
   const publishedAt = String(change.updated_at);
   const edited = { ...row, ...patch };
-  const hold = await holdFor(ctx, userId, [edited.title, edited.short_description, edited.long_description, edited.details]);
+  const hold = await holdOfWritten(ctx, userId, edited);
   // Many links added while held: it waits (again) for a moderator (docs/decisions/029).
   if (hold.pending && !row.pending_since) change.pending_since = publishedAt;
   const waits = row.held_until !== null || (change.pending_since ?? row.pending_since) !== null;

@@ -1,18 +1,27 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { LRUCache } from 'lru-cache';
-import type { Marked } from 'marked';
-import type sanitizeHtml from 'sanitize-html';
-import { STORED_NAME } from '~/features/images/images.service.server';
-import { imageSrcSet } from '~/features/images/images.schema';
-
-/** The body's column is 42rem wide on a desktop and the screen's width on a phone (decision 027). */
-const BODY_IMAGE_SIZES = '(min-width: 48rem) 42rem, 100vw';
-
-/** `#1600x1067` after our image's URL: the shown size the editor wrote (docs/decisions/030). */
-const SIZE_FRAGMENT = /#(\d{1,5})x(\d{1,5})$/;
+import type { Piscina } from 'piscina';
+import { AppError } from '~/lib/errors';
+import { MESSAGES } from '~/lib/messages';
+import { HELD_REL, type RenderTask } from './markdown-render';
 
 /** Links are always the writer's (`ugc`); a writer on the spam hold gets no reputation from them either (decision 029). */
-const HELD_REL = 'nofollow ugc noopener';
 const TRUSTED_REL = 'ugc noopener';
+
+/**
+ * The longest one body may take to render, from the call, a wait for a free thread included
+ * (docs/decisions/047; `MARKDOWN_RENDER_S`, 10 by default). The worst body of the pathological
+ * corpus at the 100,000-character limit took 3.5 s on a machine at load 17 on 2 cores, far less
+ * on an idle one; past this bound the worker is stopped and the caller gets `BodyUnrenderable`.
+ */
+export const RENDER_TIME_BOUND_MS = 10_000;
+let timeBound = RENDER_TIME_BOUND_MS;
+
+/** The server sets the operator's bound at start. */
+export function setRenderTimeBound(ms: number): void {
+  timeBound = ms;
+}
 
 export interface MarkdownOptions {
   /** Where our own images live (`ownImageBases(config)`); any other picture becomes a link. */
@@ -21,82 +30,46 @@ export interface MarkdownOptions {
   nofollow?: boolean;
   /** A preview passes false: a text being written is read once, and must not push popular bodies out. */
   remember?: boolean;
+  /** The render's time bound (the server's `MARKDOWN_RENDER_S`); tests pass a shorter one. */
+  timeBoundMs?: number;
+}
+
+/** A body that could not be rendered within the bound (or crashed its worker): nothing to show. */
+export class BodyUnrenderable extends AppError {
+  constructor(message: string = MESSAGES.bodyUnrenderable) {
+    super('bad_request', message, 'long_description');
+  }
 }
 
 /**
- * An image in a body is shown only when it is ours (uploaded through the pipeline): it passes the
- * CSP and cannot track readers. Its size comes from the fragment, so the page does not jump;
- * the other widths go to `srcset`. Any other picture becomes a link to it, with its alt text.
+ * The worker's file: the sources' TypeScript (Node strips the types: tests, dev), or the server
+ * build's own entry beside its chunks (vite.config.ts). Named through a variable, so Vite leaves
+ * the URL alone.
  */
-function bodyImage(bases: readonly string[]): sanitizeHtml.Transformer {
-  return (_tagName, attribs): sanitizeHtml.Tag => {
-    const src = attribs.src ?? '';
-    const alt = attribs.alt ?? '';
-    const url = src.replace(SIZE_FRAGMENT, '');
-    const base = bases.find((b) => url.startsWith(b));
-    if (!base || !STORED_NAME.test(url.slice(base.length))) {
-      return { tagName: 'a', attribs: { href: src, rel: HELD_REL }, text: alt || src };
-    }
-    const size = src.match(SIZE_FRAGMENT);
-    const srcset = imageSrcSet(url);
-    const shown: sanitizeHtml.Attributes = { src: url, alt };
-    if (attribs.title) shown.title = attribs.title;
-    if (size) Object.assign(shown, { width: size[1], height: size[2] });
-    if (srcset) Object.assign(shown, { srcset, sizes: BODY_IMAGE_SIZES });
-    return { tagName: 'img', attribs: { ...shown, loading: 'lazy', decoding: 'async' } };
-  };
+function workerFile(): string {
+  const names = import.meta.env.PROD ? ['./markdown-worker.js', '../markdown-worker.js'] : ['./markdown.worker.ts'];
+  const found = names.map((name) => new URL(name, import.meta.url)).find((url) => existsSync(url));
+  if (!found) throw new Error(`markdown worker not found beside ${import.meta.url}`);
+  return found.href;
 }
 
 /**
- * The long description is GitHub-flavoured Markdown (BRIEF §2). Writers are untrusted, so the
- * HTML is sanitised after rendering: no scripts, styles, event handlers or foreign schemes.
+ * Bodies render off the main thread, so no text can hold the event loop (docs/decisions/047):
+ * up to two threads (the OS shares the cores with the main thread, whose loop stays free), one
+ * kept warm; a thread idle for a minute ends. A render that passes the time bound is aborted, which ends its thread. A worker's
+ * heap is capped, so a body cannot take the server's memory either. Loaded on the first body,
+ * not at start (decision 032).
  */
-const sanitizeOptions = (sanitize: typeof sanitizeHtml, bases: readonly string[], rel: string): sanitizeHtml.IOptions => ({
-  allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 's',
-    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'input',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'rel'],
-    img: ['src', 'alt', 'title', 'width', 'height', 'srcset', 'sizes', 'loading', 'decoding'],
-    code: ['class'],
-    th: ['align'],
-    td: ['align'],
-    ol: ['start'],
-    input: ['type', 'checked', 'disabled', 'aria-label'],
-  },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  allowProtocolRelative: false,
-  allowedClasses: { code: [/^language-[\w-]+$/] },
-  exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
-  transformTags: {
-    a: sanitize.simpleTransform('a', { rel }),
-    img: bodyImage(bases),
-    // A task list's checkboxes are read-only marks; the label says what they show.
-    input: (tagName, attribs) => ({
-      tagName,
-      attribs: { type: attribs.type ?? '', disabled: '', ...(attribs.checked !== undefined ? { checked: '' } : {}), 'aria-label': attribs.checked !== undefined ? 'Done' : 'Not done' },
-    }),
-  },
-});
-
-/**
- * Loaded on the first blog body, not at start: sanitize-html (with its HTML and CSS parsers) and
- * marked were a tenth of what the server loaded before its first answer (docs/decisions/032).
- */
-let renderer: Promise<(markdown: string, bases: readonly string[], rel: string) => string> | undefined;
-const loadRenderer = () =>
-  (renderer ??= Promise.all([import('marked'), import('sanitize-html')]).then(([{ Marked: MarkedParser }, { default: sanitize }]) => {
-    const marked: Marked = new MarkedParser({ gfm: true, breaks: false, async: false });
-    const optionsFor = new Map<string, sanitizeHtml.IOptions>();
-    return (markdown, bases, rel) => {
-      const key = `${rel}\n${bases.join(' ')}`;
-      let options = optionsFor.get(key);
-      if (!options) optionsFor.set(key, (options = sanitizeOptions(sanitize, bases, rel)));
-      return sanitize(marked.parse(markdown) as string, options);
-    };
-  }));
+let started: Promise<Piscina> | undefined;
+const pool = () =>
+  (started ??= import('piscina').then(({ Piscina }) => new Piscina({
+    filename: workerFile(),
+    minThreads: 1,
+    maxThreads: Math.min(2, availableParallelism()),
+    idleTimeout: 60_000,
+    maxQueue: 256,
+    resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
+  })));
 
 /**
  * Rendered bodies by their Markdown: parsing and sanitising were about a tenth of a signed-in
@@ -105,13 +78,31 @@ const loadRenderer = () =>
  */
 const rendered = new LRUCache<string, string>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (html, markdown) => (html.length + markdown.length) * 2 });
 
-export async function renderMarkdown(markdown: string, { imageBases = ['/uploads/'], nofollow = false, remember = true }: MarkdownOptions = {}): Promise<string> {
+/**
+ * The body as sanitised HTML, rendered in the pool within `RENDER_TIME_BOUND_MS`. Throws
+ * `BodyUnrenderable` when it cannot be (too slow, or its worker failed); callers show their
+ * message instead of the body.
+ */
+export async function renderMarkdown(markdown: string, options: MarkdownOptions = {}): Promise<string> {
+  const { imageBases = ['/uploads/'], nofollow = false, remember = true, timeBoundMs = timeBound } = options;
   const rel = nofollow ? HELD_REL : TRUSTED_REL;
   const key = `${rel}\n${imageBases.join(' ')}\n${markdown}`;
-  let html = rendered.get(key);
-  if (html === undefined) {
-    html = (await loadRenderer())(markdown, imageBases, rel);
-    if (remember) rendered.set(key, html);
+  const known = rendered.get(key);
+  if (known !== undefined) return known;
+  const task: RenderTask = { markdown, bases: imageBases, rel };
+  let html: string;
+  try {
+    html = (await (await pool()).run(task, { signal: AbortSignal.timeout(timeBoundMs) })) as string;
+  } catch (error) {
+    throw Object.assign(new BodyUnrenderable(), { cause: error });
   }
+  if (remember) rendered.set(key, html);
   return html;
+}
+
+/** Ends the pool's threads (shutdown, tests); the next body starts it again. */
+export async function closeMarkdownPool(): Promise<void> {
+  const running = started;
+  started = undefined;
+  await (await running)?.destroy();
 }

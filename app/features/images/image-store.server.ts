@@ -11,8 +11,9 @@ export type { ImageStore, StoredObject };
 
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 
-/** Names the pipeline generates (ids.server UUID + width); nothing else is ever served. */
-export const STORED_NAME = /^[0-9a-f-]{36}-\d{2,4}\.webp$/;
+import { STORED_NAME } from './images.schema';
+
+export { STORED_NAME };
 
 export interface ImageStoreConfig {
   DATA_DIR: string;

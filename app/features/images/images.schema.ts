@@ -12,6 +12,9 @@ export const PHOTO_MAX_LENGTH = 2048;
 
 export const ACCEPTED_IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/gif';
 
+/** Names the pipeline generates (ids.server UUID + width); nothing else is ever served. */
+export const STORED_NAME = /^[0-9a-f-]{36}-\d{2,4}\.webp$/;
+
 const VARIANT = /^(.*-)(\d+)\.webp$/;
 
 /**

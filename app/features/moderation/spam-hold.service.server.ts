@@ -18,11 +18,18 @@ import type { ModeratedContent, ModerationReasonInput } from './moderation.schem
  */
 
 const DAY_MS = 86_400_000;
-/** What counts as a link: an address with a scheme or starting www. (GFM links these too). */
+/** What counts as a link in plain text (titles, comments): an address with a scheme or starting www. */
 const LINK = /\b(?:https?:\/\/|www\.)/gi;
+/** A link in a rendered, sanitised body: an anchor the reader can follow (a foreign picture is one too). */
+const HTML_LINK = /<a\s[^>]*\bhref=/gi;
 
-export function countLinks(...texts: (string | null | undefined)[]): number {
-  return texts.reduce((n, text) => n + (text?.match(LINK)?.length ?? 0), 0);
+/**
+ * Links in plain texts, and in a Markdown body as it is shown: counted in its rendered, sanitised
+ * HTML, so character references (`https&#58;//`), reference links and autolinks count exactly
+ * as the reader's browser sees them (docs/decisions/029, 047).
+ */
+export function countLinks(texts: (string | null | undefined)[], bodyHtml = ''): number {
+  return texts.reduce((n, text) => n + (text?.match(LINK)?.length ?? 0), bodyHtml.match(HTML_LINK)?.length ?? 0);
 }
 
 /** When the account's hold ends, or null when it is not held (hold off, old enough, or approved). */
@@ -42,11 +49,18 @@ export interface Hold {
   pending: boolean;
 }
 
-/** What new or changed text of `userId` carries. */
-export async function holdFor(ctx: ServiceContext, userId: string, texts: (string | null | undefined)[]): Promise<Hold> {
-  const heldUntil = await holdEnd(ctx, userId);
+/**
+ * What new or changed text of a writer whose hold ends at `heldUntil` carries: plain `texts`, and
+ * a Markdown body as rendered and sanitised for its page.
+ */
+export function holdOf(ctx: ServiceContext, heldUntil: string | null, texts: (string | null | undefined)[], bodyHtml?: string): Hold {
   const maxLinks = ctx.spamHold?.maxLinks ?? Number.POSITIVE_INFINITY;
-  return { heldUntil, pending: heldUntil !== null && countLinks(...texts) > maxLinks };
+  return { heldUntil, pending: heldUntil !== null && countLinks(texts, bodyHtml) > maxLinks };
+}
+
+/** What new or changed plain text of `userId` (a comment) carries. */
+export async function holdFor(ctx: ServiceContext, userId: string, texts: (string | null | undefined)[]): Promise<Hold> {
+  return holdOf(ctx, await holdEnd(ctx, userId), texts);
 }
 
 type ReleasedBlog = Awaited<ReturnType<typeof repo.releaseExpiredHolds>>[number];

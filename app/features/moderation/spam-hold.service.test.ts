@@ -34,9 +34,14 @@ const DAY = 86_400_000;
 
 describe('countLinks', () => {
   it('counts addresses with a scheme or www., in every text given', () => {
-    expect(countLinks('no links here', null, undefined)).toBe(0);
-    expect(countLinks('[x](https://a.example) and http://b.example', 'www.c.example')).toBe(3);
-    expect(countLinks(MANY_LINKS)).toBe(3);
+    expect(countLinks(['no links here', null, undefined])).toBe(0);
+    expect(countLinks(['[x](https://a.example) and http://b.example', 'www.c.example'])).toBe(3);
+    expect(countLinks([MANY_LINKS])).toBe(3);
+  });
+
+  it("counts a rendered body's anchors that have an address", () => {
+    expect(countLinks([], '<p><a href="https://a.example" rel="ugc">a</a> <a>no address</a> <img src="/uploads/x.webp"></p>')).toBe(1);
+    expect(countLinks(['www.a.example'], '<a href="mailto:b@example.org">b</a>')).toBe(2);
   });
 });
 
@@ -165,5 +170,22 @@ describe.each(TEST_DIALECTS)('the spam hold on %s', (dialect) => {
     expect(await announced(insertedId)).toBe(1);
     expect(await announced(draft)).toBe(1);
     expect(await releaseExpiredHolds(ctx(null))).toEqual({ released: 0 });
+  });
+
+  it('links are counted in the body as its readers get it: character references, reference links and foreign pictures count', async () => {
+    offset = 0;
+    const sly = await t.createUser({ name: 'Sly' });
+    // Before, only addresses spelt out in the Markdown counted: this body had one.
+    const disguised = '[a](https&#58;//a.example) and [b][b], ![c](https://c.example/p.png)\n\n[b]: https&#x3A;//b.example';
+    const { insertedId } = await createBlog(ctx(sly), blogInput({ title: 'Disguised', long_description: disguised }));
+    expect(await getBlog(ctx(sly), insertedId)).toMatchObject({ pending: true });
+    await expect(getBlog(ctx(reader), insertedId)).rejects.toMatchObject({ status: 404 });
+    // Two links stay within K, however they are written; an uploaded picture is not a link.
+    const two = '[a](https&#58;//a.example) <https://b.example> ![own](/uploads/00000000-0000-4000-8000-000000000000-1600.webp)';
+    const { insertedId: shown } = await createBlog(ctx(sly), blogInput({ title: 'Two', long_description: two }));
+    expect(await getBlog(ctx(reader), shown)).not.toHaveProperty('pending');
+    // An edit that disguises a third link makes it wait.
+    await updateBlog(ctx(sly), shown, { long_description: `${two} [c](http&#x3a;//c.example)` });
+    await expect(getBlog(ctx(reader), shown)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -49,3 +49,7 @@ export const deleteComment = 'Delete';
 export const saveComment = 'Save';
 export const commentUpdated = 'Comment updated';
 export const commentDeleted = 'Comment deleted';
+/** A body the renderer could not finish within its time bound (docs/decisions/047). */
+export const bodyUnrenderable = 'This text could not be laid out in time, so nothing was saved. Simplify its formatting (long runs of *, _, [, > or `) and try again.';
+export const previewUnrenderable = 'This text could not be laid out in time for a preview. Simplify its formatting (long runs of *, _, [, > or `) and try again.';
+export const bodyUnavailable = "This blog's text cannot be shown right now. Please try again in a moment.";
