@@ -1,4 +1,5 @@
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { type Migration, Migrator } from 'kysely/migration';
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 

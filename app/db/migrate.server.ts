@@ -1,4 +1,5 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 
 // Bundled by Vite (and Vitest) at build time, so the production server needs no migrations
 // folder on disk and both dialects run exactly the same files.
