@@ -7,6 +7,12 @@ const alias = {
   '#test': fileURLToPath(new URL('./tests/support', import.meta.url)),
 };
 
+// Vitest 5 races an `expect.poll` callback against the poll's timeout (default 1 s) instead of
+// waiting for it: a callback that waits for an element (Playwright's textContent) or a mail counts
+// as a failure after 1 s on a loaded machine. Every project polls for up to 30 s; a poll still
+// passes as soon as its condition holds.
+const expectations = { poll: { timeout: 30_000 } };
+
 // Projects: fast unit/integration tests beside the code (real SQLite, and PostgreSQL when
 // TEST_DATABASE_URL is set), security, faults, and browser journeys against the built server
 // (tests/e2e). The cluster suite (nginx, Redis, two instances) runs only through
@@ -17,6 +23,7 @@ const cluster = {
     name: 'cluster',
     include: ['tests/cluster/**/*.cluster.test.ts'],
     environment: 'node',
+          expect: expectations,
     globalSetup: ['tests/setup/build.global.ts'],
     testTimeout: 180_000,
     hookTimeout: 180_000,
@@ -35,6 +42,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
+          expect: expectations,
           globalSetup: ['tests/setup/databases.global.ts'],
           setupFiles: ['tests/setup/fail-on-console-error.ts'],
           testTimeout: 30_000,
@@ -48,6 +56,7 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           include: ['tests/security/**/*.security.test.ts'],
           environment: 'node',
+          expect: expectations,
           globalSetup: ['tests/setup/build.global.ts'],
           testTimeout: 120_000,
           hookTimeout: 90_000,
@@ -62,6 +71,7 @@ export default defineConfig({
           maxWorkers: 1,
           include: ['tests/faults/**/*.faults.test.ts'],
           environment: 'node',
+          expect: expectations,
           globalSetup: ['tests/setup/build.global.ts'],
           testTimeout: 300_000,
           hookTimeout: 90_000,
@@ -75,6 +85,7 @@ export default defineConfig({
           maxWorkers: 1,
           include: ['tests/mail/**/*.mail.test.ts'],
           environment: 'node',
+          expect: expectations,
           globalSetup: ['tests/setup/build.global.ts', 'tests/setup/databases.global.ts'],
           testTimeout: 120_000,
           hookTimeout: 90_000,
@@ -87,6 +98,7 @@ export default defineConfig({
           sequence: { groupOrder: 3 },
           include: ['tests/e2e/**/*.e2e.test.ts'],
           environment: 'node',
+          expect: expectations,
           globalSetup: ['tests/setup/build.global.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,

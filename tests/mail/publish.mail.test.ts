@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
-import { type MailSite, PUBLIC_ORIGIN, queueCounts, readMail, startMailSite, waitFor } from '../support/mail-site';
+import { type MailSite, POST_PHOTO, PUBLIC_ORIGIN, queueCounts, readMail, startMailSite, waitFor } from '../support/mail-site';
 
 const SUBSCRIBERS = 1000;
 const UNCONFIRMED = 50;
@@ -34,7 +34,7 @@ describe.each(TEST_DIALECTS)('newsletters sent over SMTP on %s', (dialect) => {
         m.subject === 'Golden hour' &&
         m.parsed.text?.includes(`${PUBLIC_ORIGIN}/blogs/${blogId}`) &&
         typeof m.parsed.html === 'string' &&
-        m.parsed.html.includes(`${PUBLIC_ORIGIN}/uploads/sunset.webp`) &&
+        m.parsed.html.includes(`${PUBLIC_ORIGIN}${POST_PHOTO}`) &&
         m.parsed.html.includes('The light over the bay'),
     );
     expect(mails).toHaveLength(SUBSCRIBERS);

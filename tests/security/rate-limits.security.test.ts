@@ -262,8 +262,10 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
       ['comment', RATE_LIMITS.comment, (i) => ({ path: `/api/blogs/${blogId}`, method: 'PATCH', headers: { cookie: reader.cookie }, json: { commentText: `Comment ${i}` } }),
         [{ path: `/blogs/${blogId}`, headers: { cookie: reader.cookie }, form: { intent: 'comment', commentText: 'One more' } }]],
       // Each renders a body in the Markdown pool (docs/decisions/047).
-      ['blog write', RATE_LIMITS.blogWrite, (i) => ({ path: '/api/blogs', headers: { cookie: owner.cookie }, json: { ...blogFields, title: `Write ${i}`, photo: 'https://example.com/x.jpg' } }),
-        [{ path: `/updateBlog/${blogId}`, headers: { cookie: owner.cookie }, form: { ...blogFields, photo: 'https://example.com/x.jpg' } }]],
+      // A photo of our own store: one given by another address is fetched, and each fetch counts
+      // the upload rule too (docs/decisions/050), which would refuse first.
+      ['blog write', RATE_LIMITS.blogWrite, (i) => ({ path: '/api/blogs', headers: { cookie: owner.cookie }, json: { ...blogFields, title: `Write ${i}`, photo: '/uploads/x-1600.webp' } }),
+        [{ path: `/updateBlog/${blogId}`, headers: { cookie: owner.cookie }, form: { ...blogFields, photo: '/uploads/x-1600.webp' } }]],
       ['preview', RATE_LIMITS.preview, (i) => {
         const body = new FormData();
         body.set('long_description', `Preview *${i}*`);

@@ -8,6 +8,8 @@ import { type LocalSmtpServer, type SmtpServerOptions, startSmtpServer } from '.
 
 /** The public origin the test sites claim: every link in a mail must start with it. */
 export const PUBLIC_ORIGIN = 'https://afterglow.example.test';
+/** The photo the test sites' posts carry: named as the image pipeline names what it stores, so mails show it. */
+export const POST_PHOTO = '/uploads/0f8f3a52-5b3e-4c1d-9a7e-2d6c1b0e9f10-1600.webp';
 
 /** Mail settings for tests: no throttling to speak of, quick retries and leases. */
 export const FAST_MAIL = { MAIL_RATE_PER_MINUTE: '600000', MAIL_RETRY_SECONDS: '1', MAIL_CLAIM_SECONDS: '3' };
@@ -78,7 +80,7 @@ export async function startMailSite(dialect: DialectName, smtpOptions: SmtpServe
           short_description: `The light over the bay, ${title}.`,
           long_description: 'A long description of a long evening. '.repeat(10),
           availability: 'Public',
-          photo: '/uploads/sunset.webp',
+          photo: POST_PHOTO,
         }),
       });
       if (!res.ok) throw new Error(`publish failed: ${res.status} ${await res.text()}`);

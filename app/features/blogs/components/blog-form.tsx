@@ -75,7 +75,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
   const { blocker } = draft;
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
-    void dialog({ title: 'Leave without saving?', text: 'Your text stays as a draft in this browser.', kind: 'warning', confirmText: 'Leave', cancelText: 'Stay' }).then((leave) =>
+    void dialog({ title: 'Leave without saving?', text: 'Your text stays as a draft in this browser until you log out.', kind: 'warning', confirmText: 'Leave', cancelText: 'Stay' }).then((leave) =>
       leave ? blocker.proceed() : blocker.reset(),
     );
   }, [blocker, dialog]);
