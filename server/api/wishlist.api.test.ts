@@ -168,7 +168,7 @@ describeOnDialects('wishlist API on %s', (t) => {
   });
 
   it('reads through the blogs’ visibility rule: a blog a moderator removed leaves readers’ wishlists and comes back when restored; its writer keeps it', async () => {
-    const base = { category: 'Education' as const, type: 'Video' as const, short_description: 'Soon removed.', long_description: 'x', photo: 'https://images.example.com/r.webp' };
+    const base = { category: 'Education' as const, type: 'Video' as const, short_description: 'Soon removed.', long_description: 'x', photo: '/uploads/r.webp' };
     const { insertedId } = await createBlog(t.context(writer.user), { ...base, title: 'Spam soon removed', availability: 'Public' });
     const [reader, admin] = [await t.createUser(), await t.createUser()];
     await setAdminByOperator(t.context(null), admin.user.email, true);
