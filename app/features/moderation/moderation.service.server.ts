@@ -149,23 +149,23 @@ export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser
 }
 
 /**
- * The one rule of every moderation action (docs/decisions/028): the actor holds at least `least`,
- * is in good standing, and outranks whoever the action is about — the owner of a blog, comment or
+ * The one rule of every moderation action (docs/decisions/028), for an actor whose role
+ * `requireRole` already read (so a non-moderator is refused before anything is looked up): the
+ * actor is in good standing and outranks whoever the action is about — the owner of a blog, comment or
  * report's target, or the user themselves. A moderator acts on writers, an admin also on
  * moderators; nobody acts on an admin or on themselves.
  */
-export async function assertCanModerate(ctx: ServiceContext, ownerId: string, least: Role = 'moderator'): Promise<SessionUser & { role: Role }> {
-  const actor = await requireRole(ctx, least);
+export async function assertCanModerate(ctx: ServiceContext, actor: SessionUser & { role: Role }, ownerId: string): Promise<SessionUser & { role: Role }> {
   await assertCanWrite(ctx);
   if (ownerId === actor.id || RANK[await getRole(ctx, ownerId)] >= RANK[actor.role]) throw new AppError('forbidden', MESSAGES.cannotModerateStaff);
   return actor;
 }
 
-/** assertCanModerate on a user who must exist. */
-async function requireOutranks(ctx: ServiceContext, least: Role, targetId: string) {
-  await requireRole(ctx, least);
+/** assertCanModerate on a user who must exist (404 for one who does not, after the role check). */
+export async function requireOutranks(ctx: ServiceContext, least: Role, targetId: string) {
+  const actor = await requireRole(ctx, least);
   if (!(await repo.findUserSummary(ctx.db, targetId))) throw new AppError('not_found', MESSAGES.userNotFound);
-  return assertCanModerate(ctx, targetId, least);
+  return assertCanModerate(ctx, actor, targetId);
 }
 
 /** For a period (`days`) or for good; every session and bearer token of the user ends now. */
@@ -314,10 +314,10 @@ export async function listModerationQueue(ctx: ServiceContext): Promise<QueueIte
 }
 
 export async function dismissReport(ctx: ServiceContext, reportId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  await requireRole(ctx, 'moderator');
+  const moderator = await requireRole(ctx, 'moderator');
   const report = await repo.findOpenReport(ctx.db, reportId);
   if (!report) throw new AppError('not_found', MESSAGES.reportNotFound);
-  const actor = await assertCanModerate(ctx, (JSON.parse(report.snapshot) as Snapshot).ownerId);
+  const actor = await assertCanModerate(ctx, moderator, (JSON.parse(report.snapshot) as Snapshot).ownerId);
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.closeReports(db, { type: report.target_type, id: report.target_id }, 'dismissed', actor.id, ctx.now().toISOString(), reportId);
     await audit({ ...ctx, db }, actor.id, 'dismiss_report', { type: 'report', id: reportId }, input.reason);
@@ -335,12 +335,12 @@ const TABLE: Record<ModeratedContent, 'blogs' | 'comments'> = { blog: 'blogs', c
  * private draft, and it and its comments do not exist for a moderator (404, as for anyone else).
  */
 export async function moderatedContent(ctx: ServiceContext, type: ModeratedContent, id: string) {
-  await requireRole(ctx, 'moderator');
+  const moderator = await requireRole(ctx, 'moderator');
   const comment = type === 'comment' ? await repo.findCommentForModeration(ctx.db, id) : undefined;
   const blog = await repo.findBlogForModeration(ctx.db, comment ? comment.blog_id : id);
   if ((type === 'comment' && !comment) || !blog || blog.availability === 'Hidden') throw new AppError('not_found', MESSAGES.contentNotFound);
   const ownerId = comment ? comment.user_id : blog.owner_id;
-  const actor = await assertCanModerate(ctx, ownerId);
+  const actor = await assertCanModerate(ctx, moderator, ownerId);
   return { actor, ownerId, blogId: blog.id };
 }
 

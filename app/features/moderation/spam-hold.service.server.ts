@@ -2,7 +2,7 @@ import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
-import { assertCanModerate, audit, moderatedContent, requireRole } from './moderation.service.server';
+import { audit, moderatedContent, requireOutranks, requireRole } from './moderation.service.server';
 import * as repo from './moderation.repo.server';
 import type { ModeratedContent, ModerationReasonInput } from './moderation.schema';
 
@@ -77,9 +77,7 @@ async function announceReleased(ctx: ServiceContext, blogs: ReleasedBlog[], now:
  * waited in the queue is shown, and its Public blogs are announced to subscribers and followers.
  */
 export async function approveAccount(ctx: ServiceContext, userId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  await requireRole(ctx, 'moderator');
-  if (!(await repo.findUserSummary(ctx.db, userId))) throw new AppError('not_found', MESSAGES.userNotFound);
-  const actor = await assertCanModerate(ctx, userId);
+  const actor = await requireOutranks(ctx, 'moderator', userId);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const tx = { ...ctx, db };
