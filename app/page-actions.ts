@@ -8,7 +8,7 @@ import { AddWishlistFormSchema } from '~/features/wishlist/wishlist.schema';
 import { RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
 
 /**
- * What every page form's action answers to (issue 14, docs/decisions/033): the API's
+ * What every page form's action answers to (docs/decisions/033): the API's
  * declarations (server/api/openapi.server.ts) do the same for /api. Keyed by the route module as
  * app/routes.ts names it; tests/security/coverage.security.test.ts walks app/routes.ts and fails
  * for a module with an `action` that is not declared here, and for a declared rate rule or schema

@@ -1,7 +1,7 @@
 import { type RouteConfig, index, route } from '@react-router/dev/routes';
 
-// Spec §2's route table. React Router matches paths case-insensitively, so /wishList and
-// /wishlist are one screen (BRIEF §2 "Wishlist paths").
+// The route table (docs/product.md#routes). React Router matches paths case-insensitively, so /wishList and
+// /wishlist are one screen (docs/product.md#routes).
 export default [
   index('routes/home.tsx'),
   route('login', 'routes/login.tsx'),

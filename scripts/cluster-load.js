@@ -61,7 +61,7 @@ export async function seed(url, { readers = 100, authors = 10, blogsPerAuthor = 
 /**
  * The 80/20 mix. Each route runs as its own autocannon with its share of the connections, so
  * the table reports req/s and latency per route. `expect` lists the statuses that are right
- * answers (a second wishlist add of the same blog is a 409 by the spec's rule).
+ * answers (a second wishlist add of the same blog is a 409 by the product's rule).
  */
 export function loadRoutes(url, { users, blogIds, photos }) {
   const auth = (u) => ({ authorization: `Bearer ${u.token}`, origin: url });

@@ -45,7 +45,7 @@ const audit = async (page) =>
       onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
     })
   ).lhr;
-// The blog's byline links to its writer's page (issue 17).
+// The blog's byline links to its writer's page, the fifth page measured.
 const authorPath = /href="(\/authors\/[^"]+)"/.exec(await (await fetch(`${base}/blogs/${publicBlogIds[3]}`)).text())?.[1];
 const pages = ['/', '/allblogs', `/blogs/${publicBlogIds[3]}`, '/featuredBlogs', ...(authorPath ? [authorPath] : [])].filter(
   (page) => !args.only || page === args.only || page.startsWith(`${args.only}/`),

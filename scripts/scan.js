@@ -1,4 +1,4 @@
-// `npm run scan`: outside scanners against a throwaway production server on 127.0.0.1 (issue 7).
+// `npm run scan`: outside scanners against a throwaway production server on 127.0.0.1 (docs/decisions/016).
 // sqlmap on every query, path and JSON-body parameter of /api, read from /api/openapi.json (so new
 // routes are covered without editing this file), on SQLite and, when TEST_DATABASE_URL is set, on a
 // throwaway PostgreSQL database; then wapiti on the whole site (without its ssrf and xxe modules,

@@ -27,7 +27,7 @@ declare module 'react-router' {
     clientIp: string;
     /**
      * The request is a form post (not GET/HEAD). A loader rendering after a post whose session
-     * ended shows the form again instead of sending the visitor to /login (issue 13 §11).
+     * ended shows the form again instead of sending the visitor to /login (docs/decisions/026).
      */
     formPost: boolean;
     /** Set by entry.server's handleError, read by the HTTP layer after the page is rendered. */
@@ -56,7 +56,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   const log = createLogger(config.LOG_LEVEL);
   const deps = await createDeps(config, log);
   if (!config.PUBLIC_URL) {
-    // BRIEF §2 "Links in mails": mails never link to a request's host, so without PUBLIC_URL
+    // Mails never link to a request's host (docs/product.md#links-in-mails), so without PUBLIC_URL
     // they can only point at this machine (docs/decisions/021).
     log.warn(`PUBLIC_URL is not set: links in mails point to ${mailOrigin(config)}. Set PUBLIC_URL to the site's public address before you share the site.`);
   }

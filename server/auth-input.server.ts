@@ -6,7 +6,7 @@ import { NAME_MAX_LENGTH, SignUpSchema } from '~/features/users/users.schema';
 /**
  * better-auth serves /api/auth/* itself, so its JSON doors skip what our forms check: a name of
  * any length made a user without a profile (500, and the address could never register again),
- * a 900 KB or `javascript:` photo was shown on every page the person appears on (issue 13 §4).
+ * a 900 KB or `javascript:` photo was shown on every page the person appears on (docs/decisions/022).
  * The forms' own schemas run on those bodies here; the database's CHECKs back them up.
  */
 export const AUTH_INPUT = {

@@ -23,7 +23,7 @@ export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 export const SESSION_COOKIE_PREFIX = 'afterglow';
 /** better-auth's provider id for the OIDC_* issuer (its callback is /api/auth/callback/oidc). */
 export const OIDC_PROVIDER_ID = 'oidc';
-/** A reset link works once, for an hour (issue 3 §4). */
+/** A reset link works once, for an hour (docs/product.md#forgot-password). */
 export const RESET_TOKEN_SECONDS = 60 * 60;
 /** better-auth's `verification` identifier of a reset link is this prefix and the token. */
 const RESET_IDENTIFIER_PREFIX = 'reset-password:';
@@ -107,7 +107,7 @@ const resting = (path: string, retryAfter: number) => {
 };
 
 /**
- * better-auth owns accounts, passwords and sessions (BRIEF §2 "Identity provider").
+ * better-auth owns accounts, passwords and sessions (docs/product.md#identity-provider).
  * Sessions live in the database, so any instance can serve any request.
  */
 export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimits = null }: AuthDeps) {
@@ -166,7 +166,7 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
     appName: config.SITE_NAME,
     secret: config.SESSION_SECRET,
     // Unset PUBLIC_URL: the origin is taken from each request, so the site works at
-    // localhost, 127.0.0.1 or a LAN address alike (BRIEF §5). Never for a mailed link, which
+    // localhost, 127.0.0.1 or a LAN address alike (the README's PUBLIC_URL). Never for a mailed link, which
     // whoever sends the request could then steer: those use mailLink (docs/decisions/021).
     baseURL: config.PUBLIC_URL,
     basePath: '/api/auth',
@@ -254,7 +254,7 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
       },
     },
     hooks: {
-      // The spec's password rule (§5) holds for every way of choosing a password, not only the form.
+      // The password rule (docs/product.md#validation) holds for every way of choosing a password, not only the form.
       before: createAuthMiddleware(async (ctx) => {
         checkAuthInput(ctx.path, ctx.body);
         if (ACCOUNT_WRITE_ENDPOINTS.has(ctx.path)) {

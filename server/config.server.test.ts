@@ -19,7 +19,7 @@ describe('configuration', () => {
     expect(env.MAX_UPLOAD_MB).toBe(10);
     expect(env.TRUST_PROXY).toEqual([]);
     expect([env.MAIL_RATE_PER_MINUTE, env.MAIL_RETRY_SECONDS, env.MAIL_CLAIM_SECONDS, env.MAIL_DIGEST_HOUR]).toEqual([60, 60, 300, 7]);
-    // The home page's achievements are the spec's fixed figures unless set.
+    // The home page's achievements are the product's fixed figures unless set.
     expect(env.ACHIEVEMENTS).toEqual({ kind: 'fixed', figures: SPEC_FIGURES });
     expect(SPEC_FIGURES.map((f) => `${f.label} ${f.end}${f.suffix}`)).toEqual(['Total Blog 24000+', 'Share rate 70%', 'Subscriber 8000+', 'Active Blogger 60']);
   });

@@ -18,7 +18,7 @@ const optionalUrl = (protocols: string[], example: string) =>
     }, `must be a URL like ${example}`)
     .optional();
 
-/** BRIEF §5: every variable optional; a bad value stops the start naming the variable. */
+/** Every variable optional (docs/product.md#operators); a bad value stops the start naming the variable. */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   SITE_NAME: z.string().trim().min(1).max(60).default('Afterglow'),
@@ -73,7 +73,7 @@ const EnvSchema = z.object({
   RENDER_MEMO_MB: z.coerce.number({ message: 'must be a number of megabytes' }).min(0, 'must be 0 or more').max(1024, 'must be at most 1024').default(16),
   // A bearer token for GET /metrics from anywhere; unset, only loopback and private addresses (docs/decisions/052).
   METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
-  // The home page's four achievement figures (docs/decisions/051): the spec's fixed ones unless set.
+  // The home page's four achievement figures (docs/decisions/051): the product's fixed ones unless set.
   ACHIEVEMENTS: z
     .string()
     .optional()

@@ -110,7 +110,7 @@ const sessionCaches = new WeakMap<AppDeps, LRUCache<string, CachedSession>>();
 
 /**
  * Resolves the session from the cookie or a bearer token; null when there is none. The stored
- * profile's name and photo win over the account's (spec §3), so every screen shows the same.
+ * profile's name and photo win over the account's (docs/product.md#data), so every screen shows the same.
  *
  * A session better-auth accepted is remembered, keyed by the exact credentials that proved it
  * (the signed cookie header or the bearer token): asking better-auth again costs a signature

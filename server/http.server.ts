@@ -32,7 +32,7 @@ export interface HttpAppOptions {
 }
 
 /**
- * The whole HTTP surface (BRIEF §4): health probes, /api, static files, then every page through
+ * The whole HTTP surface (docs/ARCHITECTURE.md): health probes, /api, static files, then every page through
  * React Router. Kept apart from server/app.ts so tests can build it without a Vite build.
  */
 export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {

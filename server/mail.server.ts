@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.server';
 
 /**
- * The origin every link in a mail starts with (BRIEF §2 "Links in mails"): PUBLIC_URL, or
+ * The origin every link in a mail starts with (docs/product.md#links-in-mails): PUBLIC_URL, or
  * http://localhost:PORT when it is unset. Never a request's Host or forwarded headers, which
  * whoever sends the request chooses (docs/decisions/021-mailed-link-origin.md).
  */
@@ -51,7 +51,7 @@ export interface Mailer {
 }
 
 /**
- * Outgoing mail (BRIEF §5): SMTP when SMTP_URL is set; otherwise each mail is written to
+ * Outgoing mail (the README's SMTP_URL): SMTP when SMTP_URL is set; otherwise each mail is written to
  * DATA_DIR/outbox/ as an .eml file (openable by any mail client) and logged in one line, so a
  * development machine needs no mail server.
  */

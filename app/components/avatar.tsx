@@ -1,6 +1,6 @@
 export const DEFAULT_AVATAR = '/images/default-avatar.svg';
 
-/** A round user photo, or the default avatar when the user has none (spec §2). */
+/** A round user photo, or the default avatar when the user has none (docs/product.md#navigation-bar). */
 export function Avatar({ src, alt, size = 40, fetchPriority }: { src?: string | null; alt: string; size?: number; fetchPriority?: 'low' }) {
   return (
     <img

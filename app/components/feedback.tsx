@@ -29,7 +29,7 @@ export function useFeedback(): FeedbackApi {
 let nextId = 1;
 
 /**
- * The one toast-and-dialog set of the site (issue 5 §5). Works from the first server render: a
+ * The one toast-and-dialog set of the site (docs/product.md#messages). Works from the first server render: a
  * flash message arriving with the page is rendered visible in the HTML (a toast fades out by CSS
  * alone), so forms posted without JavaScript still show their outcome.
  */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
 /**
- * Dates and numbers in the viewer's own locale (spec §2 "local format"; issue 9). The server
+ * Dates and numbers in the viewer's own locale (docs/product.md#recent-blogs, "local format"). The server
  * cannot know the locale, so the first render shows a stable form (the ISO day, plain digits)
  * that hydrates without a mismatch, and the browser then reformats it.
  */
@@ -20,7 +20,7 @@ function formatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: strin
   return made;
 }
 
-/** The site's one date format (issue 17): the locale's medium date, with a short time where a time matters. */
+/** The site's one date format, so every screen reads a date alike: the locale's medium date, with a short time where a time matters. */
 export function formatLocalDate(iso: string, withTime = false): string | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;

@@ -1,8 +1,8 @@
 import { useNavigation } from 'react-router';
 
 /**
- * A thin bar along the top while the next page loads or a form is sent (issue 17: a slow
- * connection shows that something is happening). It waits a moment before showing, so quick
+ * A thin bar along the top while the next page loads or a form is sent, so that on a slow
+ * connection the reader sees that something is happening. It waits a moment before showing, so quick
  * navigations do not flash it.
  */
 export function NavProgress() {

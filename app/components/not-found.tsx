@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { MESSAGES } from '~/lib/messages';
 
-/** The error page for unknown routes (spec §2, §8). */
+/** The error page for unknown routes (docs/product.md#page-frame). */
 export function NotFound() {
   return (
     <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-16 text-center" data-status={404}>
@@ -20,7 +20,7 @@ const OTHER_PAGES = {
 };
 
 /**
- * The root error boundary's page for a status (docs/decisions/037): 404 is the spec's page;
+ * The root error boundary's page for a status (docs/decisions/037): 404 is the product's page;
  * 403 (not allowed) and 503 (the database is away: try again) say so; anything else is the
  * server error with the request's reference.
  */

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { SITE_DESCRIPTION } from '~/lib/messages';
 
-/** Footer (spec §2): links incl. /featureBlog and, signed in, /wishList/{email}; description; year. */
+/** Footer (docs/product.md#footer): links incl. /featureBlog and, signed in, /wishList/{email}; description; year. */
 export function SiteFooter({ wishlistPath, siteName }: { wishlistPath: string | null; siteName: string }) {
   const year = new Date().getFullYear();
   return (

@@ -11,7 +11,7 @@ const UserMenu = onDemand(() => import('./user-menu').then((m) => ({ default: m.
   serverMarkup: '[data-testid="user-menu"]',
 });
 
-/** The five navigation links (spec §2), in order. */
+/** The five navigation links (docs/product.md#navigation-bar), in order. */
 export const NAV_LINKS = [
   { to: '/', label: 'Home' },
   { to: '/allblogs', label: 'All Blogs' },

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { applyTheme, currentTheme, type ThemePreference } from '~/lib/theme';
 
-/** Light/dark switch stored under local storage `theme` (spec §2). */
+/** Light/dark switch stored under local storage `theme` (docs/product.md#navigation-bar). */
 export function ThemeToggle() {
   const [theme, setTheme] = useState<ThemePreference | null>(null);
   useEffect(() => setTheme(currentTheme()), []);

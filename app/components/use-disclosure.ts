@@ -3,7 +3,7 @@ import { type RefObject, useEffect } from 'react';
 /**
  * Progressive enhancement for a <details> menu (it opens and closes without JavaScript):
  * with JavaScript it also closes on an outside press, on Escape (focus returns to the toggle)
- * and when one of its links or buttons is chosen (spec §2).
+ * and when one of its links or buttons is chosen (docs/product.md#navigation-bar).
  */
 export function useDisclosure(ref: RefObject<HTMLDetailsElement | null>) {
   useEffect(() => {

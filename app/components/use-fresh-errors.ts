@@ -4,7 +4,7 @@ type Errors = Partial<Record<string, string>>;
 const NONE: ReadonlySet<string> = new Set();
 
 /**
- * A form's errors without those about a field edited since they came (issue 17): once the writer
+ * A form's errors without those about a field edited since they came: once the writer
  * changes the email, "already exists" is about a value that is gone. The edited set belongs to
  * one `errors` object, so a new answer shows all of its errors again, in the same render (focus
  * moves to the first invalid field in that render's effects). Put `onInput` on the form.

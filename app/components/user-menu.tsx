@@ -13,7 +13,7 @@ export interface MenuUser {
   photo: string;
   /** `/wishList/{email}`, made by the loader (decision 043: the page uses each viewer string whole). */
   wishlistPath: string;
-  /** A moderator or an admin: the menu links to /moderation (issue 19). */
+  /** A moderator or an admin: the menu links to /moderation (docs/decisions/028). */
   canModerate?: boolean;
 }
 

@@ -192,7 +192,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely prepares every query anew; a better-sqlite3 statement holds native memory that V8 does
  * not see, so under load thousands of them waited for a garbage collection that had no reason to
  * come (RSS grew by hundreds of MB). Our queries are a small fixed set of SQL texts, so each is
- * prepared once and reused (issue 6: "prepared statements reused on SQLite"); the cache is bounded
+ * prepared once and reused, since preparing costs more than running on the hot reads; the cache is bounded
  * in case a query's text ever varies with its input (an IN list of varying length).
  */
 function withStatementCache(sqlite: SQLite.Database) {

@@ -29,7 +29,7 @@ async function planOf(db: Kysely<Database>, dialect: DialectName, query: Compile
 }
 
 /**
- * Issue 6: every hot read is served by an index, in both dialects — no full scan of a table that
+ * Every hot read is served by an index, in both dialects — no full scan of a table that
  * grows, no sort of all its rows. Asked of the real service functions, so a query added later is
  * checked too. PostgreSQL prefers a sequential scan on tables this small, so the check runs with
  * sequential scans and explicit sorts priced out: it asks whether an index *can* serve the query.

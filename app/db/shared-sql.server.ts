@@ -6,7 +6,8 @@ import type { Database } from './schema';
 
 /**
  * A person as the site shows them, read through their id whenever they are shown: the stored
- * profile's name and photo over the account's (spec §3, as withStoredProfile), never a copy
+ * profile's name and photo over the account's (docs/product.md#subscriber-user-record-signed-in-person, as
+ * withStoredProfile), never a copy
  * (docs/decisions/022). Correlated subqueries by primary key, so a list keeps its index-served
  * plan and reads one profile and one account per row it shows.
  */

@@ -1,6 +1,6 @@
 /**
- * The one error type the domain throws. `code` is stable for clients; `message` is the spec's
- * text where the spec has one (lib/messages.ts). Each transport maps it in one place.
+ * The one error type the domain throws. `code` is stable for clients; `message` is the product's
+ * text where it has one (lib/messages.ts, docs/product.md#messages). Each transport maps it in one place.
  */
 export type AppErrorCode =
   | 'bad_request'

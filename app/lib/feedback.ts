@@ -1,4 +1,4 @@
-/** Toast and popup durations (spec §9): 1.2 s like, 1.5 s most successes, 3 s others. */
+/** Toast and popup durations (docs/product.md#constants): 1.2 s like, 1.5 s most successes, 3 s others. */
 export const FEEDBACK_MS = {
   like: 1200,
   success: 1500,
@@ -18,7 +18,7 @@ export interface DialogOptions {
   title: string;
   text?: string;
   kind?: FeedbackKind;
-  /** Auto-close after this many milliseconds (the spec's timed popups); omit to wait for OK. */
+  /** Auto-close after this many milliseconds (the product's timed popups); omit to wait for OK. */
   timer?: number;
   /** The confirming button's label (default 'OK'). */
   confirmText?: string;

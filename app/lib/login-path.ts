@@ -3,5 +3,5 @@ export function loginPath(returnTo: string): string {
   return `/login?${new URLSearchParams({ redirectTo: returnTo })}`;
 }
 
-/** The label of every "log in" offer (issue 17: no dead ends for visitors). */
+/** The label of every "log in" offer, so a visitor is never left at a dead end (docs/decisions/027). */
 export const LOG_IN = 'Log In';

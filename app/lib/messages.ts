@@ -1,6 +1,6 @@
 /**
- * The spec's user-facing texts, verbatim (spec §2, §5, §8), each in one place. Typos included
- * on purpose where the spec has them ('Opps!!', 'Succesfully'). Never retype one elsewhere.
+ * The product's user-facing texts, verbatim (docs/product.md#messages), each in one place. Typos
+ * included on purpose where the product has them ('Opps!!', 'Succesfully'). Never retype one elsewhere.
  *
  * `MESSAGES.someText` reads as before, but `MESSAGES` is a module namespace over app/lib/texts/:
  * the bundler follows each `MESSAGES.x` to its own `export const`, so a page's JavaScript carries
@@ -11,6 +11,6 @@
  */
 export * as MESSAGES from './texts';
 
-/** The footer's description of the product (spec §1). */
+/** The footer's description of the product (docs/product.md#footer). */
 export const SITE_DESCRIPTION =
   'A blogging page where people share and read various kinds of blogs: travel tales, tech tips, recipes, crafts and more.';

@@ -4,8 +4,8 @@ import { type AppError, type AppErrorCode, isAppError } from './errors';
 import { withFlash } from './flash.server';
 
 /**
- * The one mapping of a use case's failure for a page loader or action (issue 14,
- * docs/decisions/037). An AppError is a refusal the visitor can act on, and is handed back for
+ * The one mapping of a use case's failure for a page loader or action
+ * (docs/decisions/037). An AppError is a refusal the visitor can act on, and is handed back for
  * the page to answer (the image store's 503/507 included: the form says why, decision 017),
  * unless its code is in `boundary`, which sends it to the root error boundary with its status.
  * A database outage is the 503 page (with Retry-After, set by the HTTP layer); anything else —

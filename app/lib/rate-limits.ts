@@ -1,5 +1,5 @@
 /**
- * Every rate limit of the site, declared once (issue 14, docs/decisions/015, 021 and 033). A
+ * Every rate limit of the site, declared once (docs/decisions/015, 021 and 033). A
  * rule names its counter, so the API and the page forms that apply it share one count: use
  * cases apply theirs with `ctx.limit(rule)`; better-auth's own endpoints are counted by path
  * (`AUTH_ENDPOINT_LIMITS`), for /api/auth/* and for the page forms that call them alike.
@@ -44,7 +44,7 @@ export const RATE_LIMITS = {
   /** Each renders a body of up to 100,000 characters in the render pool (docs/decisions/047). */
   blogWrite: { name: 'blog-write', limit: 60, windowMs: HOUR, key: 'client' },
   preview: { name: 'preview', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
-  /** A browser sends one per blog it opens (spec §4 'viewedBlogs'): a minute's reading is far below it. */
+  /** A browser sends one per blog it opens ('viewedBlogs', docs/product.md#views): a minute's reading is far below it. */
   view: { name: 'view', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
   subscribe: { name: 'subscribe', limit: 20, windowMs: HOUR, key: 'client' },
   report: { name: 'report', limit: 20, windowMs: HOUR, key: 'client' },

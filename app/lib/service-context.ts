@@ -84,7 +84,7 @@ export interface AuthPort {
 }
 
 /**
- * What every use case receives first (STYLE §3, docs/decisions/033): the caller, their address,
+ * What every use case receives first (docs/decisions/033): the caller, their address,
  * the rate limiter, the clock, the database and the auth port. Tests pass a fresh database and a
  * fixed clock.
  */
@@ -109,7 +109,7 @@ export interface ServiceContext {
 }
 
 /**
- * The one sign-in check of every use case (issue 14): the signed-in user, or a 401. Transports
+ * The one sign-in check of every use case (docs/decisions/033): the signed-in user, or a 401. Transports
  * check it before reading input too (the API from its declarations, forms with signedOutPost).
  */
 export function requireUser(ctx: Pick<ServiceContext, 'user'>): SessionUser {

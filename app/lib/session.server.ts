@@ -8,7 +8,7 @@ export function safeRedirectPath(target: string | null | undefined, fallback = '
 }
 
 /**
- * The protected-route guard (spec §2): anonymous visitors go to /login carrying the attempted
+ * The protected-route guard (docs/product.md#who-can-do-what): anonymous visitors go to /login carrying the attempted
  * path, so login can return there.
  */
 export function requireUser(context: AppLoadContext, request: Request): SessionUser {
@@ -32,7 +32,7 @@ export interface SignedOutFailure {
 /**
  * A form posted after the session ended (signed out in another tab, expired) is answered 401
  * with the screen's own failure, a sign-in link that returns here, and what was typed, instead
- * of a redirect to /login that would throw the text away (issue 13 §11).
+ * of a redirect to /login that would throw the text away (docs/decisions/026).
  */
 export function signedOutPost<T extends object>(request: Request, failure: T, hash = '') {
   return data<T & SignedOutFailure>({ ...failure, signedOut: true, signIn: loginHref(request, hash) }, { status: 401 });

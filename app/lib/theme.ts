@@ -1,4 +1,4 @@
-/** Local-storage key and values of the theme preference (spec §2, §9). */
+/** Local-storage key and values of the theme preference (docs/product.md#navigation-bar). */
 export const THEME_STORAGE_KEY = 'theme';
 export type ThemePreference = 'light' | 'dark';
 /** daisyUI theme names behind the two preferences. */

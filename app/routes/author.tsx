@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const { author, feeds } = loaded;
   return [
     ...pageMeta(site, { title: `${author.name} · ${site.siteName}`, description: `Blogs by ${author.name} on ${site.siteName}.`, path: `/authors/${author.id}` }),
-    // Feed readers given this page find the writer's own feed (issue 17).
+    // Feed readers given this page find the writer's own feed (docs/decisions/031).
     { tagName: 'link', rel: 'alternate', type: 'application/atom+xml', href: feeds.atom, title: `${author.name} (Atom)` },
     { tagName: 'link', rel: 'alternate', type: 'application/rss+xml', href: feeds.rss, title: `${author.name} (RSS)` },
   ];
@@ -45,7 +45,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   }
 }
 
-/** A writer's page (issue 17): name, photo, follow, their feed and their blogs; the writer also sees Hidden ones with views and likes. */
+/** A writer's page (docs/product.md#community-features): name, photo, follow, their feed and their blogs; the writer also sees Hidden ones with views and likes. */
 export default function Author({ loaderData }: Route.ComponentProps) {
   const { author, blogs, isMe, signedIn, follow, feeds } = loaderData;
   return (

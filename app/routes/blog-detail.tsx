@@ -139,7 +139,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
 }
 
-/** Writers' own tools (issue 19): edit one's comment, delete it, or delete one on one's blog. */
+/** Writers' own tools (docs/product.md#community-features): edit one's comment, delete it, or delete one on one's blog. */
 async function ownComment(ctx: Route.ActionArgs['context']['service'], blogId: string, intent: 'edit-comment' | 'delete-comment', form: FormData) {
   const commentId = String(form.get('commentId') ?? '');
   const back = `/blogs/${blogId}#comments`;
@@ -160,7 +160,7 @@ async function ownComment(ctx: Route.ActionArgs['context']['service'], blogId: s
 const VIEWED_KEY = 'viewedBlogs';
 const VIEWED_KEEP = 500;
 
-/** Spec §4: a view is sent the first time this browser opens the blog. */
+/** docs/product.md#views: a view is sent the first time this browser opens the blog. */
 function useCountView(id: string) {
   useEffect(() => {
     let viewed: string[] = [];

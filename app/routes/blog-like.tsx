@@ -26,7 +26,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const { modifiedCount } = await likeBlog(context.service, params.id);
     return redirect(back, modifiedCount ? { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.likeSuccess, duration: FEEDBACK_MS.like }) } : undefined);
   } catch (error) {
-    // Spec §8: like errors are only logged.
+    // Like errors are only logged (docs/product.md#messages).
     context.service.log.warn({ err: pageRefusal(error), blog: params.id }, 'like failed');
     return redirect(back);
   }

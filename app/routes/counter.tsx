@@ -12,7 +12,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { figures: await loadSiteFigures(context.service, context.deps.config.ACHIEVEMENTS) };
 }
 
-/** The achievements section alone (spec §2 route table). */
+/** The achievements section alone (docs/product.md#routes). */
 export default function Counter({ loaderData }: Route.ComponentProps) {
   return <Achievements figures={loaderData.figures} standalone />;
 }

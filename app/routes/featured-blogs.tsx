@@ -19,12 +19,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { blogs: blogs.map(({ _id, title, name, category }) => ({ _id, title, name, category })) };
 }
 
-/** The 10 public blogs with the most likes; ties by views, then newest (BRIEF §2). */
+/** The 10 public blogs with the most likes; ties by views, then newest (docs/product.md#recent-and-featured). */
 export default function FeaturedBlogs({ loaderData }: Route.ComponentProps) {
   const { blogs } = loaderData;
   return (
     <Page title={MESSAGES.featuredHeading}>
-      {/* A phone gets the same ten as cards; wider screens the spec's table (issue 17). */}
+      {/* A phone gets the same ten as cards (a four-column table squeezes titles there); wider
+          screens the table (docs/product.md#featured-blogs). */}
       <ol className="mt-6 flex flex-col gap-3 sm:hidden" data-testid="featured-cards">
         {blogs.map((blog, index) => (
           <li key={blog._id} className="relative flex gap-4 rounded-box bg-base-200 p-4 ring-1 ring-base-300">

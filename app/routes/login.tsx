@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const provider = url.searchParams.get('provider');
   if (provider && providers.some((p) => p.id === provider)) return startSocialRedirect(context, provider, redirectTo);
   const error = url.searchParams.get('error');
-  // The second step of a password sign-in for a two-factor account (issue 7).
+  // The second step of a password sign-in for a two-factor account (docs/decisions/015).
   const step = url.searchParams.get('step') === 'code' && hasTwoFactorChallenge(request.headers.get('cookie')) ? 'code' : 'password';
   return { providers, redirectTo, step, socialError: error ? socialErrorMessage(error) : null };
 }

@@ -8,7 +8,7 @@ import type { Route } from './+types/logout';
 /** 'Why do I have this issue?' leads to the profile, which shows whether the session is still there. */
 const LOGOUT_HELP = '/profile';
 
-/** Ends the session on the server, then goes home with 'Logged Out' (spec §4 "Logout"). */
+/** Ends the session on the server, then goes home with 'Logged Out' (docs/product.md#logout). */
 export async function action({ request, context }: Route.ActionArgs) {
   try {
     const { cookies } = await signOut(context.service);

@@ -7,7 +7,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   return pageMeta(site, { title: `studio frame · ${site.siteName}`, description: `A gallery of sunset moments from ${site.siteName}.`, path: '/memoryframe' });
 };
 
-/** The gallery section alone (spec §2 route table). */
+/** The gallery section alone (docs/product.md#routes). */
 export default function MemoryFrame() {
   return <Gallery standalone />;
 }

@@ -20,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { subscription: await findMySubscription(context.service) };
 }
 
-/** The newsletter section alone (spec §2 route table). */
+/** The newsletter section alone (docs/product.md#routes). */
 export default function Newsletter({ loaderData, actionData }: Route.ComponentProps) {
   return <NewsletterSection action="/newsletter" outcome={actionData} subscription={loaderData.subscription} standalone />;
 }

@@ -32,7 +32,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 const INTENTS = ['enable', 'confirm', 'disable'] as const;
 type Intent = (typeof INTENTS)[number];
 
-/** Two-factor set-up and removal (issue 7), through better-auth's plugin as the browser would call it. */
+/** Two-factor set-up and removal (docs/decisions/015), through better-auth's plugin as the browser would call it. */
 export async function action({ context, request }: Route.ActionArgs) {
   requireUser(context, request);
   const form = await request.formData();
@@ -68,7 +68,7 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
           <p className="opacity-90" data-testid="profile-email">{profile.email}</p>
           <div className="mt-2 flex flex-wrap justify-center gap-2">
             <Link to="/update-profile" className="btn btn-primary">{MESSAGES.updateProfileLink}</Link>
-            {/* Every blog of mine, Hidden ones included, with views and likes (issue 17). */}
+            {/* Every blog of mine, Hidden ones included, with views and likes (on the writer's own page). */}
             <Link to={`/authors/${profile.id}`} className="btn btn-outline btn-primary">My blogs</Link>
           </div>
           <div className="flex flex-wrap justify-center gap-2">

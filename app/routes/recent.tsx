@@ -12,7 +12,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { signedIn: !!context.user, ...(await loadRecentBlogsSection(context.service)) };
 }
 
-/** The Recent Blogs section alone (spec §2 route table). */
+/** The Recent Blogs section alone (docs/product.md#routes). */
 export default function Recent({ loaderData }: Route.ComponentProps) {
   return <RecentBlogs blogs={loaderData.blogs} signedIn={loaderData.signedIn} wishlistIds={loaderData.wishlistIds} standalone />;
 }

@@ -7,7 +7,7 @@ import { pageRefusal } from '~/lib/page-errors.server';
 import { requireUser, safeRedirectPath } from '~/lib/session.server';
 import type { Route } from './+types/report';
 
-/** The Report form's target (issue 19): files the report, then back to the page it came from. */
+/** The Report form's target (docs/decisions/028): files the report, then back to the page it came from. */
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const back = safeRedirectPath(String(form.get('returnTo') ?? ''), '/');

@@ -13,7 +13,7 @@ import type { Route } from './+types/update-blog';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Edit blog') }];
 
-/** Unknown or someone else's Hidden blog: the 404 page; another user's blog: back with the spec's text. */
+/** Unknown or someone else's Hidden blog: the 404 page; another user's blog: back with the product's text. */
 function refuse(error: unknown, id: string): never {
   const refused = pageRefusal(error);
   if (refused.code === 'forbidden') {

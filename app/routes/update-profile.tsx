@@ -46,7 +46,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     const form = await readUploadForm(request, maxBytes);
     const input = UpdateProfileSchema.parse({ name: typeof form.get('name') === 'string' ? form.get('name') : undefined });
-    // A new picture is uploaded first, and only when one was chosen (spec §4).
+    // A new picture is uploaded first, and only when one was chosen (docs/product.md#profile-form).
     const image = await fileBytes(form, 'photo', maxBytes);
     const photo = image ? (await uploadImage(service, image)).url : undefined;
     await updateOwnProfile(service, user.email, { ...input, photo });

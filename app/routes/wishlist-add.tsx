@@ -11,7 +11,7 @@ import type { Route } from './+types/wishlist-add';
 
 /**
  * Where 'Add to Wishlist' posts when JavaScript is off: adds, then shows the outcome on the next
- * page as a flash message — the home page goes on to /wishlist (spec §2), All blogs comes back.
+ * page as a flash message — the home page goes on to /wishlist (docs/product.md#wishlist-add), All blogs comes back.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());

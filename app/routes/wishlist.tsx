@@ -17,7 +17,7 @@ const pageOf = (value: unknown) => WishlistPageSchema.shape.page.catch(1).parse(
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  // Another user's email in the path leads to one's own list (BRIEF §2).
+  // Another user's email in the path leads to one's own list (docs/product.md#routes).
   if (params.email && params.email.toLowerCase() !== user.email.toLowerCase()) {
     throw redirect(`/wishList/${encodeURIComponent(user.email)}`);
   }

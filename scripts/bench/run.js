@@ -29,7 +29,7 @@ const { values: args } = parseArgs({
     'write-rate': { type: 'string', default: '1000' },
   },
 });
-// The live scenarios (issue 16): readers spread over LIVE_BLOGS blogs by Zipf popularity while
+// The live scenarios (docs/decisions/039): readers spread over LIVE_BLOGS blogs by Zipf popularity while
 // other clients send first-visit views, likes and comments at these fixed rates.
 const LIVE_BLOGS = 500;
 const LIVE_VIEWS_PER_S = 5;
@@ -381,7 +381,8 @@ async function main() {
       : []),
   ].join('\n');
   const results = path.join(root, 'bench/results');
-  // Issue 16: figures at 100,000 blogs within 1.5× of those at 1,000. Each run is kept per data
+  // Figures at 100,000 blogs should be within 1.5× of those at 1,000
+  // (docs/product.md#speed-safety-and-accessibility). Each run is kept per data
   // set; a run on a larger one is compared with the last 1,000-blog run on the same database, as
   // shares of each run's own ceiling (so two runs on a busy machine still compare).
   const baselineFile = path.join(results, `${dialect}-1000.json`);

@@ -8,7 +8,7 @@ const ID_PARAMS = { id: z.object({ id: BlogIdSchema }), blogId: z.object({ blogI
 const blogId = (c: ApiContext, name: 'id' | 'blogId' = 'id'): string =>
   (parseInput(ID_PARAMS[name], { [name]: c.req.param(name) }) as Record<string, string>)[name]!;
 
-/** Spec §7's `/blogs…` calls and `/featuredblogs`; the owner is always the caller, never the payload. Declared in openapi.server.ts. */
+/** The `/blogs…` calls and `/featuredblogs` (docs/product.md#the-api); the owner is always the caller, never the payload. Declared in openapi.server.ts. */
 export const BLOG_HANDLERS: Handlers = {
   'get /api/blogs': async ({ c, ctx, query }) => {
     const page = query as ListBlogsQuery;

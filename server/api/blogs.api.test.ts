@@ -77,7 +77,7 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
         views: 0,
         comments: [],
       });
-      // The owner is told it is theirs, with their own email; nobody else sees an email (BRIEF §2).
+      // The owner is told it is theirs, with their own email; nobody else sees an email (docs/product.md#emails-of-others).
       expect(await (await get(`/api/blogs/${id}`, owner, how)).json()).toMatchObject({ isOwner: true, email: owner.user.email });
       expect(await (await get(`/api/blogs/${id}`, other, how)).json()).not.toHaveProperty('email');
     });

@@ -58,7 +58,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   throw new AppError('bad_request', field ? `${field}: ${issue.message}` : issue.message, field || undefined);
 }
 
-/** Lists stay JSON arrays; their totals travel in X-Total-Count and Link (BRIEF §2 "Lists at scale"). */
+/** Lists stay JSON arrays; their totals travel in X-Total-Count and Link (docs/product.md#lists-at-scale). */
 export function setPageHeaders(c: Context, page: { page: number; limit: number }, total: number) {
   const url = new URL(c.req.url);
   const at = (n: number) => {

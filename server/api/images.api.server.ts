@@ -6,7 +6,7 @@ import { fileBytes, IMAGE_REQUIRED, megabytes, readUploadForm } from '~/features
 import type { AppDeps } from '../context.server';
 import type { Handlers } from './endpoints.server';
 
-/** BRIEF §2 "Image hosting": multipart field `image` → `{ success, data: { url } }` like the spec's host. */
+/** Multipart field `image` → `{ success, data: { url } }`, the answer of an image host (docs/product.md#image-hosting). */
 export const IMAGE_HANDLERS: Handlers = {
   'post /api/images': async ({ c, ctx, deps }) => {
     const maxBytes = megabytes(deps.config.MAX_UPLOAD_MB);

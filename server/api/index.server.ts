@@ -24,7 +24,7 @@ function withClientIp(request: Request, ip: string): Request {
   return new Request(request, { headers });
 }
 
-/** The JSON API under /api (BRIEF §2). Feature routers are mounted here. */
+/** The JSON API under /api (docs/product.md#the-api). Feature routers are mounted here. */
 export function createApi(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   api.onError(apiErrorHandler(deps.log));

@@ -37,7 +37,7 @@ const userAction =
   async ({ c, ctx, body }) =>
     c.json(await action(ctx, c.req.param('id') ?? '', body as ModerationReasonInput));
 
-/** Issue 19's calls. Every rule (who may, one open report each, …) is the service's. */
+/** Reporting and moderation calls (docs/decisions/028). Every rule (who may, one open report each, …) is the service's. */
 export const MODERATION_HANDLERS: Handlers = {
   'post /api/reports': async ({ c, ctx, body }) => c.json(await reportContent(ctx, body as ReportInput), 201),
   'get /api/moderation/reports': async ({ c, ctx }) => c.json(await listModerationQueue(ctx)),

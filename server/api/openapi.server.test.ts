@@ -122,7 +122,7 @@ describeOnDialects('the OpenAPI document on %s', (t, dialect) => {
     await call('get', '/api/update/{email}', `/api/update/${encodeURIComponent(owner.user.email)}`, { user: owner });
     await call('patch', '/api/update/{email}', `/api/update/${encodeURIComponent(owner.user.email)}`, { user: owner, json: { name: 'Renamed' } });
     await call('patch', '/api/update/{email}', `/api/update/${encodeURIComponent(owner.user.email)}`, { user: other, json: { name: 'Hijack' } });
-    // Moderation (issue 19): the owner is made admin by the operator, `other` reports.
+    // Moderation (docs/decisions/028): the owner is made admin by the operator, `other` reports.
     await setAdminByOperator(t.context(null), owner.user.email, true);
     const why = { reason: 'Checked by the document test' };
     const commentId = ((await call('get', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner })).comments as { _id: string }[])[0]!._id;

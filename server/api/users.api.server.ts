@@ -8,7 +8,7 @@ import { parseInput } from './handlers.server';
 /** A token only for a caller already signed in as that email (account.service: issueToken). */
 const token: Handler = async ({ c, ctx, body }) => c.json(await issueToken(ctx, body as { email: string }));
 
-/** Spec §7's account calls. */
+/** The account calls (docs/product.md#the-api). */
 export const USER_HANDLERS: Handlers = {
   'post /api/jwt': token,
   'post /api/users/jwt': token,

@@ -3,7 +3,7 @@ import { addToWishlist, listWishlist, removeFromWishlist } from '~/features/wish
 import type { Handlers } from './endpoints.server';
 import { setPageHeaders } from './handlers.server';
 
-/** Spec §7 wishlist calls: own items only; the owner is the caller, never the payload's email. */
+/** The wishlist calls (docs/product.md#the-api): own items only; the owner is the caller, never the payload's email. */
 export const WISHLIST_HANDLERS: Handlers = {
   'get /api/wishlist/{email}': async ({ c, ctx, query }) => {
     const page = query as WishlistPageInput;

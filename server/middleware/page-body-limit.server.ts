@@ -23,7 +23,7 @@ class BodyTooLarge extends Error {}
 
 /**
  * Every page request with a body (form posts, with or without JavaScript) is held to a size
- * before anything parses it (issue 13 §6): a declared length over the limit is refused unread,
+ * before anything parses it (docs/decisions/026): a declared length over the limit is refused unread,
  * and a body that runs past it is cut off as it streams. Multipart forms get the upload limit
  * (MAX_UPLOAD_MB) plus room for their text. Over the limit: 413 with the form's own failure.
  */

@@ -9,7 +9,7 @@ import { createLogger } from '../logger.server';
 import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '../../tests/support/test-app';
 
 /**
- * The anonymous response cache (issue 6): served again until what it shows changes — on this
+ * The anonymous response cache (docs/decisions/019): served again until what it shows changes — on this
  * instance or another one on the same database — and never for a signed-in visitor.
  */
 describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {

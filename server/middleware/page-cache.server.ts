@@ -10,8 +10,8 @@ import { compressWhole, pickEncoding } from './compress.server';
 
 /**
  * What anonymous visitors read is the same for all of them: the rendered page (or API answer) is
- * kept, with its compressed forms, and sent again until what it shows changes (issue 6;
- * docs/decisions/019-page-cache.md explains the choices, the kept page's CSP (hashes, no nonce) included; 024 how
+ * kept, with its compressed forms, and sent again until what it shows changes
+ * (docs/decisions/019-page-cache-and-session-cache.md explains the choices, the kept page's CSP (hashes, no nonce) included; 024 how
  * freshness is decided per thing shown). Only these public reads are kept; everything else
  * renders every time.
  */

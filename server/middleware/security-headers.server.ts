@@ -29,7 +29,7 @@ function secureCookies(h: Headers) {
 }
 
 /**
- * Headers every response carries (issue 2, 7): a nonce CSP (no inline script without the
+ * Headers every response carries (docs/decisions/005): a nonce CSP (no inline script without the
  * nonce), nosniff, a strict referrer policy and no framing. The nonce is handed to React Router
  * through the load context so its scripts (and our theme script) carry it.
  */

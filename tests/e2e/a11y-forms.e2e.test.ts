@@ -8,7 +8,7 @@ import { waitForHydration } from '../support/browser';
 import { seedBlogs } from '../support/home-seed';
 
 /**
- * Issue 9 §3: form errors are announced and tied to their fields. A failed submission marks each
+ * Accessibility (docs/decisions/014): form errors are announced and tied to their fields. A failed submission marks each
  * wrong field aria-invalid, points its aria-describedby at the visible error text, and moves
  * focus to the first wrong field (so a screen reader reads field, state and error at once);
  * failures that are not about one field arrive in a modal dialog or a role=alert region.

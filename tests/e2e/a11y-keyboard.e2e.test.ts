@@ -8,7 +8,7 @@ import { VIEWPORTS, waitForHydration } from '../support/browser';
 import { seedBlogs } from '../support/home-seed';
 
 /**
- * Issue 9 §3: every flow usable by keyboard alone, with a visible focus indicator at every stop.
+ * Accessibility (docs/decisions/014): every flow usable by keyboard alone, with a visible focus indicator at every stop.
  * The visitor only presses keys (Tab, Shift+Tab, Enter, Space, Escape, typing): no click, no
  * fill, no mouse. The only address typed is the home page's.
  */
@@ -67,7 +67,7 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 120 } = 
   throw new Error(`${max} presses of ${back ? 'Shift+Tab' : 'Tab'} never reached ${target}`);
 }
 
-/** A dialog (the spec's popups) answered from the keyboard: focus is in it, Enter presses OK. */
+/** A dialog (the product's popups) answered from the keyboard: focus is in it, Enter presses OK. */
 async function answerDialog(page: Page, title: string) {
   const dialog = page.getByRole('dialog', { name: title });
   await dialog.waitFor();
@@ -146,7 +146,7 @@ describe('a keyboard-only visitor', () => {
       await tabTo(page, page.getByRole('button', { name: 'Add Blog', exact: true }));
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/allblogs$/);
-      // A routine save is a short toast, not a dialog to answer (issue 17).
+      // A routine save is a short toast, not a dialog to answer.
       await page.getByTestId('toasts').getByText('Your Blog added successfully!').waitFor();
       await page.getByRole('heading', { name: MY_TITLE }).waitFor();
 

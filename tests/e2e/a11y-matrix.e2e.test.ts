@@ -8,7 +8,7 @@ import { axeViolations } from '../support/axe';
 import { seedBlogs, seedWishlist } from '../support/home-seed';
 
 /**
- * Issue 9 §3: axe-core (WCAG 2.0–2.2 A and AA, plus axe's best practices) on every screen of
+ * Accessibility (docs/decisions/014): axe-core (WCAG 2.0–2.2 A and AA, plus axe's best practices) on every screen of
  * the route table and on the states that appear on interaction, signed out and signed in, in
  * the light and the dark theme, at phone and desktop width. One browser, one context per sign-in
  * state, data seeded once. To cover a new screen, add one entry to SCREENS.
@@ -68,7 +68,7 @@ export const SCREENS: Screen[] = [
       await scrollToElement(page.getByRole('heading', { name: 'studio frame' }));
       await page.getByTestId('gallery-marquee').waitFor();
       await scrollToElement(page.getByTestId('achievements'));
-      // The spec's fixed figures (docs/decisions/051).
+      // The product's fixed figures (docs/decisions/051).
       await expect.poll(() => page.getByTestId('achievement-figure').allTextContents(), { timeout: 10_000 }).toEqual(['24000+', '70%', '8000+', '60']);
     },
   },
@@ -337,7 +337,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // The figure the closing note quotes (issue 9 "Done when").
+  // The figure to quote when reporting on accessibility (docs/decisions/014).
   console.log(`a11y: ${violationCount} violations / ${checks} checks (${SCREENS.length} screens and states × signed out/in × ${THEMES.length} themes × ${Object.keys(VIEWPORTS).length} widths, where they apply)`);
 });
 

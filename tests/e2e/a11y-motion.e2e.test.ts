@@ -7,7 +7,7 @@ import { signUp } from '../support/auth';
 import { seedBlogs } from '../support/home-seed';
 
 /**
- * Issue 9 §3 / BRIEF §2 "Motion": a visitor who prefers reduced motion sees nothing move — not
+ * Reduced motion (docs/product.md#motion): a visitor who prefers reduced motion sees nothing move — not
  * the hero, the gallery marquee, the count-up counters, toasts, dialogs or menus — on any screen.
  * The same pages with motion allowed do move, which shows the check can tell the difference.
  */
@@ -58,7 +58,7 @@ async function openPage(context: BrowserContext, path: string, width: keyof type
   return page;
 }
 
-/** The spec's fixed achievements (docs/decisions/051). */
+/** The product's fixed achievements (docs/decisions/051). */
 const FIGURES = ['24000+', '70%', '8000+', '60'];
 
 describe('reduced motion', () => {

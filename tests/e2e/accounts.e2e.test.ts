@@ -28,7 +28,7 @@ async function fillSignUp(page: Page, values: { email: string; name: string; pas
 }
 
 describe('sign-up', () => {
-  it('shows the spec’s fields, hints and rules, then signs up with a photo and goes home', async () => {
+  it('shows the product’s fields, hints and rules, then signs up with a photo and goes home', async () => {
     browser = await browsers.open();
     const { page } = browser;
     await page.goto(`${server.url}/register`);
@@ -84,7 +84,7 @@ describe('sign-up', () => {
 });
 
 describe('login', () => {
-  it('refuses a wrong password with the spec’s dialog and the reason in red, the same as for an unknown email', async () => {
+  it('refuses a wrong password with the product’s dialog and the reason in red, the same as for an unknown email', async () => {
     browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, server.url);
@@ -125,7 +125,7 @@ describe('login', () => {
     await page.waitForURL(`${server.url}/update-profile`);
     const toast = page.getByTestId('toasts').getByText(MESSAGES.loginSuccess);
     await expect.poll(() => toast.count()).toBe(1);
-    // 1.5 s (spec §8), then gone.
+    // 1.5 s (docs/product.md#messages), then gone.
     await expect.poll(() => toast.count(), { timeout: 30_000 }).toBe(0);
 
     // Signed in, /login and /register lead home.
@@ -150,7 +150,7 @@ describe('login', () => {
 });
 
 describe('without JavaScript', () => {
-  it('signs up, logs out and logs in again back to the attempted page, with the spec’s messages', async () => {
+  it('signs up, logs out and logs in again back to the attempted page, with the product’s messages', async () => {
     browser = await browsers.open({ javaScriptEnabled: false });
     const { page } = browser;
     const email = newEmail('nojs');
@@ -232,7 +232,7 @@ describe('profile', () => {
     const saving = page.getByRole('button', { name: MESSAGES.saving });
     await expect.poll(() => saving.count()).toBe(1);
     expect(await saving.isDisabled()).toBe(true);
-    // The spec's dialog (spec §8), for 1.5 s like the other success popups (spec §9).
+    // The product's dialog (docs/product.md#messages), for 1.5 s like the other success popups.
     const saved = await expectDialog(page, 'Updated!', 'Profile updated successfully!');
     expect(await saved.evaluate((d) => d.matches(':modal'))).toBe(true);
     await screenshot(page, 'accounts-update-profile-phone-light');

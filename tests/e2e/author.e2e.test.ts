@@ -5,7 +5,7 @@ import { axeViolations } from '../support/axe';
 import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 import { seedBlogs } from '../support/home-seed';
 
-/** Issue 17 "Authors": a writer's page from the byline, and "My blogs" from the profile. */
+/** A writer's page from the byline, and "My blogs" from the profile. */
 describe('the author page', () => {
   const server = useServer();
   let browser: Browser | undefined;

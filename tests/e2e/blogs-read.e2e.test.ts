@@ -78,7 +78,7 @@ describe('reading blogs', () => {
         await card.locator('.badge').first().waitFor();
         await card.getByRole('button', { name: 'Add to Wishlist' }).waitFor();
         await card.getByTestId('like-button').waitFor();
-        // The whole card is the link to the blog (issue 17), named by its title.
+        // The whole card is the link to the blog, named by its title.
         const title = await card.locator('h2').textContent();
         expect(await card.getByRole('link').getAttribute('href')).toMatch(/^\/blogs\//);
         expect(await card.getByRole('link').textContent()).toBe(title);
@@ -191,7 +191,7 @@ describe('reading blogs', () => {
     await screenshot(page, 'blogs-detail-comments-desktop');
     expect(await axeViolations(page)).toEqual([]);
 
-    // The writer, in a browser of their own, is told the spec's refusal where the form would be,
+    // The writer, in a browser of their own, is told the product's refusal where the form would be,
     // over the comments; the server refuses a comment sent anyway with the same text.
     const writer = await open({ colorScheme: 'dark' });
     await writer.context.request.post(`${server.url}/api/auth/sign-in/email`, {
@@ -225,7 +225,7 @@ describe('reading blogs', () => {
     await writer.page.goto(`${server.url}/blogs/${seeded.plainTech}`);
     expect(await writer.page.getByRole('button', { name: 'Post Comment' }).count()).toBe(0);
     expect(await writer.page.locator('#comments').getByText("You can't comment on your own post 😥", { exact: true }).isVisible()).toBe(true);
-    // A form posted from elsewhere (an old tab) is still refused with the spec's text.
+    // A form posted from elsewhere (an old tab) is still refused with the product's text.
     const res = await writer.context.request.post(`${server.url}/blogs/${seeded.plainTech}`, { headers: { origin: server.url }, form: { intent: 'comment', commentText: 'Replying to myself' } });
     expect(res.status()).toBe(403);
     expect(await res.text()).toContain('You can&#x27;t comment on your own post 😥');

@@ -22,10 +22,10 @@ beforeAll(async () => {
 });
 const browsers = useBrowsers();
 
-/** The spec's fixed achievements (spec §2, §9), whatever the site holds (docs/decisions/051). */
+/** The product's fixed achievements (docs/product.md#achievements), whatever the site holds (docs/decisions/051). */
 const FIGURES = ['24000+', '70%', '8000+', '60'];
 
-/** The six newest public titles, newest first (BRIEF §2 "Recent blogs"). */
+/** The six newest public titles, newest first (docs/product.md#recent-and-featured). */
 const RECENT = [...TITLES].reverse().slice(0, 6);
 
 describe('the home page', () => {
@@ -44,7 +44,7 @@ describe('the home page', () => {
     const box = await page.locator('.hero-banner').boundingBox();
     expect(box?.height).toBe(600);
     expect(await page.locator('head link[rel="preload"][as="image"][href="/images/hero-sunset.svg"]').count()).toBe(1);
-    // The hero lines: 1 s, 1.2 s and 1.5 s, the last two after 0.75 s (spec §9).
+    // The hero lines: 1 s, 1.2 s and 1.5 s, the last two after 0.75 s (docs/product.md#hero).
     const timing = await page.locator('.hero-line').evaluateAll((lines) =>
       lines.map((l) => `${getComputedStyle(l).animationDuration}/${getComputedStyle(l).animationDelay}`),
     );
@@ -70,7 +70,7 @@ describe('the home page', () => {
     const created = await first.locator('time').getAttribute('datetime');
     const local = await page.evaluate((iso) => new Date(iso!).toLocaleDateString(undefined, { dateStyle: 'medium' }), created);
     expect(await first.getByText('Posted on').textContent()).toBe(`Posted on ${local}`);
-    // Issue 17: writer, date and reading time under the excerpt; the whole card opens the blog.
+    // Writer, date and reading time under the excerpt; the whole card opens the blog.
     expect(await first.getByTestId('card-byline').textContent()).toBe(`Writer · Posted on ${local} · 1 min read`);
     expect(await first.getByText(`A short story about ${RECENT[0]!.toLowerCase()}.`).isVisible()).toBe(true);
     expect(await first.locator('img').getAttribute('src')).toBe(await seededPhoto(page.context(), server.url, 6));
@@ -234,7 +234,7 @@ describe('the configured site name', () => {
     try {
       const html = await (await fetch(named.url)).text();
       expect(html).toMatch(/<h1[^>]*>Welcome to <!-- -->Dusk Diaries<\/h1>|<h1[^>]*>Welcome to Dusk Diaries<\/h1>/);
-      // The achievements are always there, with the spec's figures, on an empty site too.
+      // The achievements are always there, with the product's figures, on an empty site too.
       expect(html).toContain('Our Achievements');
       expect(html).toContain('24000+');
     } finally {

@@ -6,7 +6,7 @@ import { signUp } from '../support/auth';
 import { uploadPhoto, seedBlog } from '../support/blogs';
 import { openBrowser, waitForHydration } from '../support/browser';
 
-/** Issue 9 §5: dates and numbers in the viewer's locale, on a document that says its language. */
+/** Dates and numbers in the viewer's locale, on a document that says its language. */
 describe('dates and numbers in the viewer’s locale', () => {
   const server = useServer();
   let blogId = '';

@@ -62,7 +62,7 @@ async function photoOf(token: string): Promise<string> {
   return photos.get(token)!;
 }
 
-/** The page at `url` in both sizes and both themes, for looking at (BRIEF: screenshots looked at). */
+/** The page at `url` in both sizes and both themes, for looking at: a screen is checked by eye, not only by tests. */
 async function screenshotAllWays(page: Page, url: string, name: string) {
   for (const [size, viewport] of [['desktop', { width: 1366, height: 900 }], ['phone', VIEWPORTS.phone]] as const) {
     for (const scheme of ['light', 'dark'] as const) {

@@ -8,7 +8,7 @@ import { expectDialog } from '../support/dialogs';
 
 const server = useServer();
 let browser: Browser | undefined;
-/** Console lines a test expects (the spec logs subscription failures); anything else fails it. */
+/** Console lines a test expects (the product logs subscription failures); anything else fails it. */
 
 const browsers = useBrowsers();
 
@@ -81,7 +81,7 @@ describe('the newsletter form', () => {
     expect(first.status).toBe(201);
     browser = await browsers.open();
     const { page } = browser;
-    // A 409 shows up as a failed resource load in the console; that is the spec's answer, not a fault.
+    // A 409 shows up as a failed resource load in the console; that is the product's answer, not a fault.
     browsers.allow(/status of 409/);
     const { field, button } = await openNewsletter(page, '/newsletter');
     await field.fill(email.toLowerCase());
@@ -123,7 +123,7 @@ describe('the newsletter form', () => {
     expect(await field.inputValue()).toBe(user.email);
     await button.click();
     await expectDialog(page, 'Subscribed!', 'Thanks for subscribing! New stories will find their way to your inbox.');
-    // Issue 17: the form remembers the subscription on the next visit, on home and on /newsletter.
+    // The form remembers the subscription on the next visit, on home and on /newsletter.
     for (const path of ['/', '/newsletter']) {
       const again = await openNewsletter(page, path);
       expect(await again.field.inputValue()).toBe(user.email.toLowerCase());

@@ -8,8 +8,9 @@ import { seedBlogs } from '../support/home-seed';
 import { useServer } from '../support/server';
 
 /**
- * BRIEF §6 and issue 17: at most 120 KB of gzipped JavaScript on the home page
- * (docs/decisions/038). The figure is measured, not written down: a real browser loads the page
+ * At most 120 KB of gzipped JavaScript on the home page
+ * (docs/product.md#speed-safety-and-accessibility, docs/decisions/038). The figure is measured,
+ * not written down: a real browser loads the page
  * from the production build, and every script it fetched before the reader scrolls is read back
  * from build/client and gzipped (level 9, as the build precompresses), the way
  * `npm run lighthouse` counts it. The author page is held to the same budget: a form's limits

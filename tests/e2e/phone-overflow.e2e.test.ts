@@ -5,7 +5,7 @@ import { seedBlog, uploadPhoto } from '../support/blogs';
 import { openBrowser, type Browser, waitForHydration } from '../support/browser';
 
 /**
- * Issue 17 "Done when": a one-word 90-character title and a 200-character address in the body
+ * A one-word 90-character title and a 200-character address in the body
  * do not widen the page on a 320 px phone, in either theme, nor the screens that list the blog.
  */
 describe('nothing overflows on a narrow phone', () => {

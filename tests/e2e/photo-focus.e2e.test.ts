@@ -27,7 +27,7 @@ async function pagePhoto(page: Page, base: string, id: string): Promise<Locator>
 }
 
 /**
- * Issue 17, "photos keep their subject" (decision 040): the writer sets the photo's focus on the
+ * Photos keep their subject (decision 040): the writer sets the photo's focus on the
  * form (a click on the thumbnail, or the radio buttons), and the card and the blog page crop
  * around it; Automatic uses the point the pipeline found at upload.
  */

@@ -1,4 +1,4 @@
-// Issue 13 §11: a form sent after the session ended (signed out in another tab, expired) shows
+// docs/decisions/026: a form sent after the session ended (signed out in another tab, expired) shows
 // the screen's failure message with a way to sign in that returns to the page, and keeps what
 // was typed — with and without JavaScript. Nothing is saved.
 import { describe, expect, it } from 'vitest';

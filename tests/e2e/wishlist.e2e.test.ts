@@ -56,7 +56,7 @@ describe('adding to the wishlist from the home page', () => {
     expect(posts).toEqual([]);
   });
 
-  it('adds with the spec payload, toasts top-right for 1.5 s, goes to /wishlist, then refuses a duplicate without sending', async () => {
+  it('adds with the home page payload, toasts top-right for 1.5 s, goes to /wishlist, then refuses a duplicate without sending', async () => {
     browser = await browsers.open();
     const { page, context } = browser;
     const user = await signUp(context, server.url);
@@ -176,7 +176,7 @@ describe('the wishlist screen', () => {
     expect(await heading.textContent()).toBe('My Wishlist : 3');
     const remove = (title: string) => page.getByRole('button', { name: `Remove ${title}` });
 
-    // The spec's confirmation, in the site's own modal; Cancel and Escape answer no and send nothing.
+    // The product's confirmation, in the site's own modal; Cancel and Escape answer no and send nothing.
     await remove(TITLES[0]!).click();
     const confirm = await expectDialog(page, 'Are you sure?', "You won't be able to revert this!");
     expect(await confirm.getAttribute('data-testid')).toBe('feedback-dialog');
@@ -195,7 +195,7 @@ describe('the wishlist screen', () => {
     expect(await heading.textContent()).toBe('My Wishlist : 3');
     expect(await remove(TITLES[0]!).count()).toBe(1);
 
-    // Confirmed: removed, and 'Deleted!' says so for 1.5 s (spec §9), on the page's paused clock.
+    // Confirmed: removed, and 'Deleted!' says so for 1.5 s (docs/product.md#constants), on the page's paused clock.
     await page.clock.install();
     await page.clock.pauseAt(Date.now() + 1000);
     await remove(TITLES[0]!).click();
@@ -214,7 +214,7 @@ describe('the wishlist screen', () => {
     await deleted.waitFor({ state: 'detached' });
     expect(await heading.textContent()).toBe('My Wishlist : 2');
 
-    // The Undo on top of the spec's message: going for it stops the dialog's clock, and it puts
+    // The Undo on top of the product's message: going for it stops the dialog's clock, and it puts
     // the blog back.
     await remove(TITLES[1]!).click();
     await confirm.getByRole('button', { name: 'Yes, delete it!' }).click();

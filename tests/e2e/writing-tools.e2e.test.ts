@@ -61,7 +61,7 @@ async function borderAndErrorColour(field: Locator) {
   });
 }
 
-describe('writing tools: Write/Preview, the toolbar and pictures in the body (issue 17)', () => {
+describe('writing tools: Write/Preview, the toolbar and pictures in the body', () => {
   let server: RunningServer;
   let browser: Browser | undefined;
   beforeAll(async () => {

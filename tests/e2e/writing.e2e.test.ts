@@ -7,7 +7,7 @@ import { axeViolations } from '../support/axe';
 import { type Browser, screenshot, waitForHydration } from '../support/browser';
 
 /**
- * Issue 17 "Writing": what a picture may be is said up front, the chosen one shows as a
+ * Writing: what a picture may be is said up front, the chosen one shows as a
  * thumbnail, the text is kept as a draft in this browser, and leaving with unsaved text asks first.
  */
 describe('writing a blog', () => {

@@ -3,7 +3,7 @@ import { describeOnDialects } from '#test/dialects';
 import { NAME_MAX_LENGTH, PHOTO_MAX_LENGTH } from '~/features/users/users.schema';
 
 /**
- * Issue 13 §4: better-auth's own JSON endpoints run the forms' schemas. A sign-up the form
+ * better-auth's own JSON endpoints run the forms' schemas (docs/decisions/022). A sign-up the form
  * would refuse answers 400 and leaves no account behind (it used to answer 500 and leave a user
  * without a profile, so the address could never register again), and a profile change through
  * /api/auth/update-user is held to the profile form's rules (it took a 900 KB or `javascript:`

@@ -70,7 +70,7 @@ describeOnDialects('authorization matrix on %s', (t, dialect) => {
   });
 
   const both = (anon: number[], others: number[]): Record<Who, number[]> => ({ anonymous: anon, 'other (cookie)': others, 'other (bearer)': others, 'moderator (bearer)': [], 'admin (bearer)': [] });
-  /** Moderation calls (issue 19): writers are refused, and moderators too where only admins may. */
+  /** Moderation calls (docs/decisions/028): writers are refused, and moderators too where only admins may. */
   const staff = (moderator: number[] = [], admin: number[] = []): Record<Who, number[]> => ({ ...both(ANON, [403]), 'moderator (bearer)': moderator, 'admin (bearer)': admin });
   const why = () => ({ reason: 'authz matrix' });
   const cases: Case[] = [
@@ -127,7 +127,7 @@ describeOnDialects('authorization matrix on %s', (t, dialect) => {
     { name: 'report anonymously', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'blog', targetId: blogId, reason: 'Spam' }), denied: { ...both(ANON, []) } },
     { name: 'report the same comment twice', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'comment', targetId: commentId, reason: 'Spam' }), denied: { ...both(ANON, [409]) } },
     { name: 'report a hidden blog of someone else', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'blog', targetId: hiddenId, reason: 'Spam' }), denied: { ...both(ANON, [404]), 'moderator (bearer)': [404], 'admin (bearer)': [403] } },
-    // Issue 19, rest: reporting an author, and the spam hold's calls (docs/decisions/029).
+    // Reporting an author, and the spam hold's calls (docs/decisions/029).
     { name: 'report an author anonymously', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'user', targetId: owner.user.id, reason: 'Harassment or hate' }), denied: both(ANON, []) },
     { name: 'report oneself as an author', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'user', targetId: owner.user.id, reason: 'Spam' }), denied: { 'admin (bearer)': [403] } },
     { name: 'report an author who does not exist', method: 'POST', path: () => '/api/reports', body: () => ({ targetType: 'user', targetId: 'nobody', reason: 'Spam' }), denied: { ...both(ANON, [404]), 'moderator (bearer)': [404], 'admin (bearer)': [404] } },

@@ -1,4 +1,4 @@
-// Issue 13 §6: a page form's body is held to a size before anything parses it. The audit's probe
+// docs/decisions/026: a page form's body is held to a size before anything parses it. An audit's probe
 // was a 150 MB urlencoded POST to /login, read in full (server RSS 207 → 595 MB).
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';

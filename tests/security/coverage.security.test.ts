@@ -9,7 +9,7 @@ import routes from '~/routes';
 import { type RunningServer, startServer } from '../support/server';
 
 /**
- * Issue 14: a new form or endpoint cannot skip a rate limit, a sign-in check or a schema. The
+ * docs/decisions/033: a new form or endpoint cannot skip a rate limit, a sign-in check or a schema. The
  * lists come from the declarations themselves — app/routes.ts (every page route) and the API's
  * OPERATIONS (every endpoint, which also registers the handlers) — never from a copy kept here.
  */

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const LEAKS = /at \w+ \(|node_modules|\/work\/|\/home\/|SQLITE_|syntax error at|relation "|violates|Kysely|TypeError|ReferenceError/;
 
-/** JSON values of every shape, including the spec's field names with hostile values. */
+/** JSON values of every shape, including the API's field names with hostile values. */
 const FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'availability', 'photo', 'email', 'name', 'Name', 'commentText', 'blogId', 'likeCount', 'createdAt', 'description', 'uid', 'page', 'limit'];
 const hostile = fc.oneof(
   fc.string(),

@@ -27,7 +27,7 @@ async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean)
 }
 
 /**
- * Issue 16's two freshness rules, on the blog page as readers get it (the built server, two
+ * The two freshness rules of docs/decisions/024, on the blog page as readers get it (the built server, two
  * processes on one database, each with its own page cache and view buffer): a like is seen at
  * once by its author and by anonymous readers of a kept page on the instance that took it, and on
  * the other instance as soon as it hears of it (on PostgreSQL, its notification: decision 044); a

@@ -13,11 +13,11 @@ interface Person {
 }
 
 /**
- * BRIEF §2 "Emails of others" (issue 13 §2): nobody is shown an email address but their own, in
+ * Emails of others (docs/product.md#emails-of-others, docs/decisions/022): nobody is shown an email address but their own, in
  * any public read — the JSON API, the pages' loader data (`.data`), the HTML, the feeds and the
  * sitemap — fresh or from the page cache. Distinctive addresses are seeded and looked for in the
- * raw bytes of every answer. The same pages show a renamed person under the new name (issue 13
- * §4: identity read through the user's id).
+ * raw bytes of every answer. The same pages show a renamed person under the new name
+ * (identity read through the user's id).
  */
 describe.each(DIALECTS)('emails only to their owner on %s', (dialect) => {
   let server: RunningServer;

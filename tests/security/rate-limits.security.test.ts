@@ -278,7 +278,7 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
         body.set('image', new Blob([TEXT_FILE], { type: 'image/jpeg' }), 'not-a-photo.jpg');
         return { path: '/api/images', headers: { cookie: reader.cookie }, body };
       }, [
-        // The three form upload paths count the same rule as the API (issue 14).
+        // The three form upload paths count the same rule as the API (docs/decisions/033).
         { path: '/addBlog', headers: { cookie: reader.cookie }, body: withImage(blogFields) },
         { path: '/update-profile', headers: { cookie: reader.cookie }, body: withImage({ name: 'Reader' }, 'photo') },
         { path: '/register', body: withImage({ name: 'Late', email: `late-${randomUUID()}@example.com`, password: 'Sunset123', terms: 'on' }) },

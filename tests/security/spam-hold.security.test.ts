@@ -7,7 +7,7 @@ import { apiSession, type ApiSession } from '../support/auth';
 import { type RunningServer, startServer } from '../support/server';
 
 /**
- * The spam hold on the built site (issue 19, docs/decisions/029): a new account's blog is absent
+ * The spam hold on the built site (docs/decisions/029): a new account's blog is absent
  * from the sitemap, the feeds, featured and the newsletter and carries noindex; after a
  * moderator approves the account it appears everywhere at once, through the page cache.
  */

@@ -1,4 +1,4 @@
-// Issue 19: a suspended user can read but not change their account, through every door. The
+// docs/decisions/028 and 048: a suspended user can read but not change their account, through every door. The
 // API's doors are in suspension.security.test.ts; these are the page forms: the profile page's
 // two-factor form (better-auth through the auth port rather than /api/auth), the follow and
 // unfollow forms and the profile form (docs/decisions/048).

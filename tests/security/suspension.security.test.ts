@@ -12,7 +12,7 @@ import { createLogger } from '#server/logger.server';
 import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#test/test-app';
 
 /**
- * Issue 19: a suspension ends the user's open sessions, cookie and bearer, on every instance at
+ * docs/decisions/028 and 048: a suspension ends the user's open sessions, cookie and bearer, on every instance at
  * once (two instances on one database, each with its own session cache), and a new sign-in can
  * read but every write answers 403 with the suspension's message: ours, and better-auth's own
  * account changes.

@@ -16,9 +16,9 @@ import { PUBLIC_BLOG } from '../support/public-blog';
 
 
 /**
- * Issue 13 item 7: the anonymous view counter counted every call and each one emptied the page
+ * The anonymous view counter used to count every call and each one emptied the page
  * cache. A visitor counts once per blog a day, the endpoint is rate-limited per client, and a
- * view empties no cache (BRIEF §2 "Views", docs/decisions/024).
+ * view empties no cache (docs/product.md#views, docs/decisions/024).
  */
 describeOnDialects('view counting on %s', { RATE_LIMITS: 'on' }, (t, dialect) => {
   let owner: TestUser;

@@ -1,6 +1,6 @@
 import { afterEach, vi } from 'vitest';
 
-// A stray console.error is a bug somebody missed: fail the test that caused it (STYLE.md).
+// A stray console.error is a bug somebody missed: fail the test that caused it.
 const spy = vi.spyOn(console, 'error');
 afterEach(() => {
   const calls = spy.mock.calls.slice();

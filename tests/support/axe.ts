@@ -8,7 +8,7 @@ export interface AxeViolation {
   targets: string[];
 }
 
-/** The WCAG 2.0–2.2 A and AA rule tags (issue 9: WCAG 2.2 AA). */
+/** The WCAG 2.0–2.2 A and AA rule tags: the site aims at WCAG 2.2 AA (docs/decisions/014). */
 export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 type AxeWindow = Window & { axe?: typeof axe };

@@ -105,7 +105,7 @@ export async function scrollToElement(locator: Locator) {
 /**
  * Browsers for the tests of the enclosing file or describe block: each test opens what it needs
  * with `open()`; after the test they are closed and the test fails on any console error or
- * uncaught exception they logged (STYLE.md), except lines matching `allowed`, or a pattern the
+ * uncaught exception they logged (each is a bug somebody missed), except lines matching `allowed`, or a pattern the
  * test itself named with `allow()` (a refused request it makes on purpose, which Chromium logs
  * as "the server responded with a status of …": see `refused`).
  */

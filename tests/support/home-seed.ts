@@ -63,7 +63,7 @@ export async function seedBlogs(context: BrowserContext, baseUrl: string, blogs:
   return ids;
 }
 
-/** Adds a blog to the context user's wishlist through the API (spec §7, the All blogs payload). */
+/** Adds a blog to the context user's wishlist through the API (the All blogs payload of POST /wishlist). */
 export async function seedWishlist(context: BrowserContext, baseUrl: string, blogId: string): Promise<string> {
   const res = await context.request.post(`${baseUrl}/api/wishlist`, {
     headers: { origin: baseUrl },

@@ -87,7 +87,7 @@ export async function saveBlogForm<T>(
     return await save(form.input);
   } catch (error) {
     if (form.uploaded && form.input.photo) await discardImage(ctx, form.input.photo);
-    // A photo address that could not be made ours (decision 050): the spec's text, then why.
+    // A photo address that could not be made ours (decision 050): the product's text, then why.
     if (isAppError(error) && error.field === 'photo') throw new AppError(error.code, imageFailure(error.message), 'image');
     throw error;
   }

@@ -3,15 +3,15 @@ import { PHOTO_FOCUS_CHOICES } from '~/features/images/photo-focus';
 import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_TYPES } from './blogs.schema';
 
 /**
- * A blog and a comment as the API answers them (spec §3, allowlisted): the one source of the
- * contract (issue 14). The OpenAPI document is generated from these, and the presenter's
+ * A blog and a comment as the API answers them (docs/product.md#data, allowlisted): the one source
+ * of the contract (docs/decisions/037). The OpenAPI document is generated from these, and the presenter's
  * `BlogJson`/`CommentJson` are their `z.infer`, so a field added to one is in the other or the
  * typecheck fails. Kept apart from blogs.schema so the pages that only show blogs ship no zod
  * for it: the presenter imports types from here, never values.
  */
 const text = z.string();
 const id = z.string().describe('A blog, comment or wishlist id (UUID)');
-const ownEmail = (whose: string) => text.optional().describe(`Only when the caller is ${whose}: nobody else is ever shown an email address (BRIEF §2)`);
+const ownEmail = (whose: string) => text.optional().describe(`Only when the caller is ${whose}: nobody else is ever shown an email address`);
 const Removal = z.strictObject({ reason: text }).optional().describe('Only to its author, when a moderator removed it: everyone else is not shown it at all');
 export const Pending = z.literal(true).optional().describe('Only to its author: a new account’s text with many links waits for a moderator, and nobody else is shown it yet (docs/decisions/029)');
 

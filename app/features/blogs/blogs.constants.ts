@@ -5,7 +5,7 @@
  */
 import { PHOTO_MAX_LENGTH } from '~/features/images/images.schema';
 
-/** Spec §3's choice lists, verbatim and in the spec's order. */
+/** The choice lists (docs/product.md#choice-lists), verbatim and in their order. */
 export const BLOG_CATEGORIES = [
   'Personal',
   'Travelling & Photography',

@@ -27,7 +27,7 @@ export interface CommentRow {
   pending_since: string | null;
 }
 
-/** Who is looking: their own email is the only one they are ever shown (BRIEF §2). */
+/** Who is looking: their own email is the only one they are ever shown (docs/product.md#emails-of-others). */
 export interface Viewer {
   id: string;
   email: string;
@@ -72,7 +72,7 @@ export function presentBlog(
     ...(isOwner ? { email: viewer.email } : {}),
     isOwner,
     name: shownName(row.author_name),
-    // The database's CHECKs hold these to the spec's lists (the column types say only string).
+    // The database's CHECKs hold these to the choice lists (docs/product.md#choice-lists) (the column types say only string).
     category: row.category as BlogCategory,
     type: row.type as BlogType,
     short_description: row.short_description,

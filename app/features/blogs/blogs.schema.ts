@@ -22,7 +22,7 @@ const text = (max: number) =>
     .trim()
     .min(1, required)
     .max(max, `Must be at most ${max.toLocaleString('en')} characters`);
-/** A dropdown's error reads as a sentence (issue 17); the allowed values are in the OpenAPI document. */
+/** A dropdown's error reads as a sentence a writer can act on; the allowed values are in the OpenAPI document. */
 const choice = <T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { message });
 const CHOOSE = { category: 'Choose a category.', type: 'Choose a type.', availability: 'Choose Public or Hidden.', photoFocus: 'Choose where the photo is kept when it is cropped.' } as const;
 
@@ -38,9 +38,9 @@ const optionalDetails = z
   .optional();
 
 /**
- * Fields of a blog as a writer sends them (spec §7 POST /blogs). `email`, `Name`/`name` and
- * `createdAt` may be present in the spec's payload but are never trusted: the owner and the time
- * come from the session and the clock (BRIEF §2), so they are not part of the schema.
+ * Fields of a blog as a writer sends them (POST /blogs in docs/product.md#the-api). `email`, `Name`/`name`
+ * and `createdAt` may be present in that payload but are never trusted: the owner and the time
+ * come from the session and the clock (docs/product.md#server-side-rules), so they are not part of the schema.
  */
 export const CreateBlogSchema = z.object({
   title: text(BLOG_LIMITS.title),
@@ -57,7 +57,7 @@ export const CreateBlogSchema = z.object({
 });
 export type CreateBlogInput = z.infer<typeof CreateBlogSchema>;
 
-/** Spec §5: on update no field is required; the photo is kept when absent. */
+/** On update no field is required (docs/product.md#validation); the photo is kept when absent. */
 export const UpdateBlogSchema = CreateBlogSchema.partial();
 export type UpdateBlogInput = z.infer<typeof UpdateBlogSchema>;
 
@@ -70,7 +70,7 @@ export const PreviewSchema = z.object({
 });
 export type PreviewInput = z.infer<typeof PreviewSchema>;
 
-/** Spec §7 PATCH /blogs/{id}: only the text is taken; the author is the caller. */
+/** PATCH /blogs/{id} (docs/product.md#the-api): only the text is taken; the author is the caller. */
 export const CommentSchema = z.object({
   commentText: text(BLOG_LIMITS.commentText),
 });

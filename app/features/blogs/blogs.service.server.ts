@@ -24,14 +24,17 @@ import {
   type UpdateBlogInput,
 } from './blogs.schema';
 
-/** The detail shows the newest comments; older ones stay in the database (BRIEF: no unbounded list). */
+/**
+ * The detail shows the newest comments; older ones stay in the database, so no page loads an
+ * unbounded list (docs/product.md#lists-at-scale).
+ */
 export const COMMENTS_SHOWN = 100;
 
 const notFound = () => new AppError('not_found', MESSAGES.blogNotFound);
 
 /**
  * A Hidden blog is a private draft, and a blog a moderator removed or one waiting for a
- * moderator is shown to its owner only: to anyone else none exists (BRIEF §2, decisions 028, 029).
+ * moderator is shown to its owner only: to anyone else none exists (docs/product.md#hidden-blogs, decisions 028, 029).
  */
 async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
   const row = await repo.findBlog(ctx.db, id);
@@ -131,7 +134,7 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
   return { insertedId: id };
 }
 
-/** The blog an owner is about to edit; anyone else is refused with the spec's text. */
+/** The blog an owner is about to edit; anyone else is refused with the product's text. */
 export async function getBlogForUpdate(ctx: ServiceContext, id: string): Promise<BlogJson> {
   const user = requireUser(ctx);
   const row = await findVisible(ctx, id);
@@ -241,7 +244,7 @@ export async function listPublicBlogRefs(ctx: ServiceContext, page: { offset: nu
 }
 
 /**
- * The 6 newest Public blogs (BRIEF §2 "Recent blogs"). Recent and featured are showcases of
+ * The 6 newest Public blogs (docs/product.md#recent-and-featured). Recent and featured are showcases of
  * public blogs for everyone, so an owner's Hidden drafts are not shown there, not even to them.
  */
 /** How many blogs everyone may see, and how many writers wrote them (the home page's figures). */
@@ -254,14 +257,14 @@ export async function listRecentBlogs(ctx: ServiceContext): Promise<BlogJson[]> 
   return present(ctx, await repo.listPublicBlogs(ctx.db, 'recent', RECENT_BLOGS_LIMIT));
 }
 
-/** The 10 Public blogs with the most likes; ties by views, then newest (BRIEF §2). */
+/** The 10 Public blogs with the most likes; ties by views, then newest (docs/product.md#recent-and-featured). */
 export async function listFeaturedBlogs(ctx: ServiceContext): Promise<BlogJson[]> {
   return present(ctx, await repo.listPublicBlogs(ctx.db, 'featured', FEATURED_BLOGS_LIMIT));
 }
 
 /**
- * One view: the browser sends it once (spec §4 'viewedBlogs'), and the server counts it at most
- * once per visitor and blog a day (BRIEF §2): a signed-in visitor is their account, anyone else
+ * One view: the browser sends it once ('viewedBlogs'), and the server counts it at most once
+ * per visitor and blog a day (docs/product.md#views): a signed-in visitor is their account, anyone else
  * their address and user agent. Counted views are written in batches (ViewCounter); a repeat
  * answers modifiedCount 0.
  */
@@ -277,7 +280,7 @@ export async function recordView(
   return { modifiedCount: (await views.count(visitor, id)) ? 1 : 0 };
 }
 
-/** One like per user and blog: the second answers modifiedCount 0 (BRIEF §2 "Likes"). */
+/** One like per user and blog: the second answers modifiedCount 0 (docs/product.md#likes). */
 export async function likeBlog(ctx: ServiceContext, id: string): Promise<{ modifiedCount: number; likes: number }> {
   return setLiked(ctx, id, true);
 }
@@ -305,7 +308,7 @@ export interface LikedBlogJson {
   likedBy: string[];
 }
 
-/** Spec §7 GET /blogs/liked/{email}: the caller's own likes only. */
+/** GET /blogs/liked/{email} (docs/product.md#the-api): the caller's own likes only. */
 export async function listLikedBlogs(ctx: ServiceContext, email: string, page: PageQuery): Promise<{ items: LikedBlogJson[]; total: number }> {
   const user = requireUser(ctx);
   if (email.toLowerCase() !== user.email.toLowerCase()) throw new AppError('forbidden', MESSAGES.forbidden);
@@ -316,7 +319,7 @@ export async function listLikedBlogs(ctx: ServiceContext, email: string, page: P
   return { items: rows.map((r) => ({ blogId: r.blog_id, likes: r.likes, likedBy: [user.email] })), total };
 }
 
-/** A comment by the caller (whatever a payload claims); never on one's own blog (spec §5). */
+/** A comment by the caller (whatever a payload claims); never on one's own blog (docs/product.md#validation). */
 export async function addComment(ctx: ServiceContext, id: string, input: CommentInput): Promise<{ success: true; pending?: true }> {
   const user = await assertCanComment(ctx);
   await ctx.limit(RATE_LIMITS.comment);
@@ -339,7 +342,7 @@ export async function addComment(ctx: ServiceContext, id: string, input: Comment
 
 const commentNotFound = () => new AppError('not_found', MESSAGES.commentNotFound);
 
-/** Its author edits a comment; it is then shown as "edited" (issue 19). */
+/** Its author edits a comment; it is then shown as "edited" (docs/product.md#community-features). */
 export async function editComment(ctx: ServiceContext, commentId: string, input: CommentInput): Promise<{ modifiedCount: number }> {
   const user = await assertCanComment(ctx);
   const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
@@ -350,7 +353,7 @@ export async function editComment(ctx: ServiceContext, commentId: string, input:
   return { modifiedCount: await repo.updateCommentText(ctx.db, commentId, input.commentText, now, hold.pending ? now : undefined) };
 }
 
-/** Its author deletes a comment, or the owner of the blog it is on (issue 19). */
+/** Its author deletes a comment, or the owner of the blog it is on (docs/product.md#community-features). */
 export async function deleteComment(ctx: ServiceContext, commentId: string): Promise<{ deletedCount: number }> {
   const user = await assertCanWrite(ctx);
   const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);

@@ -40,7 +40,7 @@ describeOnDialects('blog service on %s', (t, dialect) => {
     await expect(getBlog(ctx(null), 'no-such-id')).rejects.toBeInstanceOf(AppError);
   });
 
-  it('lists an author’s blogs newest first: Public for everyone, Hidden ones for the author alone (issue 17)', async () => {
+  it('lists an author’s blogs newest first: Public for everyone, Hidden ones for the author alone', async () => {
     const writer = await t.createUser({ name: 'Wren Author' });
     const older = await createBlog(ctx(writer), input({ title: 'Older public' }));
     const hidden = await createBlog(ctx(writer), input({ title: 'Hidden draft', availability: 'Hidden' }));

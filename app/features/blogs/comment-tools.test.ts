@@ -4,7 +4,7 @@ import { MESSAGES } from '~/lib/messages';
 import type { TestUser } from '#test/test-app';
 import { addComment, createBlog, deleteComment, editComment, getBlog } from './blogs.service.server';
 
-/** Writers' own tools (issue 19): edit and delete one's comment; a blog's owner deletes comments on it. */
+/** Writers' own tools (docs/product.md#community-features): edit and delete one's comment; a blog's owner deletes comments on it. */
 describeOnDialects('comment tools on %s', (t) => {
   let owner: TestUser;
   let author: TestUser;

@@ -1,5 +1,5 @@
 /**
- * The writing toolbar's edits (issue 17): each turns the text and its selection into one
+ * The writing toolbar's edits (docs/decisions/030): each turns the text and its selection into one
  * replacement, so the textarea can apply it as a single undoable insertion. Pure, client-safe.
  */
 

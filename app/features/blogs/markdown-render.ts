@@ -49,7 +49,7 @@ function bodyImage(bases: readonly string[]): sanitizeHtml.Transformer {
 }
 
 /**
- * The long description is GitHub-flavoured Markdown (BRIEF §2). Writers are untrusted, so the
+ * The long description is GitHub-flavoured Markdown (docs/product.md#long-description). Writers are untrusted, so the
  * HTML is sanitised after rendering: no scripts, styles, event handlers or foreign schemes.
  */
 const sanitizeOptions = (bases: readonly string[], rel: string): sanitizeHtml.IOptions => ({

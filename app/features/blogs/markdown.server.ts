@@ -73,7 +73,7 @@ const pool = () =>
 
 /**
  * Rendered bodies by their Markdown: parsing and sanitising were about a tenth of a signed-in
- * blog page's CPU (issue 16's profile), and the same few popular bodies are read again and
+ * blog page's CPU in a profile (docs/decisions/032), and the same few popular bodies are read again and
  * again. The output depends on the input and the options alone, so an edit is simply a new key.
  */
 const rendered = new LRUCache<string, string>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (html, markdown) => (html.length + markdown.length) * 2 });

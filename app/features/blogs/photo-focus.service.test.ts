@@ -17,7 +17,7 @@ async function formRequest(fields: Record<string, string>, image?: Buffer): Prom
   return new Request('http://afterglow.test/addBlog', { method: 'POST', body: form });
 }
 
-describeOnDialects('a photo keeps its subject on %s (issue 17, decision 040)', (t) => {
+describeOnDialects('a photo keeps its subject on %s (decision 040)', (t) => {
   let writer: TestUser;
   beforeAll(async () => {
     writer = await t.createUser();

@@ -63,7 +63,8 @@ export interface ViewCounterOptions {
 
 /**
  * Views counted at most once per visitor and blog a day, added up in memory and written every
- * few seconds in one statement (issue 13 item 7, issue 16, decision 024). A visitor without an
+ * few seconds in one statement, so views can neither empty caches nor flood the database
+ * (docs/decisions/024). A visitor without an
  * account is a hash of address and user agent with the day's salt, so no address is kept.
  */
 export class ViewCounter {

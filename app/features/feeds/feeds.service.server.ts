@@ -21,7 +21,7 @@ export const categorySlug = (category: string) =>
 
 export const categoryFromSlug = (slug: string): BlogCategory | undefined => BLOG_CATEGORIES.find((c) => categorySlug(c) === slug);
 
-/** Where a writer's own feeds live, beside their page (issue 17). */
+/** Where a writer's own feeds live, beside their page (docs/decisions/031). */
 export const authorFeedPath = (authorId: string, format: 'atom' | 'rss') => `/authors/${authorId}/${format === 'atom' ? 'feed.xml' : 'rss.xml'}`;
 
 /** Whose blogs a feed carries: the whole site, one category, or one writer. */

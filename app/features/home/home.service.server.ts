@@ -15,7 +15,7 @@ export const FIGURES_MAX_AGE_MS = 30_000;
 const figuresMemo = new WeakMap<object, { at: number; blogs: number; figures: Figure[] }>();
 
 /**
- * The achievements (spec §2): the fixed figures as set (the spec's by default), or, when the
+ * The achievements (docs/product.md#achievements): the fixed figures as set (the product's by default), or, when the
  * operator chose `counted`, the site's own counts (docs/decisions/031, 051). Always four.
  */
 export async function loadSiteFigures(ctx: ServiceContext, setting: AchievementsSetting): Promise<Figure[]> {

@@ -18,7 +18,7 @@ describe('the home page figures', () => {
     ]);
   });
 
-  it("keep the spec's four labels, with the share of members who published as the share rate", () => {
+  it("keep the product's four labels, with the share of members who published as the share rate", () => {
     expect(siteFigures({ blogs: 24_312, writers: 63, members: 90, subscribers: 8042 })).toEqual([
       { label: 'Total Blog', end: 24_000, suffix: '+' },
       { label: 'Share rate', end: 70, suffix: '%' },

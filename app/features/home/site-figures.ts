@@ -1,5 +1,5 @@
 /**
- * The home page's achievements (spec §2): the spec's four fixed figures unless the operator sets
+ * The home page's achievements (docs/product.md#achievements): the four fixed figures unless the operator sets
  * ACHIEVEMENTS to figures of their own or to `counted`, the site's own counts
  * (docs/decisions/031, 051).
  */
@@ -22,7 +22,7 @@ export interface Figure {
 
 export const FIGURE_LABELS = ['Total Blog', 'Share rate', 'Subscriber', 'Active Blogger'] as const;
 
-/** The spec's figures (spec §2, §9): fixed, not fetched. */
+/** The product's own figures (docs/product.md#achievements): fixed, not fetched. */
 export const SPEC_FIGURES: Figure[] = [
   { label: 'Total Blog', end: 24_000, suffix: '+' },
   { label: 'Share rate', end: 70, suffix: '%' },
@@ -30,7 +30,7 @@ export const SPEC_FIGURES: Figure[] = [
   { label: 'Active Blogger', end: 60, suffix: '' },
 ];
 
-/** What the section shows: fixed figures (the spec's by default), or the site's own counts. */
+/** What the section shows: fixed figures (the product's by default), or the site's own counts. */
 export type AchievementsSetting = { kind: 'fixed'; figures: Figure[] } | { kind: 'counted' };
 
 export const ACHIEVEMENTS_FORMAT = 'must be "counted" or four figures in the order Total Blog, Share rate, Subscriber, Active Blogger, each a whole number with an optional + or %, like 24000+,70%,8000+,60';
@@ -48,7 +48,7 @@ export function parseAchievements(value: string): AchievementsSetting | null {
 }
 
 /**
- * A count as the spec writes its figures ('24000+'): below 100 as it is, above two significant
+ * A count as the product writes its figures ('24000+'): below 100 as it is, above two significant
  * digits with '+' only when digits were dropped, so 63 stays 63, 163 reads 160+ and 24,312 reads
  * 24000+. Never more than is true.
  */

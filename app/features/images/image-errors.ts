@@ -2,7 +2,7 @@ import { MESSAGES } from '~/lib/messages';
 
 // Apart from image.schema.ts, which every page with a photo loads (imageSrcSet): only forms need these.
 
-/** 'Image upload failed.' (spec §5) followed by the image pipeline's reason, as a sentence. */
+/** 'Image upload failed.' (docs/product.md#validation) followed by the image pipeline's reason, as a sentence. */
 export function imageFailure(message: string): string {
   const reason = message.replace(/^(image|photo): /, '');
   return `${MESSAGES.imageUploadFailed} ${reason.charAt(0).toUpperCase()}${reason.slice(1)}${/[.!?]$/.test(reason) ? '' : '.'}`;

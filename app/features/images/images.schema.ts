@@ -1,4 +1,4 @@
-/** The widths every uploaded image is stored at, for `srcset` (BRIEF §2 "Image hosting"). */
+/** The widths every uploaded image is stored at, for `srcset` (docs/product.md#image-hosting). */
 export const IMAGE_WIDTHS = [400, 800, 1600] as const;
 
 /** Decompression bombs are refused from the header, before a pixel is decoded. */

@@ -1,7 +1,7 @@
 import type { CSSProperties } from 'react';
 
 /**
- * A photo's focus (issue 17, docs/decisions/040-photo-focus.md): the writer picks one of nine
+ * A photo's focus (docs/decisions/040-photo-focus.md): the writer picks one of nine
  * positions, or "Automatic", which is the point the image pipeline found (sharp's attention
  * strategy). Client-safe and without zod, so the pages that only show photos ship none of it.
  */

@@ -28,7 +28,7 @@ const photoUrl = z.string({ message: MESSAGES.fieldRequired }).trim().max(PHOTO_
 const NOT_A_PHOTO = 'Photo must be an image URL';
 
 /**
- * The one photo rule for blogs and people (issue 14). What differs is only whether it may be
+ * The one photo rule for blogs and people (docs/decisions/037). What differs is only whether it may be
  * cleared: a blog's photo is required; a person's may be sent empty, which clears it (null).
  */
 export const PhotoUrlSchema = photoUrl.min(1, MESSAGES.fieldRequired).refine(isPhotoUrl, NOT_A_PHOTO);

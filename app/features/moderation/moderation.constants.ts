@@ -4,7 +4,7 @@
  * moderation.schema re-exports them.
  */
 
-/** The reasons a reader picks from when reporting (issue 19); free text may add to any. */
+/** The reasons a reader picks from when reporting (docs/decisions/028); free text may add to any. */
 export const REPORT_REASONS = ['Spam', 'Harassment or hate', 'Sexual or violent content', 'Misinformation', 'Copyright', 'Something else'] as const;
 export const REPORT_TARGET_TYPES = ['blog', 'comment', 'user'] as const;
 export const ROLES = ['admin', 'moderator'] as const;

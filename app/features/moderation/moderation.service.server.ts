@@ -9,7 +9,7 @@ import * as repo from './moderation.repo.server';
 import type { GrantModeratorInput, ModeratedContent, ModerationReasonInput, ReportInput, SuspendInput } from './moderation.schema';
 
 /**
- * Moderation (issue 19, docs/decisions/028-moderation.md). Every permission is checked here, so
+ * Moderation (docs/decisions/028-moderation.md). Every permission is checked here, so
  * the pages and the API cannot drift; every action leaves a row in the audit log.
  */
 

@@ -7,7 +7,7 @@ import * as repo from './moderation.repo.server';
 import type { ModeratedContent, ModerationReasonInput } from './moderation.schema';
 
 /**
- * The spam hold for new accounts (issue 19, docs/decisions/029-spam-hold.md). For SPAM_HOLD_DAYS
+ * The spam hold for new accounts (docs/decisions/029-spam-hold.md). For SPAM_HOLD_DAYS
  * after sign-up, unless a moderator approved the account:
  * - its blogs carry `held_until`: noindex, nofollow links, and out of the sitemap, the feeds,
  *   featured and the newsletter;

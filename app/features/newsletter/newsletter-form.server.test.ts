@@ -14,7 +14,7 @@ const form = (email?: string) => {
 };
 
 describeOnDialects('the newsletter form without JavaScript on %s', { RATE_LIMITS: 'on' }, (t) => {
-  it('answers every state of spec §4 with the spec texts', async () => {
+  it('answers every state of the newsletter form with the product texts', async () => {
     const ctx = t.context(null);
     const subscribed = await subscribeFromForm(ctx, form(' Evening@Example.com '));
     expect(subscribed).toEqual({ status: 'subscribed', title: MESSAGES.subscribedTitle, text: MESSAGES.subscribeSuccessMessage, email: 'Evening@Example.com' });
@@ -36,7 +36,7 @@ describeOnDialects('the newsletter form without JavaScript on %s', { RATE_LIMITS
     expect(outcomeStatus(limited)).toBe(429);
   });
 
-  it('turns a database failure into the spec’s error, logged', async () => {
+  it('turns a database failure into the product’s error, logged', async () => {
     // A real database without our tables: the insert fails the way an outage would.
     const empty = createDatabase({ sqlitePath: ':memory:' });
     const lines: string[] = [];

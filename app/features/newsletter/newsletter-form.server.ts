@@ -7,7 +7,7 @@ import { subscribe } from './newsletter.service.server';
 
 /**
  * The newsletter form posted without JavaScript (routes / and /newsletter): the same outcomes
- * and texts the enhanced form shows as popups (spec §8), rendered beside the form instead.
+ * and texts the enhanced form shows as popups (docs/product.md#messages), rendered beside the form instead.
  */
 export async function subscribeFromForm(ctx: ServiceContext, form: FormData): Promise<NewsletterOutcome> {
   const raw = form.get('email');
@@ -19,7 +19,7 @@ export async function subscribeFromForm(ctx: ServiceContext, form: FormData): Pr
     const { message } = await subscribe(ctx, parsed.data);
     return { status: 'subscribed', title: MESSAGES.subscribedTitle, text: message, email };
   } catch (error) {
-    // Over the subscribe limit: the spec's failure, with the reason.
+    // Over the subscribe limit: the product's failure, with the reason.
     if (isAppError(error) && error.code === 'rate_limited') return { status: 'limited', title: MESSAGES.subscribeErrorTitle, text: MESSAGES.tooManyRequests, email };
     if (isAppError(error) && error.code === 'conflict') {
       return { status: 'already', title: MESSAGES.alreadySubscribedTitle, text: error.message, email };

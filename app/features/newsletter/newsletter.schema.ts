@@ -3,7 +3,7 @@ import { MESSAGES } from '~/lib/messages';
 import { EMAIL_MAX_LENGTH } from '~/lib/validation';
 
 
-/** POST /subscribers (spec §7) and the newsletter form: a present, well-formed email. */
+/** POST /subscribers (docs/product.md#the-api) and the newsletter form: a present, well-formed email. */
 export const SubscribeSchema = z.object({
   email: z
     .string(MESSAGES.subscribeEmptyText)

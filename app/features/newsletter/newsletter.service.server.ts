@@ -11,7 +11,7 @@ import * as repo from './newsletter.repo.server';
 import type { SubscribeInput } from './newsletter.schema';
 
 /**
- * Subscribes an email to the newsletter; anyone may (spec §6). Emails are stored lower-cased so
+ * Subscribes an email to the newsletter; anyone may (docs/product.md#who-can-do-what). Emails are stored lower-cased so
  * 'Ann@x.org' and 'ann@x.org' are one subscriber; a second time is a 409 with its own message.
  * Double opt-in: the address gets a confirmation mail and nothing else until it is confirmed,
  * except a signed-in reader subscribing the account email they already proved
@@ -89,7 +89,7 @@ export async function unsubscribeByLink(ctx: ServiceContext, secret: string, tok
   }
 }
 
-/** Whether the signed-in reader's account email is on the list (the form shows it locked, issue 17); null for visitors. */
+/** Whether the signed-in reader's account email is on the list (the form shows it locked on every visit); null for visitors. */
 export async function findMySubscription(ctx: ServiceContext): Promise<{ email: string; confirmed: boolean } | null> {
   if (!ctx.user) return null;
   const subscriber = await repo.findSubscriber(ctx.db, { email: ctx.user.email });

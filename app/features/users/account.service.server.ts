@@ -7,7 +7,7 @@ import type { LogInInput, SignUpInput } from './users.schema';
 import { assertOwnEmail } from './users.service.server';
 
 /**
- * Account flows as use cases (issue 14, docs/decisions/033): sign-up, sign-in and its code step,
+ * Account flows as use cases (docs/decisions/033): sign-up, sign-in and its code step,
  * the reset mail and the reset, two-factor set-up. Each reaches better-auth only through
  * `ctx.auth`, which counts the endpoint's rate rules (the same counters as /api/auth/*). Routes
  * parse the form, call one of these, and turn the outcome into data or a redirect.
@@ -86,7 +86,10 @@ export async function signOut(ctx: ServiceContext): Promise<{ cookies: Headers }
   return { cookies: forwardCookies(await ctx.auth.signOut()) };
 }
 
-/** The reset mail. The answer is the same whether or not the email has an account (issue 3 §4). */
+/**
+ * The reset mail. The answer is the same whether or not the email has an account, so it tells
+ * nobody who is a member (docs/product.md#forgot-password).
+ */
 export function requestPasswordReset(ctx: ServiceContext, email: string): Promise<AccountOutcome> {
   return outcomeOf(async () => {
     const response = await ctx.auth.call('/request-password-reset', { email, redirectTo: '/reset-password' });
@@ -143,7 +146,7 @@ export async function startSocialSignIn(ctx: ServiceContext, provider: string, r
 }
 
 /**
- * A bearer token only for a caller already signed in as that email (BRIEF §2): their session's
+ * A bearer token only for a caller already signed in as that email (docs/product.md#tokens): their session's
  * own token, so it expires with the session and stops working at logout.
  */
 export async function issueToken(ctx: ServiceContext, input: { email: string }): Promise<{ token: string }> {

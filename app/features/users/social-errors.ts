@@ -3,7 +3,7 @@ import { MESSAGES } from '~/lib/messages';
 type ProviderErrorCode = keyof typeof MESSAGES.socialErrors;
 
 /**
- * better-auth's and the OAuth provider's error codes, in the spec's vocabulary (§8). Anything
+ * better-auth's and the OAuth provider's error codes, in the product's vocabulary (docs/product.md#messages). Anything
  * unknown is the provider's 'internal-error': the visitor gets a sentence, never a code.
  */
 const CODES: Record<string, ProviderErrorCode> = {

@@ -1,4 +1,4 @@
-/** The stored profile as GET /update/{email} answers it (spec §7: name and photo). */
+/** The stored profile as GET /update/{email} answers it (docs/product.md#the-api: name and photo). */
 export interface ProfileJson {
   name: string | null;
   photo: string | null;
@@ -12,7 +12,7 @@ export interface ProfileView extends ProfileJson {
 
 export const presentProfile = (view: ProfileView): ProfileJson => ({ name: view.name, photo: view.photo });
 
-/** The spec's user record (POST /users): name, email, photo, uid. */
+/** The product's user record (POST /users): name, email, photo, uid. */
 export const presentUserRecord = (view: ProfileView & { uid: string }) => ({
   name: view.name,
   email: view.email,

@@ -3,7 +3,7 @@ import { MESSAGES } from '~/lib/messages';
 import { EMAIL_MAX_LENGTH } from '~/lib/validation';
 import { ClearablePhotoUrlSchema } from '~/features/images/photo-url.schema';
 
-/** Spec §5 and §9: at least 8 characters with a digit, a lowercase and an uppercase letter. */
+/** docs/product.md#validation: at least 8 characters with a digit, a lowercase and an uppercase letter. */
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for passphrases, short enough that hashing stays cheap (better-auth's limit too). */
 export const PASSWORD_MAX_LENGTH = 128;
@@ -74,7 +74,7 @@ export const UpdateProfileSchema = z
   .transform(({ name, Name, photo }) => ({ name: name ?? Name, photo }));
 export type UpdateProfileInput = z.infer<typeof UpdateProfileSchema>;
 
-/** POST /users (spec §7): the user record saved on social sign-up. */
+/** POST /users (docs/product.md#the-api): the user record saved on social sign-up. */
 export const SaveUserSchema = z
   .object({
     email: EmailSchema,

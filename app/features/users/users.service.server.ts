@@ -35,7 +35,7 @@ function newProfileRow(ctx: ServiceContext, account: NewAccount): ProfileRow {
 }
 
 /**
- * Every account gets its user record when it is created (spec §3 "User record"), from the
+ * Every account gets its user record when it is created (docs/product.md#subscriber-user-record-signed-in-person), from the
  * values it signed up with or the provider's; later sign-ins never overwrite it.
  */
 export async function createUserRecord(ctx: ServiceContext, account: NewAccount): Promise<void> {
@@ -43,7 +43,7 @@ export async function createUserRecord(ctx: ServiceContext, account: NewAccount)
     await insertProfileIfMissing(ctx.db, newProfileRow(ctx, account));
   } catch (error) {
     // better-auth has already stored the account. Without its record the address could never
-    // sign in or register again (issue 13 §4), so the whole account goes and the sign-up fails.
+    // sign in or register again, so the whole account goes and the sign-up fails.
     await deleteAccount(ctx.db, account.id);
     throw error;
   }

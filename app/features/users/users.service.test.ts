@@ -30,7 +30,7 @@ describeOnDialects('users service on %s', (t) => {
 });
 
 describe('account schemas', () => {
-  it('apply the spec’s password rule and the terms', () => {
+  it('apply the product’s password rule and the terms', () => {
     const base = { email: 'A@Example.com', name: 'A', password: 'Sunset123', terms: 'on' };
     expect(SignUpSchema.parse(base).email).toBe('a@example.com');
     expect(SignUpSchema.safeParse({ ...base, terms: undefined }).error?.issues[0]?.message).toBe('please accept the terms and conditions.');

@@ -2,7 +2,7 @@ import { photoPosition } from '~/features/images/photo-focus';
 import type { WishlistListRow } from './wishlist.repo.server';
 
 /**
- * A wishlist item as spec §3/§7 shape it: `createdAt` when it was added from the home page,
+ * A wishlist item as docs/product.md#wishlist-item-fields shapes it: `createdAt` when it was added from the home page,
  * `likeCount` when it was added from All blogs.
  */
 export type WishlistItemJson = {

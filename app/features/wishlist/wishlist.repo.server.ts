@@ -32,7 +32,7 @@ export async function deleteWishlistItem(db: Db, id: string, userId: string): Pr
  * removed by a moderator, not waiting for one; or their own). The join with blogs is here on
  * purpose: a blog hidden or removed after it was added is gone for them, and filtering it row by row
  * through the blogs service would turn one query into one per item. Only the rule's columns are
- * read from blogs; what is shown is the copy stored on the wishlist row, as the spec keeps it,
+ * read from blogs; what is shown is the copy stored on the wishlist row, as the product keeps it,
  * with the blog's photo focus when the copy is still the blog's photo (decision 040).
  */
 function visibleItems(db: Db, userId: string) {

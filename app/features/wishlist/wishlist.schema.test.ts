@@ -5,7 +5,7 @@ const home = { blogId: 'b1', title: 'T', photo: 'https://x.example/p.webp', emai
 const allBlogs = { blogId: 'b1', title: 'T', photo: null, email: 'a@b.c', category: 'Personal', likeCount: 3, description: 'd' };
 
 describe('AddWishlistSchema', () => {
-  it('reads both payloads of spec §7 and keeps only the blog and where it came from', () => {
+  it('reads both POST /wishlist payloads and keeps only the blog and where it came from', () => {
     expect(AddWishlistSchema.parse(home)).toEqual({ blogId: 'b1', source: 'home' });
     expect(AddWishlistSchema.parse(allBlogs)).toEqual({ blogId: 'b1', source: 'allblogs' });
     expect(AddWishlistSchema.parse({ blogId: ' b2 ' })).toEqual({ blogId: 'b2', source: 'home' });

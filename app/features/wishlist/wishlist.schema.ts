@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Where an item was added from; it decides whether the item carries createdAt or likeCount (spec §3). */
+/** Where an item was added from; it decides whether the item carries createdAt or likeCount (docs/product.md#wishlist-item-fields). */
 export type WishlistSource = 'home' | 'allblogs';
 
 export const WISHLIST_PAGE_SIZE = 10;
@@ -9,7 +9,7 @@ export const WISHLIST_MAX_PAGE_SIZE = 100;
 const blogId = z.string().trim().min(1, 'blogId is required').max(64, 'blogId is too long');
 
 /**
- * The descriptive fields both payloads of spec §7 carry. They are checked for shape only: the
+ * The descriptive fields both POST /wishlist payloads carry. They are checked for shape only: the
  * stored copy is taken from the blog itself, and the owner is always the caller, never `email`.
  */
 const described = {
@@ -22,7 +22,7 @@ const described = {
 };
 
 /**
- * Both payloads of POST /wishlist (spec §7): from the home page with `createdAt`, from All blogs
+ * Both payloads of POST /wishlist (docs/product.md#the-api): from the home page with `createdAt`, from All blogs
  * with `likeCount`. The presence of `likeCount` tells them apart.
  */
 export const AddWishlistSchema = z

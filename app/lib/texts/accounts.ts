@@ -1,6 +1,6 @@
 /**
  * Accounts: logging in, signing up, passwords, profile, two-factor sign-in.
- * Spec texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
  */
 
 export const updateProfileLink = 'Update Profile';
@@ -77,7 +77,7 @@ export const twoFactorLocked = 'Too many wrong codes. Two-factor sign-in for thi
 export const twoFactorWrongPassword = 'That password is not right.';
 export const twoFactorCodeRequired = 'Enter the code from your app or a recovery code.';
 export const hidePassword = 'Hide password';
-/** Friendly texts for the identity provider's error codes (spec §8). */
+/** Friendly texts for the identity provider's error codes (docs/product.md#messages). */
 export const socialErrors = {
   'unauthorized-domain': 'Signing in from this address is not allowed by the provider.',
   'popup-blocked': 'The sign-in window was blocked by your browser. Please allow pop-ups and try again.',

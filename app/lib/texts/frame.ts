@@ -1,9 +1,9 @@
 /**
  * The site's frame (navigation, menus, error pages) and the answers every screen may give.
- * Spec texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
  */
 
-/** Every form's empty required field (spec §5). */
+/** Every form's empty required field (docs/product.md#validation). */
 export const fieldRequired = 'This field is required';
 export const notFoundHeading = 'No Page found!';
 export const notFoundText = 'Opps!! No Content Found With the route.';

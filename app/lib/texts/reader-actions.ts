@@ -1,6 +1,6 @@
 /**
  * Reporting and following, offered on blog and author pages.
- * Spec texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
  */
 
 export const report = 'Report';

@@ -11,7 +11,7 @@ export interface BlogCardProps {
   wishlistButton: ReactNode;
 }
 
-/** An All blogs card (spec §2): the site's one card with the like and wishlist toggles. */
+/** An All blogs card (docs/product.md#all-blogs): the site's one card with the like and wishlist toggles. */
 export function BlogCard({ blog, signedIn, wishlistButton }: BlogCardProps) {
   return (
     <StoryCard

@@ -18,7 +18,7 @@ export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'sho
 export interface BlogFormActionData {
   errors?: Record<string, string>;
   values?: BlogFormValues;
-  /** A failure of the save itself, shown as the spec's 'Upload Failed' / 'Update Failed'. */
+  /** A failure of the save itself, shown as the product's 'Upload Failed' / 'Update Failed'. */
   formError?: string;
   /** Set when the session had ended before the form was sent: the login page, returning here. */
   signIn?: string;
@@ -46,7 +46,7 @@ function FieldError({ id, message }: { id: string; message?: string }) {
 }
 
 /**
- * Add blog and Edit blog (spec §2). Posts multipart to the route's action, so it works without
+ * Add blog and Edit blog (docs/product.md#add-and-edit-a-blog). Posts multipart to the route's action, so it works without
  * JavaScript (the action runs the image pipeline itself). With JavaScript the fields are checked
  * first with the same schema, the image goes to /api/images with a progress bar, and only its
  * URL is sent with the rest.
@@ -223,7 +223,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
             setThumbnail(file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null);
           }}
         />
-        {/* What is accepted, said before choosing rather than learned by failing (issue 17). */}
+        {/* What is accepted, said before choosing rather than learned by failing. */}
         <p id="image-hint" className="mt-1 text-sm opacity-75">
           JPEG, PNG, WebP or GIF, up to {maxUploadMb} MB.{mode === 'edit' ? ` ${MESSAGES.keepCurrentImage}` : ''}
         </p>

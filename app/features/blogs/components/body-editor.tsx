@@ -86,7 +86,7 @@ export interface BodyEditorProps {
 }
 
 /**
- * The long description's editor (issue 17): Write and Preview tabs, a Markdown toolbar with
+ * The long description's editor (docs/decisions/030): Write and Preview tabs, a Markdown toolbar with
  * Ctrl/Cmd+B, I and K, and pictures uploaded into the body by the toolbar, by dropping or by
  * pasting. The preview is rendered on the server by the blog page's own renderer
  * (docs/decisions/030), so what the writer sees is what readers will get.

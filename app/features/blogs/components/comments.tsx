@@ -25,7 +25,7 @@ const prepareSchema = () => void loadSchema().then((module) => (commentSchema = 
 export interface CommentsActionData {
   intent: 'comment';
   fieldError?: string;
-  /** The spec's refusal ('You can't comment on your own post 😥') or 'Failed to comment 😥'. */
+  /** The product's refusal ('You can't comment on your own post 😥') or 'Failed to comment 😥'. */
   error?: string;
   /** What was typed, shown again when the post failed (the session had ended). */
   values?: { commentText: string };
@@ -84,7 +84,7 @@ function OwnCommentTools({ comment, canDelete }: { comment: CommentJson; canDele
   );
 }
 
-/** 'Leave a Comment' and the comments list (spec §2, §5). Posts to the detail route's action. */
+/** 'Leave a Comment' and the comments list (docs/product.md#blog-detail). Posts to the detail route's action. */
 export function Comments({ comments, isOwner, signedIn, actionData }: CommentsProps) {
   const location = useLocation();
   const { dialog } = useFeedback();
@@ -128,7 +128,7 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
     <section id="comments" className="mt-12" aria-labelledby="comments-heading">
       <h2 id="comments-heading" className="text-2xl font-bold">{MESSAGES.leaveComment}</h2>
       {isOwner ? (
-        // The writer is told the spec's refusal where the form would be (spec §5), instead of a
+        // The writer is told the refusal where the form would be (docs/product.md#validation), instead of a
         // form that could only be refused.
         <>
           <p className="mt-4 rounded-box bg-base-200 p-4" data-testid="comment-own">{MESSAGES.cantCommentOwn}</p>

@@ -4,7 +4,7 @@ import { useFeedback } from '~/components/feedback';
 import { MESSAGES } from '~/lib/messages';
 
 /**
- * The owner's Delete (BRIEF §2 "Deleting"). Without JavaScript the disclosure itself is the
+ * The owner's Delete (docs/product.md#deleting). Without JavaScript the disclosure itself is the
  * confirmation step; with it, the site's confirmation dialog asks first.
  */
 export function DeleteBlog() {

@@ -25,7 +25,7 @@ function HeartIcon({ filled }: { filled: boolean }) {
 }
 
 /**
- * Like with its count (spec §4): a form that works without JavaScript; with it, one call to
+ * Like with its count (docs/product.md#likes): a form that works without JavaScript; with it, one call to
  * the API, a 'Liked successfully!' toast and the count updated in place. A second press unlikes.
  */
 export function LikeButton({ blogId, likes, liked, signedIn }: LikeButtonProps) {
@@ -48,12 +48,12 @@ export function LikeButton({ blogId, likes, liked, signedIn }: LikeButtonProps) 
       if (state.liked) {
         setState((s) => ({ likes: s.likes - modifiedCount, liked: false }));
       } else {
-        // Spec §4: one modification means one more like; 0 means it was already counted.
+        // docs/product.md#likes: one modification means one more like; 0 means it was already counted.
         setState((s) => ({ likes: s.likes + modifiedCount, liked: true }));
         if (modifiedCount === 1) toast({ text: MESSAGES.likeSuccess, kind: 'success', duration: FEEDBACK_MS.like });
       }
     } catch (error) {
-      // Spec §8: like errors are only logged.
+      // Like errors are only logged (docs/product.md#messages).
       console.warn(error);
     } finally {
       setBusy(false);

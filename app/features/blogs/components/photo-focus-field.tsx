@@ -23,7 +23,7 @@ export interface PhotoFocusFieldProps {
 const RADIO = 'radio radio-primary radio-sm';
 
 /**
- * The photo's focus (issue 17, decision 040): a group of radio buttons, Automatic and nine
+ * The photo's focus (docs/decisions/040): a group of radio buttons, Automatic and nine
  * positions in a 3 × 3 grid, so it works without JavaScript and from the keyboard (arrow keys
  * move within the group). With JavaScript a click on the photo picks the nearest position, and a
  * marker shows the chosen point on the photo.

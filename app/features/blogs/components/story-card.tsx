@@ -32,7 +32,7 @@ export interface StoryCardProps {
 }
 
 /**
- * The one blog card of the site (issue 17): the whole card opens the blog (its title link is
+ * The one blog card of the site (docs/decisions/027): the whole card opens the blog (its title link is
  * stretched over it), with the writer, the date and an excerpt; the toggles sit on top.
  */
 export function StoryCard({ blog, heading: Heading = 'h2', actions, extra, testId }: StoryCardProps) {

@@ -22,8 +22,8 @@ function Figure({ end, suffix, near }: { end: number; suffix: string; near: bool
 }
 
 /**
- * Home's achievements (spec §2): four counters that count up over 2 s once scrolled into view,
- * showing the spec's fixed figures unless the operator set others (site-figures.ts,
+ * Home's achievements (docs/product.md#achievements): four counters that count up over 2 s once scrolled into view,
+ * showing the product's fixed figures unless the operator set others (site-figures.ts,
  * docs/decisions/051).
  */
 export function Achievements({ figures, standalone = false }: { figures: SiteFigure[]; standalone?: boolean }) {

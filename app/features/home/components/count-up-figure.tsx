@@ -5,7 +5,7 @@ import { useNearViewport } from './use-motion';
 const easeOutExpo = (t: number) => (t >= 1 ? 1 : 1 - 2 ** (-10 * t));
 
 /**
- * Counts from 0 to `end` over `seconds` once at least 30% of it is in view (spec §2). Loaded
+ * Counts from 0 to `end` over `seconds` once at least 30% of it is in view (docs/product.md#achievements). Loaded
  * lazily by achievements.tsx. A few lines instead of react-countup and
  * react-intersection-observer: those were 5.5 KB of the home page's 120 KB JavaScript budget.
  */

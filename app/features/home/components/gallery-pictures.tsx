@@ -1,6 +1,6 @@
 // The gallery's pictures, shared by the still row (gallery.tsx) and the lazily loaded moving
 // row (gallery-marquee.tsx), so neither imports the other.
-/** The 8 fixed pictures of the 'studio frame' (spec §2), made by the project (public/images). */
+/** The 8 fixed pictures of the 'studio frame' (docs/product.md#gallery), made by the project (public/images). */
 export const GALLERY_PICTURES = [
   { src: '/images/gallery-1.svg', alt: 'A road running toward the setting sun under a passing plane' },
   { src: '/images/gallery-2.svg', alt: 'A steaming cup of coffee before the evening sun' },

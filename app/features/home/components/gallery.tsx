@@ -14,7 +14,7 @@ export function StillRow() {
   );
 }
 
-/** Home's gallery, 'studio frame' (spec §2): an auto-scrolling row, speed 50, no gradient, pausing on hover. */
+/** Home's gallery, 'studio frame' (docs/product.md#gallery): an auto-scrolling row, speed 50, no gradient, pausing on hover. */
 export function Gallery({ standalone = false }: { standalone?: boolean }) {
   const Heading = standalone ? 'h1' : 'h2';
   const motion = useMotionAllowed();

@@ -4,7 +4,7 @@ import { MESSAGES } from '~/lib/messages';
 export const HERO_IMAGE = '/images/hero-sunset.svg';
 
 /**
- * The home banner (spec §2): 600px high, the page's largest paint, so its picture is never lazy
+ * The home banner (docs/product.md#hero): 600px high, the page's largest paint, so its picture is never lazy
  * and has high fetch priority — from which React 19 itself emits the <link rel="preload"> in the
  * head (a second one from the route would be a duplicate). Motion is CSS (app.css "Home hero"), which also covers no-JS.
  */
@@ -20,7 +20,7 @@ export function Hero({ siteName }: { siteName: string }) {
         decoding="sync"
         className="hero-image absolute inset-0 h-full w-full object-cover"
       />
-      {/* The scrim sits behind the words only, so the sun itself keeps its full light (issue 17). */}
+      {/* The scrim sits behind the words only, so the sun itself keeps its full light. */}
       <div className="relative mx-4 rounded-box bg-[#1b0f1f]/55 px-6 py-8 text-center text-white backdrop-blur-[2px] [text-shadow:0_2px_10px_rgb(0_0_0/0.5)] sm:px-10">
         <h1 id="hero-heading" className="hero-line text-4xl font-extrabold tracking-tight sm:text-6xl">
           Welcome to {siteName}

@@ -14,7 +14,7 @@ export interface RecentBlogsProps {
   standalone?: boolean;
 }
 
-/** Home's Recent Blogs (spec §2): the newest public blogs in 1/2/3 columns. */
+/** Home's Recent Blogs (docs/product.md#recent-blogs): the newest public blogs in 1/2/3 columns. */
 export function RecentBlogs({ blogs, signedIn, wishlistIds, standalone = false }: RecentBlogsProps) {
   const inWishlist = new Set(wishlistIds);
   const Heading = standalone ? 'h1' : 'h2';

@@ -30,8 +30,8 @@ export function useMotionAllowed(): boolean {
 /**
  * True once the element comes within `margin` of the viewport (with at least `threshold` of it
  * showing). Sections below the fold use it to fetch their animation code only when a visitor
- * scrolls toward them, keeping the first load small (BRIEF §6: the home page's JavaScript
- * budget); the counters use it to start counting once they are in view.
+ * scrolls toward them, keeping the first load small (the home page's JavaScript
+ * budget, docs/product.md#speed-safety-and-accessibility); the counters use it to start counting once they are in view.
  */
 export function useNearViewport<T extends Element>(margin = '300px', threshold = 0): [RefObject<T | null>, boolean] {
   const ref = useRef<T>(null);

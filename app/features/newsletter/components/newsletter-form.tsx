@@ -4,7 +4,7 @@ import { useFeedback } from '~/components/feedback';
 import { defaultDuration, type FeedbackKind } from '~/lib/feedback';
 import { MESSAGES } from '~/lib/messages';
 
-/** What a subscription attempt came to (spec §4, §8). */
+/** What a subscription attempt came to (docs/product.md#newsletter-form). */
 export interface NewsletterOutcome {
   status: 'subscribed' | 'already' | 'invalid' | 'limited' | 'error';
   title: string;
@@ -21,7 +21,7 @@ export interface MySubscription {
   confirmed: boolean;
 }
 
-/** After success or a 409 the form is locked for good (spec §4). */
+/** After success or a 409 the form is locked for good (docs/product.md#newsletter-form). */
 const locks = (status: NewsletterOutcome['status']) => status === 'subscribed' || status === 'already';
 
 async function postSubscriber(email: string): Promise<NewsletterOutcome> {
@@ -36,16 +36,16 @@ async function postSubscriber(email: string): Promise<NewsletterOutcome> {
     if (res.status === 409) return { status: 'already', title: MESSAGES.alreadySubscribedTitle, text: body.message ?? '', email };
     throw new Error(`subscribe answered ${res.status}: ${body.message ?? ''}`);
   } catch (error) {
-    console.error(error); // spec §8: the failure is also logged
+    console.error(error); // the failure is also logged (docs/product.md#messages)
     return { status: 'error', title: MESSAGES.subscribeErrorTitle, text: MESSAGES.subscribeErrorText, email };
   }
 }
 
 /**
- * The newsletter form with every state of spec §4. It posts to `action` without JavaScript (the
+ * The newsletter form with every state of docs/product.md#newsletter-form. It posts to `action` without JavaScript (the
  * route answers with `outcome`, shown beside the form); with JavaScript it calls the API and
- * answers with the spec's popups. A signed-in reader already on the list finds it subscribed
- * (locked, with their address) on every visit, not only right after subscribing (issue 17).
+ * answers with the product's popups. A signed-in reader already on the list finds it subscribed
+ * (locked, with their address) on every visit, not only right after subscribing.
  */
 export function NewsletterForm({ action, outcome, subscription }: { action: string; outcome?: NewsletterOutcome; subscription?: MySubscription | null }) {
   const { dialog } = useFeedback();
@@ -61,7 +61,7 @@ export function NewsletterForm({ action, outcome, subscription }: { action: stri
   const prefill = () => {
     if (!locked && userEmail && !input.current?.value) setEmail(userEmail);
   };
-  // The user may become known while the field already has focus (spec §4).
+  // The user may become known while the field already has focus (docs/product.md#newsletter-form).
   useEffect(() => {
     const field = input.current;
     if (userEmail && field && document.activeElement === field && !field.value && !field.readOnly) setEmail(userEmail);

@@ -3,7 +3,7 @@ import { type MySubscription, type NewsletterOutcome, NewsletterForm } from './n
 
 export const NEWSLETTER_BACKGROUND = '/images/newsletter-bg.svg';
 
-/** Home's newsletter band (spec §2): the heading, an email field and 'Subscribe' over a picture. */
+/** Home's newsletter band (docs/product.md#newsletter-section): the heading, an email field and 'Subscribe' over a picture. */
 export function NewsletterSection({
   action,
   outcome,

@@ -15,7 +15,7 @@ export function AuthCard({ title, children, footer }: { title: string; children:
   );
 }
 
-/** The reason a form failed, in red under it (spec §8), announced when it appears. */
+/** The reason a form failed, in red under it (docs/product.md#messages), announced when it appears. */
 export function FormError({ message, id = 'form-error' }: { message?: string | null; id?: string }) {
   if (!message) return null;
   return (

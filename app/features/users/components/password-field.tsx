@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { MESSAGES } from '~/lib/messages';
 import { FormField } from './form-field';
 
-/** A password input with a show/hide toggle (spec §2 Sign-up). */
+/** A password input with a show/hide toggle (docs/product.md#sign-up). */
 export function PasswordField(props: {
   label?: string;
   name?: string;

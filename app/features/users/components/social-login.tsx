@@ -8,7 +8,7 @@ export interface SocialProvider {
   name: string;
 }
 
-/** The spec's popup size (§9). */
+/** The popup size (docs/product.md#constants). */
 const POPUP = { width: 500, height: 600 };
 // better-auth's oauth-popup plugin posts this message type from the popup's last page.
 const POPUP_MESSAGE_TYPE = 'better-auth:oauth-popup';
@@ -75,8 +75,8 @@ function signInWithPopup(provider: string, redirectTo: string): Promise<Outcome>
 }
 
 /**
- * 'Log In with Google' and friends (spec §2): a link that starts the full-page redirect flow,
- * upgraded by JavaScript to the spec's 500×600 popup, falling back to the redirect when the
+ * 'Log In with Google' and friends (docs/product.md#identity-provider): a link that starts the full-page redirect flow,
+ * upgraded by JavaScript to the 500×600 popup, falling back to the redirect when the
  * browser blocks the popup. A closed popup or a provider error becomes a friendly message.
  */
 export function SocialLogin({ providers, mode, redirectTo }: { providers: SocialProvider[]; mode: 'login' | 'register'; redirectTo: string }) {

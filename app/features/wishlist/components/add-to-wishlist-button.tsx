@@ -17,7 +17,7 @@ export interface WishlistBlog {
 
 export interface AddToWishlistButtonProps {
   blog: WishlistBlog;
-  /** Which screen it sits on: the home page and All blogs send different payloads and messages (spec §7, §8). */
+  /** Which screen it sits on: the home page and All blogs send different payloads and messages (docs/product.md#the-api, #messages). */
   variant: WishlistSource;
   signedIn: boolean;
   inWishlist: boolean;
@@ -27,14 +27,14 @@ export interface AddToWishlistButtonProps {
 /** The address the no-JavaScript form posts to (app/routes/wishlist-add.tsx). */
 export const WISHLIST_ADD_PATH = '/wishlist/add';
 
-/** The spec §7 payload of each screen; the server takes the owner from the session, not from `email`. */
+/** The POST /wishlist payload of each screen (docs/product.md#the-api); the server takes the owner from the session, not from `email`. */
 function payloadFor(blog: WishlistBlog, variant: WishlistSource, email: string) {
   const common = { blogId: blog._id, title: blog.title, photo: blog.photo, email, category: blog.category, description: blog.short_description };
   return variant === 'home' ? { ...common, createdAt: new Date().toISOString() } : { ...common, likeCount: blog.likes ?? 0 };
 }
 
 /**
- * 'Add to Wishlist' for the home page and All blogs (spec §4, §5, §8). A plain form that works
+ * 'Add to Wishlist' for the home page and All blogs (docs/product.md#wishlist-add). A plain form that works
  * without JavaScript (the server answers with a flash message); with JavaScript it checks the
  * loaded wishlist first and sends nothing for a duplicate, then posts to the JSON API.
  */
@@ -87,7 +87,7 @@ export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, class
         throw new Error(`wishlist add answered ${res.status}`);
       }
     } catch (error) {
-      // Spec §8: wishlist errors are logged; we also say something rather than fail silently.
+      // Wishlist errors are logged (docs/product.md#messages); we also say something rather than fail silently.
       console.error(error);
       toast({ text: MESSAGES.serverError, kind: 'error' });
     } finally {
@@ -100,7 +100,7 @@ export function AddToWishlistButton({ blog, variant, signedIn, inWishlist, class
       <input type="hidden" name="blogId" value={blog._id} />
       <input type="hidden" name="variant" value={variant} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      {/* Saved shows as a filled bookmark and says so (issue 17); the name keeps the spec's text. */}
+      {/* Saved shows as a filled bookmark and says so; the name keeps the product's text. */}
       <button
         type="submit"
         className={className ?? `btn btn-sm gap-1 ${added ? 'btn-primary' : 'btn-outline btn-primary'}`}

@@ -7,7 +7,7 @@ import { FEEDBACK_MS } from '~/lib/feedback';
 import { MESSAGES } from '~/lib/messages';
 import type { WishlistItemJson } from '../wishlist.presenter';
 
-/** The confirmation of spec §8, for the modal (JS) and for the page shown without JS. */
+/** The confirmation (docs/product.md#messages), for the modal (JS) and for the page shown without JS. */
 export const DELETE_CONFIRM = {
   title: MESSAGES.deleteConfirmTitle,
   text: MESSAGES.deleteConfirmText,
@@ -45,8 +45,8 @@ function RemoveButton({ item, page }: { item: WishlistItemJson; page: number }) 
   const revalidator = useRevalidator();
   const [busy, setBusy] = useState(false);
 
-  // With JavaScript: the spec's confirmation dialog, then the removal; the list reloads when
-  // something was deleted (spec §4), and the 'Deleted!' dialog offers an Undo.
+  // With JavaScript: the product's confirmation dialog, then the removal; the list reloads when
+  // something was deleted (docs/product.md#wishlist-removal), and the 'Deleted!' dialog offers an Undo.
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!(await dialog({ ...DELETE_CONFIRM, kind: 'warning' }))) return;
@@ -118,7 +118,7 @@ export function ConfirmRemoval({ item, page }: { item: WishlistItemJson; page: n
   );
 }
 
-/** The wishlist rows (spec §2): photo, title, description, a details link and a remove button. */
+/** The wishlist rows (docs/product.md#wishlist): photo, title, description, a details link and a remove button. */
 export function WishlistList({ items, page }: { items: WishlistItemJson[]; page: number }) {
   return (
     <ul className="mt-6 divide-y divide-base-300 rounded-box bg-base-200 ring-1 ring-base-300" data-testid="wishlist-items">
