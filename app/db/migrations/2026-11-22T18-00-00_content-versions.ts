@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen once landed: never import app code here, never edit; add a new migration instead.
 //
-// Two counters that move whenever what anonymous readers see moves (issue 6, docs/decisions/
+// Two counters that move whenever what anonymous readers see moves (docs/decisions/
 // 019-page-cache.md). The database's own triggers bump them, so every writer (the app, the
 // benchmark seeder, a restore, an operator's SQL) invalidates cached pages on every instance,
 // with no call that a new write path could forget:

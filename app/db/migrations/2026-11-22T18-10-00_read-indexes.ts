@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 // Frozen once landed: never import app code here, never edit; add a new migration instead.
 //
-// Indexes that serve the hot reads in their exact order (issue 6; the plans are checked by
+// Indexes that serve the hot reads in their exact order (the plans are checked by
 // app/db/query-plans.test.ts): the featured order down to its last tie-breaker, and a viewer's
 // own Hidden blogs, the second half of every signed-in list.
 export async function up(db: Kysely<any>): Promise<void> {

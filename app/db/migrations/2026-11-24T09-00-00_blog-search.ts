@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
-// Full-text search over a blog's title, short and long description (issue 9 §1,
+// Full-text search over a blog's title, short and long description (docs/product.md,
 // docs/decisions/012-full-text-search.md). Both indexes are kept in step by the database
 // itself, so every writer (the app, scripts/bench/seed.js, a restore) is indexed.
 // Frozen once landed: never import app code here, never edit; add a new migration instead.

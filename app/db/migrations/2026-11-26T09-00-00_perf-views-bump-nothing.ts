@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen once landed: never import app code here, never edit; add a new migration instead.
 //
-// A view no longer moves any version counter (issue 13 item 7, issue 16): views are buffered and
+// A view no longer moves any version counter (docs/decisions/024): views are buffered and
 // written in batches, and a page that shows a view count may show one up to 30 s old
 // (docs/decisions/024). Every first visit used to empty every cached blog page and all of /api.
 export async function up(db: Kysely<any>): Promise<void> {

@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen once landed: never import app code here, never edit; add a new migration instead.
 //
-// Issue 13 (docs/decisions/022-emails-only-to-their-owner.md):
+// Emails only to their owner (docs/decisions/022-emails-only-to-their-owner.md):
 // - A blog and a comment show their author through the user's id: the copies of the author's
 //   name, photo and email on blogs and comments go. The shown name and photo are read from the
 //   profile (or the account under it) each time, so a rename shows everywhere at once, and a

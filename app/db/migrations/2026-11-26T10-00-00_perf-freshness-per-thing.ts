@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen once landed: never import app code here, never edit; add a new migration instead.
 //
-// Freshness per thing shown (issue 16, docs/decisions/024). One global `content` version emptied
+// Freshness per thing shown (docs/decisions/024). One global `content` version emptied
 // every cached page on any like or comment anywhere. Now:
 // - `blogs.revision` moves when that blog changes (any column but views), when one of its
 //   comments is added, changed or removed, or when its author or a commenter changes the name or

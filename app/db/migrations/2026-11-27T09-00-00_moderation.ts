@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen once landed: never import app code here, never edit; add a new migration instead.
 //
-// Issue 19, moderation (docs/decisions/028-moderation.md):
+// Moderation (docs/decisions/028-moderation.md):
 // - user_roles: who is an admin or a moderator; everyone signed in is a writer, so writers
 //   have no row.
 // - moderation_log: every moderation action, who, what, when and why (actor null: the operator's

@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen once landed: never import app code here, never edit; add a new migration instead.
 //
-// Issue 19, the spam hold for new accounts (docs/decisions/029-spam-hold.md):
+// The spam hold for new accounts (docs/decisions/029-spam-hold.md):
 // - account_approvals: a moderator approved the account; its hold ends before its N days.
 // - blogs.held_until: the blog was written while its author was held, and stays out of the
 //   sitemap, feeds, featured and the newsletter (and carries noindex) until then. Cleared by an

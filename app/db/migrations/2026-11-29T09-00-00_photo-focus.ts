@@ -2,7 +2,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen once landed: never import app code here, never edit; add a new migration instead.
 //
-// Issue 17, photos keep their subject (docs/decisions/040-photo-focus.md):
+// Photos keep their subject (docs/decisions/040-photo-focus.md):
 // - image_focus: the focal point the pipeline found in an uploaded image (sharp's attention
 //   strategy), in percent of its width and height, keyed by the image's id (its stored names are
 //   `{id}-{width}.webp`). Written once at upload; an image never changes.
