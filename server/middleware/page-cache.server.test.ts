@@ -6,6 +6,7 @@ import { loadConfig } from '../config.server';
 import { createDeps } from '../context.server';
 import { createHttpApp, type HttpApp } from '../http.server';
 import { createLogger } from '../logger.server';
+import { builtRoutes } from '../../tests/support/routes';
 import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '../../tests/support/test-app';
 
 /**
@@ -215,28 +216,9 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
  * Router makes them, from app/routes.ts and the route modules themselves.
  */
 describe('the page cache follows the declarations', () => {
-  interface RouteEntry {
-    id?: string;
-    file: string;
-    path?: string;
-    index?: boolean;
-    children?: RouteEntry[];
-  }
-  const modules = import.meta.glob<{ default?: unknown; handle?: unknown }>('../../app/routes/*.{ts,tsx}');
-  const flatten = (entries: RouteEntry[]): RouteEntry[] => entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);
-
   it('keeps the pages whose modules declare it, author feeds and sitemap files included, and the API reads declared `cache`', async () => {
-    const { default: routes } = await import('~/routes');
     const { keptReadOf, pageReadsOf } = await import('./page-cache.server');
-    const built = Object.fromEntries(
-      await Promise.all(
-        flatten(routes as RouteEntry[]).map(async (r) => {
-          const id = r.id ?? r.file.replace(/\.tsx?$/, '');
-          return [id, { id, path: r.path, index: r.index, module: await modules[`../../app/${r.file}`]!() }] as const;
-        }),
-      ),
-    );
-    const reads = pageReadsOf(built);
+    const reads = pageReadsOf(await builtRoutes());
     const kept = (path: string) => keptReadOf(reads, path)?.cache;
     expect(
       Object.fromEntries(

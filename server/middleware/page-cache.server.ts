@@ -46,7 +46,7 @@ export function pageReadsOf(routes: Record<string, BuiltRoute | undefined>): Kep
 /** An API path template as a pattern; the `{param}` a blog read follows is the one group. */
 const pathPattern = (path: string) => new RegExp(`^${escapeRegExp(path).replace(/\{[^}]+\}/g, '([^/]+)')}$`);
 /** The public JSON reads, from their declarations (`cache` in OPERATIONS). */
-const API_READS: KeptRead[] = OPERATIONS.filter((op) => op.method === 'get' && op.cache).map((op) => ({ pattern: pathPattern(op.path), cache: op.cache! }));
+export const API_READS: KeptRead[] = OPERATIONS.filter((op) => op.method === 'get' && op.cache).map((op) => ({ pattern: pathPattern(op.path), cache: op.cache! }));
 
 /** The read `path` is, if it may be kept for an anonymous GET, among the pages' and the API's. */
 export function keptReadOf(pageReads: readonly KeptRead[], path: string): KeptRead | undefined {
