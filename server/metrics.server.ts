@@ -3,6 +3,7 @@ import { BlockList, isIPv6 } from 'node:net';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import { readQueues, type Queues } from '~/features/moderation/instance.service.server';
+import { CACHES } from '~/lib/caches.server';
 import { DURATION_BUCKETS, tallies } from '~/lib/metrics.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
@@ -245,6 +246,19 @@ function processMetrics(): Registry {
       // Every rule from the start, at 0, so a dashboard's rate is defined before the first refusal.
       for (const { name } of Object.values(RATE_LIMITS)) this.inc({ rule: name }, 0);
       for (const [rule, n] of tallies.rateLimitRefusals.entries()) this.inc({ rule }, n);
+    },
+  });
+  new Counter({
+    name: 'afterglow_cache_requests_total',
+    help: 'Values the caches kept in app/lib/caches.server.ts answered (hit) or read again (miss), by cache.',
+    labelNames: ['cache', 'result'],
+    registers,
+    collect() {
+      this.reset();
+      for (const cache of Object.keys(CACHES)) {
+        this.inc({ cache, result: 'hit' }, tallies.cacheHits.get(cache));
+        this.inc({ cache, result: 'miss' }, tallies.cacheMisses.get(cache));
+      }
     },
   });
   new Counter({
