@@ -12,9 +12,9 @@ import { compressWhole, pickEncoding } from './compress.server';
 
 /**
  * What anonymous visitors read is the same for all of them: the rendered page (or API answer) is
- * kept, with its compressed forms, and sent again until what it shows changes (issue 6;
- * docs/decisions/019-page-cache.md explains the choices, the kept page's CSP (hashes, no nonce) included; 024 how
- * freshness is decided per thing shown). Only the reads that declare it are kept, where they are
+ * kept, with its compressed forms, and sent again until what it shows changes
+ * (docs/decisions/019 explains the choices, the kept page's CSP (hashes, no nonce) included; 024
+ * how freshness is decided per thing shown). Only the reads that declare it are kept, where they are
  * defined (docs/decisions/055): a route module's `handle.cache`, an API operation's `cache`.
  * Everything else renders every time.
  */
