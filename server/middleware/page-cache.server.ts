@@ -108,8 +108,9 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): M
   return async (c, next) => {
     const method = c.req.method;
     const anonymous = !c.get('user') && !SESSION_OR_FLASH_COOKIE.test(c.req.header('cookie') ?? '');
-    const read = keeping && (method === 'GET' || method === 'HEAD') ? keptReadOf(pageReads, c.req.path) : undefined;
-    if (!read || !anonymous) {
+    // Signed-in requests and writes never look through the patterns.
+    const read = keeping && anonymous && (method === 'GET' || method === 'HEAD') ? keptReadOf(pageReads, c.req.path) : undefined;
+    if (!read) {
       await next();
       if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', PRIVATE_CACHE_CONTROL);
       return;
