@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import type { TestUser } from '#test/test-app';
 import { createBlog, likeBlog } from '~/features/blogs/blogs.service.server';
-import { CACHES, keptFor, keptForLists, keyOf } from './caches.server';
+import { CACHES, keptByInput, keptFor, keptForLists, keyOf } from './caches.server';
 import { tallies } from './metrics.server';
 
 const BLOG = {
@@ -49,5 +49,16 @@ describeOnDialects('the caches on %s', (t) => {
     const figures = () => keptFor('site_figures', owner, '', 5_000, async () => ++empty, () => false);
     expect(await figures()).toBe(1);
     expect(await figures()).toBe(2);
+  });
+
+  it('keeps a text made from its key alone for the whole process, unless told not to', async () => {
+    const key = keyOf('test', t.deps.config.SESSION_SECRET);
+    let renders = 0;
+    const render = (keep: boolean) => keptByInput('markdown_html', key, async () => `<p>${++renders}</p>`, keep);
+    expect(await render(false)).toBe('<p>1</p>');
+    expect(await render(true)).toBe('<p>2</p>');
+    const hits = tallies.cacheHits.get('markdown_html');
+    expect(await render(true)).toBe('<p>2</p>');
+    expect(tallies.cacheHits.get('markdown_html')).toBe(hits + 1);
   });
 });
