@@ -8,6 +8,7 @@ import { createLogger } from './logger.server';
 import { mailOrigin } from './mail.server';
 import { startMailQueue } from './mail-queue.server';
 import { pagePatternsOf } from './metrics.server';
+import { pageReadsOf } from './middleware/page-cache.server';
 import { scheduleHoldRelease } from './spam-hold.server';
 import { scheduleUploadSweep } from './upload-sweep.server';
 
@@ -72,7 +73,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   const stopHoldRelease = scheduleHoldRelease(deps);
   const stopMail = startMailQueue(deps);
   return {
-    app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir, pagePatterns: pagePatternsOf(build.routes) }),
+    app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir, pagePatterns: pagePatternsOf(build.routes), pageReads: pageReadsOf(build.routes) }),
     deps,
     async close() {
       stopSweep();

@@ -69,6 +69,9 @@ const EnvSchema = z.object({
   // How old a view count (and a list's like and comment counts) on a kept page may be
   // (docs/decisions/024, 032). Views are written within a sixth of it, at most every 5 s.
   COUNTS_MAX_AGE_S: z.coerce.number({ message: 'must be a number of seconds' }).int('must be a whole number').min(1, 'must be at least 1').max(3600, 'must be at most 3600').default(30),
+  // Megabytes of anonymous pages and public JSON kept per instance, compressed forms included
+  // (docs/decisions/019, 055); 0 keeps none and renders every read.
+  PAGE_CACHE_MB: z.coerce.number({ message: 'must be a number of megabytes' }).min(0, 'must be 0 or more').max(1024, 'must be at most 1024').default(32),
   // Megabytes of signed-in page renders kept per instance (docs/decisions/043); 0 renders every time.
   RENDER_MEMO_MB: z.coerce.number({ message: 'must be a number of megabytes' }).min(0, 'must be 0 or more').max(1024, 'must be at most 1024').default(16),
   // A bearer token for GET /metrics from anywhere; unset, only loopback and private addresses (docs/decisions/052).

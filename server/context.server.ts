@@ -45,8 +45,9 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
   const rateLimits = createRateLimitStore(config);
   const auth = createAuth({ config, authDb: database.authDb, db: database.db, dialect: database.dialect, log, rateLimits });
   await migrateAuthTables(auth);
-  const { applied } = await migrateToLatest(database.db);
+  const { applied, freshnessRebuilt } = await migrateToLatest(database.db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  if (freshnessRebuilt) log.info('freshness triggers made again from app/db/freshness.ts');
   // After the migrations: its triggers notify, and the listener reads the stripes they made.
   database.versionListener?.start(log);
   // Marks live where the rate limits do when several instances share Redis, whether or not limits are on.

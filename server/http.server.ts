@@ -15,7 +15,7 @@ import { metricsEndpoint, observeRequests, routeLabeler } from './metrics.server
 import { compress } from './middleware/compress.server';
 import { originCheck } from './middleware/origin-check.server';
 import { pageBodyLimit } from './middleware/page-body-limit.server';
-import { pageCache } from './middleware/page-cache.server';
+import { type KeptRead, pageCache } from './middleware/page-cache.server';
 import { requestContext } from './middleware/request-context.server';
 import { securityHeaders } from './middleware/security-headers.server';
 
@@ -29,6 +29,8 @@ export interface HttpAppOptions {
   clientDir?: string;
   /** The pages' path patterns (metrics.server's pagePatternsOf), to label requests by route. */
   pagePatterns?: string[];
+  /** The pages that declare `handle.cache` (page-cache.server's pageReadsOf), kept for anonymous readers. */
+  pageReads?: KeptRead[];
 }
 
 /**
@@ -102,7 +104,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     c.set('user', await resolveUser(deps, c.req.raw.headers));
     return next();
   });
-  app.use(pageCache(deps));
+  app.use(pageCache(deps, options.pageReads));
   app.route('/api', createApi(deps));
   // Mounted sub-apps do not own their 404s: an unknown /api path must still answer JSON.
   app.all('/api/*', (c) => c.json({ message: MESSAGES.apiNotFound }, 404));

@@ -3,6 +3,7 @@ import { BlockList, isIPv6 } from 'node:net';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import { readQueues, type Queues } from '~/features/moderation/instance.service.server';
+import { CACHES } from '~/lib/caches.server';
 import { DURATION_BUCKETS, tallies } from '~/lib/metrics.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
@@ -136,23 +137,32 @@ export function routeLabeler(pagePatterns: string[], isFile: (path: string) => b
   };
 }
 
-/**
- * Every page's full path pattern from React Router's build (`routes` of the server build), the
- * root layout and pathless routes left out.
- */
-export function pagePatternsOf(routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean } | undefined>): string[] {
+/** A route of React Router's build, as far as the server reads it. */
+export interface BuiltRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module?: { default?: unknown; handle?: unknown };
+}
+
+/** Each page route of the build with its whole path (`/blogs/:id`): the parents' paths joined. */
+export function pagesOf<R extends BuiltRoute>(routes: Record<string, R | undefined>): { path: string; route: R }[] {
   const fullPath = (id: string | undefined): string => {
     const route = id ? routes[id] : undefined;
     if (!route) return '';
     const parent = fullPath(route.parentId);
     return route.path ? `${parent}/${route.path}` : parent;
   };
-  const patterns = new Set<string>();
-  for (const route of Object.values(routes)) {
-    if (!route || (!route.path && !route.index)) continue;
-    patterns.add(fullPath(route.id).replace(/\/+/g, '/') || '/');
-  }
-  return [...patterns];
+  return Object.values(routes).flatMap((route) => (route && (route.path || route.index) ? [{ path: fullPath(route.id).replace(/\/+/g, '/') || '/', route }] : []));
+}
+
+/**
+ * Every page's full path pattern from React Router's build (`routes` of the server build), the
+ * root layout and pathless routes left out.
+ */
+export function pagePatternsOf(routes: Record<string, BuiltRoute | undefined>): string[] {
+  return [...new Set(pagesOf(routes).map((page) => page.path))];
 }
 
 /** The answers that mean a sign-in was refused: a wrong password or a wrong code. */
@@ -236,6 +246,19 @@ function processMetrics(): Registry {
       // Every rule from the start, at 0, so a dashboard's rate is defined before the first refusal.
       for (const { name } of Object.values(RATE_LIMITS)) this.inc({ rule: name }, 0);
       for (const [rule, n] of tallies.rateLimitRefusals.entries()) this.inc({ rule }, n);
+    },
+  });
+  new Counter({
+    name: 'afterglow_cache_requests_total',
+    help: 'Values the caches kept in app/lib/caches.server.ts answered (hit) or read again (miss), by cache.',
+    labelNames: ['cache', 'result'],
+    registers,
+    collect() {
+      this.reset();
+      for (const cache of Object.keys(CACHES)) {
+        this.inc({ cache, result: 'hit' }, tallies.cacheHits.get(cache));
+        this.inc({ cache, result: 'miss' }, tallies.cacheMisses.get(cache));
+      }
     },
   });
   new Counter({

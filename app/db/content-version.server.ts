@@ -3,27 +3,10 @@ import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseHandle } from './kysely.server';
 import type { Database } from './schema';
+import type { ContentVersions, PageVersions } from './versions';
 import type { VersionListener } from './version-listener.server';
 
-/**
- * Where what pages show stands (decision 024, superseding the `content` and `views` scopes of
- * 019): the database's triggers bump `lists` when something a list shows changes (a blog added,
- * removed, or its listed fields) and `sessions` when a session or a user's shown details change
- * (migrations 2026-11-22T18-00-00_content-versions, 2026-11-25T10-00-00_content-version-stripes:
- * a scope's version is the sum of its stripes; 2026-11-26T10-00-00_perf-freshness-per-thing).
- * Each blog's own `revision` moves with what its page shows.
- * Shared by every instance on the same database, so a cache keyed by them is right on all.
- */
-export interface ContentVersions {
-  lists: number;
-  /** Sessions ended or changed, or a user's name, email or photo changed. */
-  sessions: number;
-}
-
-/** The versions and, when a blog was named, that blog's revision (null: no such blog). */
-export interface PageVersions extends ContentVersions {
-  blog: number | null;
-}
+export type { ContentVersions, PageVersions };
 
 /** Inside a transaction (`db` may be one), through the query builder. */
 export async function readContentVersions(db: Kysely<Database>): Promise<ContentVersions> {

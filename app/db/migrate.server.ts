@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { syncFreshness } from './freshness.server';
 
 // Bundled by Vite (and Vitest) at build time, so the production server needs no migrations
 // folder on disk and both dialects run exactly the same files.
@@ -18,6 +19,8 @@ class BundledMigrationProvider implements MigrationProvider {
 
 export interface MigrationReport {
   applied: string[];
+  /** Whether the generated freshness triggers had to be made again (docs/decisions/055). */
+  freshnessRebuilt: boolean;
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport> {
@@ -29,5 +32,8 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport>
       cause: error,
     });
   }
-  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+  // The freshness triggers follow the rules of freshness.ts, not the migrations: made after the
+  // last migration, so every column a rule names exists, and made again whenever the rules change.
+  const freshnessRebuilt = await syncFreshness(db);
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), freshnessRebuilt };
 }

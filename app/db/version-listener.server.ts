@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { PageVersions } from './content-version.server';
+import type { PageVersions } from './versions';
 
 /** The channel the version triggers notify (migration 2026-11-30T09-00-00_versions-notify). */
 export const VERSIONS_CHANNEL = 'afterglow_versions';

@@ -53,6 +53,10 @@ export class NamedCounts {
     this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
   }
 
+  get(name: string): number {
+    return this.counts.get(name) ?? 0;
+  }
+
   entries(): IterableIterator<[string, number]> {
     return this.counts.entries();
   }
@@ -64,6 +68,9 @@ export const tallies = {
   pageCache: { hits: 0, misses: 0 },
   /** Signed-in renders filled in from a kept template, or rendered anew (render-memo.server.ts). */
   renderMemo: { hits: 0, misses: 0 },
+  /** Values the caches of caches.server.ts answered (hit) or read again (miss), by the cache's name. */
+  cacheHits: new NamedCounts(),
+  cacheMisses: new NamedCounts(),
   /** Requests refused over a rate limit, by the rule's name. */
   rateLimitRefusals: new NamedCounts(),
   /** Password sign-ins and two-factor codes refused (wrong password, wrong code). */

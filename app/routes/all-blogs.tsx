@@ -11,6 +11,10 @@ import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server
 import { MESSAGES } from '~/lib/messages';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/all-blogs';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists' } satisfies CachedRead;
 
 export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const site = siteOf(matches);

@@ -27,6 +27,10 @@ import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.serve
 import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
 import { requireUser, signedOutPost } from '~/lib/session.server';
 import type { Route } from './+types/blog-detail';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'blog' } satisfies CachedRead;
 
 /**
  * Title, description and canonical URL; Open Graph and Twitter cards for sharing; a JSON-LD

@@ -4,6 +4,10 @@ import { listFeaturedBlogs } from '~/features/blogs/blogs.service.server';
 import { MESSAGES } from '~/lib/messages';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/featured-blogs';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists' } satisfies CachedRead;
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);

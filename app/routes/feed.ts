@@ -5,6 +5,10 @@ import { getAuthor } from '~/features/users/users.service.server';
 import { errorPage } from '~/lib/page-errors.server';
 import { siteBaseUrl } from '~/lib/site-url.server';
 import type { Route } from './+types/feed';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists-without-counts' } satisfies CachedRead;
 
 const TYPES = { atom: 'application/atom+xml; charset=utf-8', rss: 'application/rss+xml; charset=utf-8' };
 

@@ -8,6 +8,10 @@ import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newslett
 import { findMySubscription } from '~/features/newsletter/newsletter.service.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/home';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists' } satisfies CachedRead;
 
 // Below the first screen: server-rendered whole, their client code loaded near the viewport (decision 036).
 const Gallery = deferredSection(() => import('~/features/home/components/gallery').then((m) => ({ default: m.Gallery })));

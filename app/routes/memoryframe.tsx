@@ -1,6 +1,10 @@
 import { Gallery } from '~/features/home/components/gallery';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/memoryframe';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists' } satisfies CachedRead;
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);

@@ -5,6 +5,10 @@ import { findMySubscription } from '~/features/newsletter/newsletter.service.ser
 import { MESSAGES } from '~/lib/messages';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/newsletter';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists' } satisfies CachedRead;
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);

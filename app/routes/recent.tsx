@@ -2,6 +2,10 @@ import { RecentBlogs } from '~/features/home/components/recent-blogs';
 import { loadRecentBlogsSection } from '~/features/home/home.service.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/recent';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists' } satisfies CachedRead;
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);

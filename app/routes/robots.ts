@@ -1,5 +1,9 @@
 import { siteBaseUrl } from '~/lib/site-url.server';
 import type { Route } from './+types/robots';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists-without-counts' } satisfies CachedRead;
 
 /** Crawlers may read every public page; private screens and the API are not for them. */
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -2,6 +2,10 @@ import { data } from 'react-router';
 import { buildSitemap } from '~/features/feeds/sitemap.service.server';
 import { siteBaseUrl } from '~/lib/site-url.server';
 import type { Route } from './+types/sitemap';
+import type { CachedRead } from '~/lib/cacheability';
+
+/** Kept for anonymous readers (docs/decisions/055). */
+export const handle = { cache: 'lists-without-counts' } satisfies CachedRead;
 
 /** /sitemap.xml, and /sitemaps/{n}.xml once it has become an index. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -6,6 +6,7 @@ import { loadConfig } from '../config.server';
 import { createDeps } from '../context.server';
 import { createHttpApp, type HttpApp } from '../http.server';
 import { createLogger } from '../logger.server';
+import { builtRoutes } from '../../tests/support/routes';
 import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '../../tests/support/test-app';
 
 /**
@@ -183,7 +184,10 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     // site's readers spread over (decision 039).
     const deps = await createDeps(loadConfig({ ...t.scratch.env, SESSION_SECRET: t.deps.config.SESSION_SECRET }), createLogger('silent'));
     const page = `<!DOCTYPE html><p>${'x'.repeat(40 * 1024)}</p>`;
-    const app = createHttpApp(deps, { pageHandler: async () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
+    const app = createHttpApp(deps, {
+      pageHandler: async () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+      pageReads: [{ pattern: /^\/allblogs$/, cache: 'lists' }],
+    });
     try {
       const read = async (n: number) =>
         (await app.fetch(new Request(new URL(`/allblogs?page=${n}`, TEST_ORIGIN)), { incoming: { socket: { remoteAddress: '127.0.0.1' } } })).headers.get('x-cache');
@@ -207,28 +211,26 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
 });
 
 /**
- * The kept page reads are patterns here, not derived from app/routes.ts (docs/decisions/037 says
- * why); this holds them to it: each pattern is some declared route's path, so a renamed or
- * removed page cannot leave a pattern behind that keeps something else.
+ * What is kept is declared where each read is defined (docs/decisions/055): a route module's
+ * `handle.cache` and an API operation's `cache`. The build's routes are made here as React
+ * Router makes them, from app/routes.ts and the route modules themselves.
  */
 describe('the page cache follows the declarations', () => {
-  interface RouteEntry {
-    path?: string;
-    index?: boolean;
-    children?: RouteEntry[];
-  }
-  const flatten = (entries: RouteEntry[]): RouteEntry[] => entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);
-
-  it('keeps only paths of declared pages, and the API reads declared `cache` in OPERATIONS', async () => {
-    const { default: routes } = await import('~/routes');
-    const { PAGE_READS, isCacheable } = await import('./page-cache.server');
-    // One sample path per declared page: `:param` filled in, an optional segment left out.
-    const samples = flatten(routes as RouteEntry[])
-      .filter((r) => r.index || (r.path && r.path !== '*'))
-      .map((r) => (r.index ? '/' : `/${r.path!.replace(/\/:\w+\?$/, '').replace(/:category/, 'technology').replace(/:\w+/g, 'x1').replace(/^sitemaps\/x1$/, 'sitemap-1.xml')}`));
-    const orphans = PAGE_READS.filter((pattern) => !samples.some((path) => pattern.test(path)));
-    expect(orphans, 'page-cache patterns that match no route of app/routes.ts').toEqual([]);
-    expect(['/', '/allblogs', '/blogs/x1', '/blogs/x1.data', '/feed.xml', '/api/blogs', '/api/recent-blog', '/api/featuredblogs', '/api/blogs/x1'].filter((path) => !isCacheable(path))).toEqual([]);
-    expect(['/wishList', '/profile', '/api/blogs/liked/a@b.example', '/api/wishlist', '/api/blogs/x1/view', '/updateBlog/x1'].filter((path) => isCacheable(path))).toEqual([]);
+  it('keeps the pages whose modules declare it, author feeds and sitemap files included, and the API reads declared `cache`', async () => {
+    const { keptReadOf, pageReadsOf } = await import('./page-cache.server');
+    const reads = pageReadsOf(await builtRoutes());
+    const kept = (path: string) => keptReadOf(reads, path)?.cache;
+    expect(
+      Object.fromEntries(
+        ['/', '/_root.data', '/allblogs', '/allblogs.data', '/featuredBlogs', '/recent', '/blogs/x1', '/blogs/x1.data', '/feed.xml', '/categories/technology/rss.xml', '/authors/x1/feed.xml', '/authors/x1/rss.xml', '/robots.txt', '/sitemap.xml', '/sitemaps/blogs-1.xml', '/api/blogs', '/api/recent-blog', '/api/featuredblogs', '/api/blogs/x1'].map((path) => [path, kept(path)]),
+      ),
+    ).toEqual({
+      '/': 'lists', '/_root.data': 'lists', '/allblogs': 'lists', '/allblogs.data': 'lists', '/featuredBlogs': 'lists', '/recent': 'lists',
+      '/blogs/x1': 'blog', '/blogs/x1.data': 'blog',
+      '/feed.xml': 'lists-without-counts', '/categories/technology/rss.xml': 'lists-without-counts', '/authors/x1/feed.xml': 'lists-without-counts', '/authors/x1/rss.xml': 'lists-without-counts',
+      '/robots.txt': 'lists-without-counts', '/sitemap.xml': 'lists-without-counts', '/sitemaps/blogs-1.xml': 'lists-without-counts',
+      '/api/blogs': 'lists', '/api/recent-blog': 'lists', '/api/featuredblogs': 'lists', '/api/blogs/x1': 'blog',
+    });
+    expect(['/wishList', '/profile', '/authors/x1', '/blogs/x1/like', '/feed.xml.data', '/api/blogs/liked/a@b.example', '/api/wishlist', '/api/blogs/x1/view', '/updateBlog/x1'].filter((path) => kept(path))).toEqual([]);
   });
 });

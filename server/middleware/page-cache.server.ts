@@ -4,40 +4,55 @@ import { LRUCache } from 'lru-cache';
 import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
 import { countsFreshness } from '~/features/blogs/view-counter.server';
 import { tallies } from '~/lib/metrics.server';
+import type { CachedRead, Cacheability } from '~/lib/cacheability';
 import { OPERATIONS } from '../api/openapi.server';
 import type { AppDeps, AppEnv } from '../context.server';
+import { type BuiltRoute, pagesOf } from '../metrics.server';
 import { compressWhole, pickEncoding } from './compress.server';
 
 /**
  * What anonymous visitors read is the same for all of them: the rendered page (or API answer) is
  * kept, with its compressed forms, and sent again until what it shows changes
- * (docs/decisions/019-page-cache-and-session-cache.md explains the choices, the kept page's CSP (hashes, no nonce) included; 024 how
- * freshness is decided per thing shown). Only these public reads are kept; everything else
- * renders every time.
+ * (docs/decisions/019 explains the choices, the kept page's CSP (hashes, no nonce) included; 024
+ * how freshness is decided per thing shown). Only the reads that declare it are kept, where they are
+ * defined (docs/decisions/055): a route module's `handle.cache`, an API operation's `cache`.
+ * Everything else renders every time.
  */
-export const PAGE_READS: RegExp[] = [
-  // Pages, and React Router's data requests for them (/allblogs.data, /_root.data for /).
-  /^\/(?:_root\.data)?$/,
-  /^\/(?:allblogs|featuredBlogs|recent|memoryframe|counter|newsletter)(?:\.data)?$/i,
-  /^\/blogs\/[^/]+(?:\.data)?$/i,
-  /^\/(?:feed|rss)\.xml$/,
-  /^\/categories\/[^/]+\/(?:feed|rss)\.xml$/,
-  /^\/(?:robots\.txt|sitemap[\w-]*\.xml)$/,
-];
-/** An API path template as a pattern; the `{param}` a blog read follows is the one group. */
-const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
-/** The public JSON reads, from their declarations (`cache` in OPERATIONS): no second list. */
-const API_READS = OPERATIONS.filter((op) => op.method === 'get' && op.cache).map((op) => ({ pattern: pathPattern(op.path), kind: op.cache }));
-const CACHEABLE: RegExp[] = [...PAGE_READS, ...API_READS.map((read) => read.pattern)];
-/** Whether an anonymous GET of `path` may be kept. */
-export const isCacheable = (path: string) => CACHEABLE.some((pattern) => pattern.test(path));
+export interface KeptRead {
+  pattern: RegExp;
+  cache: Cacheability;
+}
 
-/** A blog's own page and JSON: fresh while that blog's revision stands, whatever happens elsewhere. */
-const BLOG_READ = [/^\/blogs\/([^/]+?)(?:\.data)?$/i, ...API_READS.filter((read) => read.kind === 'blog').map((read) => read.pattern)];
-/** The reads that show no like, comment or view count; every other kept read shows some. */
-const SHOWS_NO_COUNTS: RegExp[] = [/^\/(?:feed|rss)\.xml$/, /^\/categories\//, /^\/(?:robots\.txt|sitemap[\w-]*\.xml)$/];
-/** Bytes kept per instance, compressed forms included. */
-const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+const CACHEABILITIES = new Set<unknown>(['blog', 'lists', 'lists-without-counts'] satisfies Cacheability[]);
+
+/**
+ * The pages of React Router's build that declare `handle.cache`, as patterns; a page with a
+ * component is also asked for as React Router's data request (`/allblogs.data`, `/_root.data`
+ * for `/`). A path's `:param` is one segment; a blog's read takes its blog from the first.
+ */
+export function pageReadsOf(routes: Record<string, BuiltRoute | undefined>): KeptRead[] {
+  const reads: KeptRead[] = [];
+  for (const { path, route } of pagesOf(routes)) {
+    const cache = (route.module?.handle as Partial<CachedRead> | undefined)?.cache;
+    if (!CACHEABILITIES.has(cache)) continue;
+    const data = route.module?.default !== undefined;
+    const body = path === '/' ? (data ? '/(?:_root\\.data)?' : '/') : `${escapeRegExp(path).replace(/:\w+/g, '([^/]+?)')}${data ? '(?:\\.data)?' : ''}`;
+    reads.push({ pattern: new RegExp(`^${body}$`, 'i'), cache: cache as Cacheability });
+  }
+  return reads;
+}
+
+/** An API path template as a pattern; the `{param}` a blog read follows is the one group. */
+const pathPattern = (path: string) => new RegExp(`^${escapeRegExp(path).replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+/** The public JSON reads, from their declarations (`cache` in OPERATIONS). */
+export const API_READS: KeptRead[] = OPERATIONS.filter((op) => op.method === 'get' && op.cache).map((op) => ({ pattern: pathPattern(op.path), cache: op.cache! }));
+
+/** The read `path` is, if it may be kept for an anonymous GET, among the pages' and the API's. */
+export function keptReadOf(pageReads: readonly KeptRead[], path: string): KeptRead | undefined {
+  return pageReads.find((read) => read.pattern.test(path)) ?? API_READS.find((read) => read.pattern.test(path));
+}
+
 /** The headers, ETag and bookkeeping an entry holds beside its bytes, roughly. */
 const ENTRY_OVERHEAD_BYTES = 1024;
 const STORED_TYPES = /^(?:text\/|application\/(?:json|xml|atom\+xml|rss\+xml))/;
@@ -64,7 +79,7 @@ interface Entry {
   size: number;
 }
 
-export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
+export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): MiddlewareHandler<AppEnv> {
   // How long a kept read may show counts that are no longer current: views change no version at
   // all, and like and comment counts on lists change no list version (decision 024). A counted
   // view is written within the flush interval and then shown by the next render.
@@ -74,8 +89,9 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const same = entry.blogRevision !== null ? versions.blog === entry.blogRevision : entry.lists === versions.lists;
     return same && (entry.countsAsOf === null || now - entry.countsAsOf < keptMs);
   };
+  const keeping = deps.config.PAGE_CACHE_MB > 0;
   const cache = new LRUCache<string, Entry>({
-    maxSize: MAX_CACHE_BYTES,
+    maxSize: Math.max(1, deps.config.PAGE_CACHE_MB * 1024 * 1024),
     // What an entry holds, counted as it grows: a guess of twice the body kept about 400 blog
     // pages in 32 MB, fewer than the 500 a live site's readers spread over (decision 039).
     sizeCalculation: (entry) => entry.size,
@@ -92,7 +108,9 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
     const anonymous = !c.get('user') && !SESSION_OR_FLASH_COOKIE.test(c.req.header('cookie') ?? '');
-    if ((method !== 'GET' && method !== 'HEAD') || !anonymous || !isCacheable(c.req.path)) {
+    // Signed-in requests and writes never look through the patterns.
+    const read = keeping && anonymous && (method === 'GET' || method === 'HEAD') ? keptReadOf(pageReads, c.req.path) : undefined;
+    if (!read) {
       await next();
       if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', PRIVATE_CACHE_CONTROL);
       return;
@@ -105,7 +123,7 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const key = `${c.req.url}\n${c.req.header('accept-language') ?? ''}`;
     // Read before rendering: a write during the render leaves the entry already stale, never
     // a stale page filed under the new version.
-    const blogId = blogOf(c.req.path);
+    const blogId = read.cache === 'blog' ? blogOf(read, c.req.path) : null;
     const versions = await readCurrentVersions(deps.database, blogId);
     const now = deps.now().getTime();
     // Looked up without awaiting first: the check and the claim below must happen in one turn.
@@ -140,7 +158,7 @@ export function pageCache(deps: AppDeps): MiddlewareHandler<AppEnv> {
         etag: `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
         blogRevision: blogId === null ? null : versions.blog,
         lists: versions.lists,
-        countsAsOf: SHOWS_NO_COUNTS.some((r) => r.test(c.req.path)) ? null : now,
+        countsAsOf: read.cache === 'lists-without-counts' ? null : now,
         encoded: {},
         size: body.length + ENTRY_OVERHEAD_BYTES,
       };
@@ -176,19 +194,16 @@ function withoutNonce(rendered: Buffer, nonce: string, type: string): { body: Bu
   return { body: Buffer.from(html), scriptSources: ["'self'", ...hashes].join(' ') };
 }
 
-function blogOf(path: string): string | null {
-  for (const pattern of BLOG_READ) {
-    const match = pattern.exec(path);
-    if (match) {
-      try {
-        return decodeURIComponent(match[1]!);
-      } catch {
-        // Not a valid escape, so not a blog id: it matches no row and renders the 404.
-        return match[1]!;
-      }
-    }
+/** The blog a blog's read shows: its path's first parameter. */
+function blogOf(read: KeptRead, path: string): string | null {
+  const match = read.pattern.exec(path);
+  if (!match?.[1]) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    // Not a valid escape, so not a blog id: it matches no row and renders the 404.
+    return match[1];
   }
-  return null;
 }
 
 async function respond(

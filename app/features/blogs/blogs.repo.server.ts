@@ -1,7 +1,7 @@
 import { type AliasedExpression, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, sql, type Updateable } from 'kysely';
-import { readContentVersions } from '~/db/content-version.server';
 import type { Database, DialectName } from '~/db/schema';
 import { blogShownToAll, shownName, shownPhoto } from '~/db/shared-sql.server';
+import { keptForLists, keyOf } from '~/lib/caches.server';
 import { type BlogRow, type CommentRow, MARK_CLOSE, MARK_OPEN } from './blogs.presenter';
 
 type Db = Kysely<Database>;
@@ -101,21 +101,13 @@ export async function listBlogs(db: Db, filter: BlogFilter, page: { limit: numbe
 }
 
 /**
- * Public counts per category, kept while the lists version stands: counting is linear in the
- * blogs (about 20 ms for 100,000 on SQLite) and every list page needs one. A viewer's own Hidden
- * blogs are few and counted each time through their index.
+ * Public counts per category are kept while the lists version stands (the `blog_counts` cache);
+ * a viewer's own Hidden blogs are few and counted each time through their index.
  */
-const publicCounts = new WeakMap<Db, { version: number; byCategory: Map<string, number> }>();
-
 export async function countBlogs(db: Db, filter: BlogFilter): Promise<number> {
   const [publicPart, ownHidden] = visibleParts(db, filter);
   const count = async (part: typeof publicPart) => Number((await part!.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const { lists: version } = await readContentVersions(db);
-  let memo = publicCounts.get(db);
-  if (memo?.version !== version) publicCounts.set(db, (memo = { version, byCategory: new Map() }));
-  const key = `${filter.indexable ? 'indexable:' : ''}${filter.category ?? ''}`;
-  let publicCount = memo.byCategory.get(key);
-  if (publicCount === undefined) memo.byCategory.set(key, (publicCount = await count(publicPart)));
+  const publicCount = await keptForLists('blog_counts', db, keyOf(!!filter.indexable, filter.category), () => count(publicPart));
   return publicCount + (ownHidden ? await count(ownHidden) : 0);
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { LRUCache } from 'lru-cache';
 import type { Piscina } from 'piscina';
+import { keptByInput, keyOf } from '~/lib/caches.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import { HELD_REL, type RenderTask } from './markdown-render';
@@ -72,13 +72,6 @@ const pool = () =>
   })));
 
 /**
- * Rendered bodies by their Markdown: parsing and sanitising were about a tenth of a signed-in
- * blog page's CPU in a profile (docs/decisions/032), and the same few popular bodies are read again and
- * again. The output depends on the input and the options alone, so an edit is simply a new key.
- */
-const rendered = new LRUCache<string, string>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (html, markdown) => (html.length + markdown.length) * 2 });
-
-/**
  * The body as sanitised HTML, rendered in the pool within `RENDER_TIME_BOUND_MS`. Throws
  * `BodyUnrenderable` when it cannot be (too slow, or its worker failed); callers show their
  * message instead of the body.
@@ -86,18 +79,15 @@ const rendered = new LRUCache<string, string>({ maxSize: 8 * 1024 * 1024, sizeCa
 export async function renderMarkdown(markdown: string, options: MarkdownOptions = {}): Promise<string> {
   const { imageBases = ['/uploads/'], nofollow = false, remember = true, timeBoundMs = timeBound } = options;
   const rel = nofollow ? HELD_REL : TRUSTED_REL;
-  const key = `${rel}\n${imageBases.join(' ')}\n${markdown}`;
-  const known = rendered.get(key);
-  if (known !== undefined) return known;
-  const task: RenderTask = { markdown, bases: imageBases, rel };
-  let html: string;
-  try {
-    html = (await (await pool()).run(task, { signal: AbortSignal.timeout(timeBoundMs) })) as string;
-  } catch (error) {
-    throw Object.assign(new BodyUnrenderable(), { cause: error });
-  }
-  if (remember) rendered.set(key, html);
-  return html;
+  // Kept by its input alone (the `markdown_html` cache): an edit is simply a new key.
+  return keptByInput('markdown_html', keyOf(rel, imageBases.join(' '), markdown), async () => {
+    const task: RenderTask = { markdown, bases: imageBases, rel };
+    try {
+      return (await (await pool()).run(task, { signal: AbortSignal.timeout(timeBoundMs) })) as string;
+    } catch (error) {
+      throw Object.assign(new BodyUnrenderable(), { cause: error });
+    }
+  }, remember);
 }
 
 /** Ends the pool's threads (shutdown, tests); the next body starts it again. */

@@ -3,16 +3,10 @@ import { countPublicBlogsAndWriters, listRecentBlogs } from '~/features/blogs/bl
 import { countSubscribers } from '~/features/newsletter/newsletter.service.server';
 import { countMembers } from '~/features/users/users.service.server';
 import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
+import { keptFor } from '~/lib/caches.server';
 import type { ServiceContext } from '~/lib/service-context';
 import type { RecentBlogCard } from './components/recent-blogs';
 import { type AchievementsSetting, type Figure, siteFigures } from './site-figures';
-
-/**
- * How long counted figures may lag: the page cache already shows counts up to 30 s old (decision
- * 024), and signed-in home pages, which are never kept, must not run four counts per request.
- */
-export const FIGURES_MAX_AGE_MS = 30_000;
-const figuresMemo = new WeakMap<object, { at: number; blogs: number; figures: Figure[] }>();
 
 /**
  * The achievements (docs/product.md#achievements): the fixed figures as set (the product's by default), or, when the
@@ -20,14 +14,13 @@ const figuresMemo = new WeakMap<object, { at: number; blogs: number; figures: Fi
  */
 export async function loadSiteFigures(ctx: ServiceContext, setting: AchievementsSetting): Promise<Figure[]> {
   if (setting.kind === 'fixed') return setting.figures;
-  const now = ctx.now().getTime();
-  let memo = figuresMemo.get(ctx.db);
-  // An empty site is counted every time, so the first blog shows at once.
-  if (!memo || memo.blogs === 0 || now - memo.at > FIGURES_MAX_AGE_MS) {
+  // Kept up to 30 s (the `site_figures` cache, as old as counts on kept pages, decision 024); an
+  // empty site is counted every time, so the first blog shows at once.
+  const counted = await keptFor('site_figures', ctx.db, '', ctx.now().getTime(), async () => {
     const [{ blogs, writers }, members, subscribers] = await Promise.all([countPublicBlogsAndWriters(ctx), countMembers(ctx), countSubscribers(ctx)]);
-    figuresMemo.set(ctx.db, (memo = { at: now, blogs, figures: siteFigures({ blogs, writers, members, subscribers }) }));
-  }
-  return memo.figures;
+    return { blogs, figures: siteFigures({ blogs, writers, members, subscribers }) };
+  }, (figures) => figures.blogs > 0);
+  return counted.figures;
 }
 
 /** What the Recent Blogs grid needs: the cards, and which of them the viewer already keeps. */

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DialectName } from '~/db/schema';
+import { keptFor } from '~/lib/caches.server';
 import { MESSAGES } from '~/lib/messages';
 import type { ImageStore, ServiceContext } from '~/lib/service-context';
 import { version } from '../../../package.json';
@@ -158,20 +159,15 @@ export async function findLastBackup(dir: string): Promise<LastBackup | null> {
   return last;
 }
 
-/** Listing every image costs a stat (or an S3 page) per thousand; the page reuses it this long. */
-const IMAGES_KEPT_MS = 60_000;
-const imageTotals = new WeakMap<ImageStore, { at: number; bytes: number; count: number }>();
-
-/** The bytes and number of images the store holds (read again at most once a minute). */
-async function storedImages(images: ImageStore, now: Date): Promise<{ bytes: number; count: number }> {
-  const kept = imageTotals.get(images);
-  if (kept && now.getTime() - kept.at < IMAGES_KEPT_MS) return { bytes: kept.bytes, count: kept.count };
-  let bytes = 0;
-  let count = 0;
-  for await (const object of images.list()) {
-    bytes += object.size;
-    count++;
-  }
-  imageTotals.set(images, { at: now.getTime(), bytes, count });
-  return { bytes, count };
+/** The bytes and number of images the store holds (read again at most once a minute: the `image_totals` cache). */
+function storedImages(images: ImageStore, now: Date): Promise<{ bytes: number; count: number }> {
+  return keptFor('image_totals', images, '', now.getTime(), async () => {
+    let bytes = 0;
+    let count = 0;
+    for await (const object of images.list()) {
+      bytes += object.size;
+      count++;
+    }
+    return { bytes, count };
+  });
 }

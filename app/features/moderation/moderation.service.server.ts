@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { ReportTargetType, Role } from '~/db/schema';
+import { keptFor } from '~/lib/caches.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -411,21 +411,9 @@ export async function getModerationOverview(ctx: ServiceContext): Promise<Modera
   return { role, queue, removed, staff, log: entries };
 }
 
-/**
- * How long the user menu trusts what it last read about the viewer's role. The link is only a
- * way in: /moderation and every action check the role themselves (requireRole), so a link shown
- * or missing for up to this long after a grant or revoke lets nobody do anything. It spares every
- * signed-in page a query (about 0.1 ms on SQLite, a round trip on PostgreSQL).
- */
-const MENU_ROLE_MS = 30_000;
-const menuRoles = new WeakMap<ServiceContext['db'], LRUCache<string, { canModerate: boolean }>>();
-
 /** Whether the signed-in viewer may open /moderation (the user menu's link); false when signed out. */
 export async function canModerate(ctx: ServiceContext): Promise<boolean> {
   if (!ctx.user) return false;
-  let cache = menuRoles.get(ctx.db);
-  if (!cache) menuRoles.set(ctx.db, (cache = new LRUCache({ max: 10_000, ttl: MENU_ROLE_MS })));
-  let known = cache.get(ctx.user.id);
-  if (!known) cache.set(ctx.user.id, (known = { canModerate: RANK[await getRole(ctx, ctx.user.id)] >= RANK.moderator }));
-  return known.canModerate;
+  // Trusted up to 30 s (the `menu_roles` cache): the link is only a way in, every action checks the role.
+  return keptFor('menu_roles', ctx.db, ctx.user.id, Date.now(), async () => RANK[await getRole(ctx, ctx.user!.id)] >= RANK.moderator);
 }
