@@ -1,7 +1,6 @@
 import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.service.server';
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
-import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
-import { holdEnd, holdFor, holdOf } from '~/features/moderation/spam-hold.service.server';
+import { assertCanComment, assertCanWrite, holdEnd, holdFor, holdOf } from '~/kernel/standing.server';
 import { emit } from '~/kernel/events.server';
 import { AppError, isAppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
