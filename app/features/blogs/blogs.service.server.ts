@@ -10,6 +10,9 @@ import { requireUser, type ServiceContext } from '~/lib/service-context';
 import { type BlogJson, type BlogRow, presentBlog } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
 import { renderMarkdown } from './markdown.server';
+
+// The blog page renders the body itself (it is cached with the page): routes reach it here.
+export { BodyUnrenderable, renderMarkdown } from './markdown.server';
 import type { ViewCounter } from './view-counter.server';
 import {
   type CommentInput,
