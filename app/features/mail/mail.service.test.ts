@@ -5,9 +5,9 @@ import { followWriter, listFollowing, unfollowWriter, followStateForWriter } fro
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
 import type { TestUser } from '#test/test-app';
-import { claimMailBatch, digestPeriod, prepareDailyDigest, recordMailOutcome } from './mail-queue.service.server';
+import { claimMailBatch, digestPeriod, prepareDailyDigest, recordMailOutcome } from './mail.service.server';
 import { readMailToken, signMailToken } from './mail-token.server';
-import { confirmSubscription, describeMailLink, setNewsletterDelivery, subscribe, unsubscribeByLink } from './newsletter.service.server';
+import { confirmSubscription, describeMailLink, setNewsletterDelivery, subscribe, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
 
 const blogInput = (title: string, availability: 'Public' | 'Hidden' = 'Public') => ({
   title,
