@@ -3,20 +3,17 @@ import { hostname } from 'node:os';
 import {
   claimMailBatch,
   type MailOutcome,
-  prepareDailyDigest,
   recordMailOutcome,
   releaseMailClaims,
-} from '~/features/newsletter/mail-queue.service.server';
-import { type AppDeps, serviceContext } from './context.server';
-import { createMailer, type Mailer } from './mail.server';
-import { renderQueuedMail } from './mail-templates.server';
+} from '~/features/mail/mail.service.server';
+import { renderQueuedMail } from '~/features/mail/mail-templates.server';
+import { createMailer, type Mailer } from '../adapters/smtp.server';
+import { type AppDeps, serviceContext } from '../context.server';
 
 /** The most rows one batch claims, whatever the rate: a batch is also the unit of logging. */
 const BATCH_MAX = 100;
 /** How long the worker rests when nothing is due. */
 const IDLE_MS = 1_000;
-/** How often an instance makes sure the last daily digest exists. */
-const DIGEST_CHECK_MS = 60_000;
 
 /**
  * Sorts an SMTP failure (nodemailer's error carries the reply code and the command it answered):
@@ -42,7 +39,7 @@ export interface BatchReport {
   released: number;
 }
 
-export interface MailQueue {
+export interface MailSender {
   /** Sends one batch now (tests, and the loop below). */
   runBatch(): Promise<BatchReport>;
   /** Asks the batch under way to finish the mail in flight and hand the rest back. */
@@ -57,7 +54,7 @@ export interface MailQueue {
  * run one against the same database: claims never overlap, and a dead worker's rows are taken
  * over when its lease (MAIL_CLAIM_SECONDS) ends.
  */
-export function createMailQueue(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): MailQueue {
+export function createMailSender(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): MailSender {
   const { config } = deps;
   const log = deps.log.child({ module: 'mail-queue' });
   const ctx = serviceContext(deps, null, { log });
@@ -124,11 +121,10 @@ export function createMailQueue(deps: AppDeps, options: { mailer?: Mailer; worke
  * Runs the queue for as long as the process does (server/app.ts starts it, SIGTERM stops it).
  * A failing batch (database or SMTP server away) is logged and tried again after a rest.
  */
-export function startMailQueue(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): () => Promise<void> {
-  const queue = createMailQueue(deps, options);
+export function startMailSender(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): () => Promise<void> {
+  const queue = createMailSender(deps, options);
   let stopped = false;
   let wake: (() => void) | null = null;
-  let lastDigestCheck = 0;
   const rest = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -138,10 +134,6 @@ export function startMailQueue(deps: AppDeps, options: { mailer?: Mailer; worker
   const loop = (async () => {
     while (!stopped) {
       try {
-        if (Date.now() - lastDigestCheck >= DIGEST_CHECK_MS) {
-          lastDigestCheck = Date.now();
-          await prepareDailyDigest(serviceContext(deps, null), deps.config.MAIL_DIGEST_HOUR);
-        }
         const report = await queue.runBatch();
         if (report.claimed === 0 && !stopped) await rest(IDLE_MS);
       } catch (error) {

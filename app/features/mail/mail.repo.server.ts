@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { shownName } from '~/db/shared-sql.server';
+import { claimLeased, type LeasedQueue, shownName } from '~/db/shared-sql.server';
 import type { Database, DialectName, MailKind, MailQueueTable, MailStream } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -66,26 +66,13 @@ export async function queueForFollowers(
 
 export type QueueRow = Pick<MailQueueTable, 'id' | 'message_id' | 'email' | 'stream' | 'ref'> & { attempts: number };
 
-/**
- * Claims up to `limit` due rows for one worker, atomically: queued rows whose time has come, and
- * rows another worker claimed but did not finish before its lease ran out (it died). On
- * PostgreSQL SKIP LOCKED lets instances claim side by side without waiting or overlapping;
- * SQLite has one writer, so its UPDATE … RETURNING is atomic as it stands.
- */
+/** Claims up to `limit` due rows for one worker (a lease another worker takes over when it runs out). */
 export async function claimDue(db: Db, dialect: DialectName, q: { now: string; leaseUntil: string; worker: string; limit: number }): Promise<QueueRow[]> {
-  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const result = await sql<QueueRow>`
-    update mail_queue set status = 'sending', claimed_until = ${q.leaseUntil}, claimed_by = ${q.worker}, attempts = attempts + 1
-    where id in (
-      select id from mail_queue
-      where (status = 'queued' and next_attempt_at <= ${q.now}) or (status = 'sending' and claimed_until < ${q.now})
-      order by next_attempt_at, id
-      limit ${q.limit}
-      ${lock}
-    )
-    returning id, message_id, email, stream, ref, attempts`.execute(db);
-  return result.rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
+  const rows = await claimLeased<QueueRow>(db, dialect, MAIL_QUEUE, { ...q, returning: ['id', 'message_id', 'email', 'stream', 'ref', 'attempts'] });
+  return rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
 }
+
+const MAIL_QUEUE: LeasedQueue = { table: 'mail_queue', waiting: 'queued', claimed: 'sending', dueAt: 'next_attempt_at', leaseUntil: 'claimed_until' };
 
 /**
  * On PostgreSQL the mark is committed without waiting for the disk (synchronous_commit off, for
