@@ -1,8 +1,7 @@
-import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
-import { audit, moderatedContent, requireOutranks, requireRole } from './moderation.service.server';
+import { announceReleased, audit, getWriterStanding, moderatedContent, requireOutranks, requireRole } from './moderation.service.server';
 import * as repo from './moderation.repo.server';
 import type { ModeratedContent, ModerationReasonInput } from './moderation.schema';
 
@@ -37,7 +36,8 @@ export async function holdEnd(ctx: ServiceContext, userId: string): Promise<stri
   const days = ctx.spamHold?.days ?? 0;
   if (days <= 0) return null;
   const account = await repo.findAccountAge(ctx.db, userId);
-  if (!account || account.approvedAt) return null;
+  // Staff and the site's first account are trusted: the hold is for strangers (decision 061).
+  if (!account || account.approvedAt || account.trusted) return null;
   const end = new Date(account.createdAt.getTime() + days * DAY_MS);
   return end > ctx.now() ? end.toISOString() : null;
 }
@@ -63,13 +63,18 @@ export async function holdFor(ctx: ServiceContext, userId: string, texts: (strin
   return holdOf(ctx, await holdEnd(ctx, userId), texts);
 }
 
-type ReleasedBlog = Awaited<ReturnType<typeof repo.releaseExpiredHolds>>[number];
 
-/** A released blog that is Public, shown and no longer waiting is announced now (once per blog). */
-async function announceReleased(ctx: ServiceContext, blogs: ReleasedBlog[], now: string) {
-  for (const blog of blogs) {
-    if (blog.availability === 'Public' && !blog.removed_at && !blog.held_until && !blog.pending_since) await announceBlog(ctx, blog, now);
-  }
+export interface WriterModeration {
+  suspension: { until: string | null; reason: string } | null;
+  /** When the writer's spam hold ends (null: not held). */
+  heldUntil: string | null;
+}
+
+/** The moderation part of a writer's page: only for a moderator who may act on the writer (null otherwise). */
+export async function getWriterModeration(ctx: ServiceContext, writerId: string): Promise<WriterModeration | null> {
+  const standing = await getWriterStanding(ctx, writerId);
+  if (!standing) return null;
+  return { ...standing, heldUntil: await holdEnd(ctx, writerId) };
 }
 
 /**
@@ -137,6 +142,14 @@ export interface HeldAccountJson {
   name: string;
   heldUntil: string;
   blogs: number;
+}
+
+/**
+ * How many accounts have something on hold or waiting for a moderator. No role is checked: the
+ * start of the server logs it for the operator, and the admins' instance page shows it.
+ */
+export async function countAccountsWaiting(ctx: Pick<ServiceContext, 'db'>): Promise<number> {
+  return repo.countAccountsWaiting(ctx.db);
 }
 
 export async function listPendingAndHeld(ctx: ServiceContext): Promise<{ pending: PendingJson[]; held: HeldAccountJson[] }> {
