@@ -128,7 +128,11 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       await admin.page.waitForURL(/\/authors\//);
       await waitForHydration(admin.page);
       const panel = admin.page.getByTestId('moderate-writer');
-      await panel.locator('summary').click();
+      // The disclosure stays as the moderator left it across the page's own reloads.
+      const openPanel = async () => {
+        if (!(await panel.evaluate((d) => (d as HTMLDetailsElement).open))) await panel.locator('summary').click();
+      };
+      await openPanel();
       await panel.getByLabel(/Reason/).fill('Spam run');
       // No period chosen: refused, never "for good" by omission.
       await panel.getByRole('button', { name: 'Suspend' }).click();
@@ -137,7 +141,7 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       expect(await (await writer.context.request.get(`${site.url}/api/auth/get-session`)).json()).not.toBeNull();
 
       await waitForHydration(admin.page);
-      await panel.locator('summary').click();
+      await openPanel();
       await panel.getByLabel(/Reason/).fill('Spam run');
       await panel.getByLabel('Suspend for').selectOption('7');
       expect(await axeViolations(admin.page)).toEqual([]);
@@ -175,7 +179,7 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       await panel.getByRole('button', { name: 'Lift suspension' }).click();
       await expect.poll(() => admin.page.getByTestId('writer-suspended').count()).toBe(0);
       await waitForHydration(admin.page);
-      await panel.locator('summary').click();
+      await openPanel();
       await panel.getByLabel(/Reason/).fill('Back at it');
       await panel.getByLabel('Suspend for').selectOption('forever');
       await panel.getByRole('button', { name: 'Suspend' }).click();
