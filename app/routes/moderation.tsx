@@ -249,28 +249,25 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
       {log ? (
         <section className="mt-10" aria-labelledby="log-heading">
           <h2 id="log-heading" className="text-xl font-semibold">{MESSAGES.auditLogHeading}</h2>
-          {/* Focusable, so a keyboard can scroll a wide log on a phone. */}
-          <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-labelledby="log-heading">
-            <table className="table table-sm" data-testid="audit-log">
-              <thead>
-                <tr className="text-base-content"><th>When</th><th>Who</th><th>What</th><th>Why</th></tr>
-              </thead>
-              <tbody>
-                {log.map((e) => (
-                  <tr key={e.id}>
-                    <td className="whitespace-nowrap"><LocalTime iso={e.at} withTime /></td>
-                    <td className="whitespace-nowrap">{e.actorName}</td>
-                    <td className="min-w-48">
-                      {MESSAGES.auditAction(e.action)}{' '}
-                      {e.targetPath ? <Link className="link" to={e.targetPath}>{MESSAGES.auditTarget(e.targetType, e.targetName)}</Link> : MESSAGES.auditTarget(e.targetType, e.targetName)}
-                      {e.until ? <> until <LocalTime iso={e.until} withTime /></> : null}
-                    </td>
-                    <td className="min-w-48">{e.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          {/* Sentences, not a table of codes: who did what to whom, when and why (decision 061). */}
+          <ol className="mt-4 divide-y divide-base-300" data-testid="audit-log">
+            {log.map((e) => {
+              const { verb, after } = MESSAGES.auditAction(e.action);
+              const target = MESSAGES.auditTarget(e.targetType, e.targetName);
+              return (
+              <li key={e.id} className="py-3">
+                <p>
+                  <strong>{e.actorName}</strong> {verb} {e.targetPath ? <Link className="link" to={e.targetPath}>{target}</Link> : target}
+                  {after ? ` ${after}` : null}
+                  {e.until ? <> until <LocalTime iso={e.until} withTime /></> : null}.
+                </p>
+                <p className="mt-1 text-sm opacity-85">
+                  <LocalTime iso={e.at} withTime /> · {MESSAGES.auditWhy(e.reason)}
+                </p>
+              </li>
+              );
+            })}
+          </ol>
         </section>
       ) : null}
     </div>

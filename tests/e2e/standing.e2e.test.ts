@@ -245,11 +245,15 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       // The audit log: names and words, not ids and codes.
       await page.goto(`${site.url}/moderation`);
       await waitForHydration(page);
-      const rows = await page.getByTestId('audit-log').locator('tbody tr').allTextContents();
-      const mine = rows.filter((r) => r.includes('Mona Moderator') || r.includes('made admin Mona Moderator'));
-      expect(mine.slice(0, 2)).toEqual([expect.stringMatching(/Mona Moderatordeleted a deleted blogAlso made up$/), expect.stringMatching(/Mona Moderatordeleted a deleted blogMade up$/)]);
-      expect(rows.join('\n')).toMatch(/suspended Wes Writer until/);
-      expect(rows.join('\n')).toMatch(/Ada Adminsuspended for good Wes Writer/);
+      const rows = await page.getByTestId('audit-log').locator('li').allTextContents();
+      expect(rows.slice(0, 3)).toEqual([
+        expect.stringMatching(/^Mona Moderator deleted a blog\..* · Why: Also made up$/),
+        expect.stringMatching(/^Mona Moderator deleted a blog\..* · Why: Made up$/),
+        expect.stringMatching(/^operator made Mona Moderator an admin\..* · Why: operator command line$/),
+      ]);
+      expect(rows.join('\n')).toMatch(/Ada Admin suspended Wes Writer until .+\./);
+      expect(rows.join('\n')).toMatch(/Ada Admin suspended Wes Writer for good\./);
+      expect(rows.join('\n')).toMatch(/Ada Admin lifted the suspension of Wes Writer\./);
       expect(rows.join('\n')).not.toMatch(/approve_account|grant_admin|suspend_until|user [A-Za-z0-9]{8}/);
 
       // On a phone, words wrap whole.

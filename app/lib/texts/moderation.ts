@@ -54,30 +54,36 @@ export const moderateWriter = 'Moderate';
 export const writerSuspended = (until: string | null) => (until ? 'Suspended until' : 'Suspended for good');
 export const writerOnHold = 'New account on the spam hold';
 export const deleteContentTitle = (type: string) => `Delete this ${type} for good?`;
-/** The audit log in words (decision 061): what each recorded action did, as a sentence's verb. */
-export const auditAction = (action: string): string => {
-  if (action.startsWith('suspend_until ')) return 'suspended';
-  const words: Record<string, string> = {
-    hide: 'hid',
-    restore: 'restored',
-    delete: 'deleted',
-    approve: 'approved',
-    approve_account: 'approved the account of',
-    dismiss_report: 'dismissed a report',
-    suspend: 'suspended for good',
-    unsuspend: 'lifted the suspension of',
-    comment_ban: 'banned from commenting',
-    lift_comment_ban: 'lifted the comment ban of',
-    grant_admin: 'made admin',
-    revoke_admin: 'removed as admin',
-    grant_moderator: 'made moderator',
-    revoke_moderator: 'removed as moderator',
+/**
+ * The audit log in words (decision 061): a recorded action as the words before and after its
+ * target ("banned" … "from commenting").
+ */
+export const auditAction = (action: string): { verb: string; after: string } => {
+  if (action.startsWith('suspend_until ')) return { verb: 'suspended', after: '' };
+  const words: Record<string, [string, string?]> = {
+    hide: ['hid'],
+    restore: ['restored'],
+    delete: ['deleted'],
+    approve: ['approved'],
+    approve_account: ['approved the account of'],
+    dismiss_report: ['dismissed'],
+    suspend: ['suspended', 'for good'],
+    unsuspend: ['lifted the suspension of'],
+    comment_ban: ['banned', 'from commenting'],
+    lift_comment_ban: ['let', 'comment again'],
+    grant_admin: ['made', 'an admin'],
+    revoke_admin: ['removed', 'as admin'],
+    grant_moderator: ['made', 'a moderator'],
+    revoke_moderator: ['removed', 'as moderator'],
   };
-  return words[action] ?? action.replaceAll('_', ' ');
+  const [verb, after = ''] = words[action] ?? [action.replaceAll('_', ' ')];
+  return { verb, after };
 };
+/** What an entry was about, by its name now; what is gone since is named by its kind alone. */
 export const auditTarget = (type: string, name: string | null): string => {
-  if (type === 'comment') return name === null ? 'a deleted comment' : `a comment on “${name}”`;
-  if (type === 'blog') return name === null ? 'a deleted blog' : `“${name}”`;
+  if (type === 'comment') return name === null ? 'a comment' : `a comment on “${name}”`;
+  if (type === 'blog') return name === null ? 'a blog' : `“${name}”`;
   if (type === 'report') return 'a report';
-  return name ?? 'a deleted account';
+  return name ?? 'an account no longer here';
 };
+export const auditWhy = (reason: string) => `Why: ${reason}`;

@@ -14,7 +14,7 @@ export interface Suspension {
  */
 export function SuspendedBanner({ suspension }: { suspension: Suspension }) {
   return (
-    <div role="note" className="alert alert-warning mb-6 flex flex-col items-start gap-1 text-left" data-testid="suspended-banner">
+    <div role="note" className="alert alert-warning mt-4 mb-6 flex flex-col items-start gap-1 text-left" data-testid="suspended-banner">
       <strong>
         {suspension.until ? (
           <>
