@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { BlogFormSchema, CommentSchema, PreviewSchema } from '~/features/blogs/blogs.schema';
 import { FollowFormSchema } from '~/features/follows/follows.schema';
-import { GrantModeratorSchema, ModerationReasonSchema, ReportSchema, SuspendSchema } from '~/features/moderation/moderation.schema';
+import { GrantModeratorSchema, ModerationReasonSchema, ReportSchema, SuspendFormSchema } from '~/features/moderation/moderation.schema';
 import { DeliverySchema, SubscribeSchema } from '~/features/newsletter/newsletter.schema';
 import { ForgotPasswordSchema, LogInSchema, ResetPasswordSchema, SignUpSchema, UpdateProfileSchema } from '~/features/users/users.schema';
 import { AddWishlistFormSchema } from '~/features/wishlist/wishlist.schema';
@@ -49,5 +49,6 @@ export const PAGE_ACTIONS: Readonly<Record<string, PageActionPolicy>> = {
   'routes/mail-preferences.tsx': { auth: 'mail-link', limits: [], input: [DeliverySchema] },
   'routes/mail-unsubscribe.tsx': { auth: 'mail-link', limits: [], input: 'id' },
   'routes/report.tsx': { auth: 'user', limits: [RATE_LIMITS.report], input: [ReportSchema] },
-  'routes/moderation.tsx': { auth: 'user', limits: [], input: [GrantModeratorSchema, ModerationReasonSchema, SuspendSchema] },
+  'routes/moderation.tsx': { auth: 'user', limits: [], input: [GrantModeratorSchema, ModerationReasonSchema, SuspendFormSchema] },
+  'routes/author.tsx': { auth: 'user', limits: [], input: [ModerationReasonSchema, SuspendFormSchema] },
 };

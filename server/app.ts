@@ -4,6 +4,7 @@ import { closeMarkdownPool } from '~/features/blogs/markdown.server';
 import { imageStoreFor } from '~/features/images/image-store.server';
 import { type SweepResult, sweepOrphanedImages, UPLOAD_GRACE_MS } from '~/features/images/image-sweep.service.server';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
+import { countAccountsWaiting } from '~/features/moderation/spam-hold.service.server';
 import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
@@ -63,6 +64,13 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
     log.warn(`PUBLIC_URL is not set: links in mails point to ${mailOrigin(config)}. Set PUBLIC_URL to the site's public address before you share the site.`);
   }
   if (config.IMAGE_FETCH_ALLOW_LOOPBACK === 'on') log.warn('IMAGE_FETCH_ALLOW_LOOPBACK is on: blog photos may be fetched from this host itself. It is for tests only; turn it off.');
+  // An operator who does not open /moderation still learns that new writers wait for approval
+  // (docs/decisions/061). Not awaited: the start does not wait on it.
+  void countAccountsWaiting(deps.database)
+    .then((waiting) => {
+      if (waiting > 0) log.warn(`${waiting === 1 ? '1 account is' : `${waiting} accounts are`} waiting for a moderator's approval: see /moderation.`);
+    })
+    .catch((error: unknown) => log.warn({ err: error }, 'could not count the accounts waiting for approval'));
   const dev = options.dev ?? false;
   const loadBuild = () => import('virtual:react-router/server-build') as Promise<ServerBuild>;
   // Given a function, React Router derives its routes and static handler again on every request

@@ -55,13 +55,16 @@ describeOnDialects('content versions on %s', (t) => {
     const afterEdit = await page(insertedId);
     expect(afterEdit.blog).toBeGreaterThan(afterLike.blog!);
     expect(afterEdit.lists).toBeGreaterThan(afterLike.lists);
+    // The writer's other blog shows this one's title at its end (docs/decisions/061): revised too.
+    const otherAfterEdit = await page(elsewhere);
+    expect(otherAfterEdit.blog).toBeGreaterThan(other.blog!);
 
     // A commenter's new name shows on the blogs they commented on, and on lists.
     await t.deps.database.db.updateTable('user').set({ name: 'Renamed Reader' }).where('id', '=', readers[0]!.user.id).execute();
     const afterRename = await page(insertedId);
     expect(afterRename.blog).toBeGreaterThan(afterEdit.blog!);
     expect(afterRename.lists).toBeGreaterThan(afterEdit.lists);
-    expect((await page(elsewhere)).blog).toBe(other.blog);
+    expect((await page(elsewhere)).blog).toBe(otherAfterEdit.blog);
 
     const reader = await t.createUser();
     const beforeSignOut = await versions();

@@ -13,13 +13,18 @@ export async function activeRestrictions(db: Db, userId: string, now: string) {
     .execute();
 }
 
-/** When the account was made and whether a moderator approved it; undefined: no such user. */
+/**
+ * When the account was made, whether a moderator approved it, and whether it is trusted: staff
+ * (a role) or the site's first account (docs/decisions/061); undefined: no such user.
+ */
 export async function findAccountAge(db: Db, userId: string) {
   const row = await (db as unknown as Kysely<Database & { user: { createdAt: string | number } }>)
     .selectFrom('user')
     .leftJoin('account_approvals', 'account_approvals.user_id', 'user.id')
-    .select(['user.createdAt', 'account_approvals.approved_at'])
+    .leftJoin('user_roles', 'user_roles.user_id', 'user.id')
+    .select(['user.createdAt', 'account_approvals.approved_at', 'user_roles.role'])
+    .select((eb) => eb(eb.selectFrom('user as first').select('first.id').orderBy('first.createdAt').orderBy('first.id').limit(1), '=', eb.ref('user.id')).as('is_first'))
     .where('user.id', '=', userId)
     .executeTakeFirst();
-  return row && { createdAt: new Date(row.createdAt), approvedAt: row.approved_at };
+  return row && { createdAt: new Date(row.createdAt), approvedAt: row.approved_at, trusted: row.role !== null || Boolean(row.is_first) };
 }

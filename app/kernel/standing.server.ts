@@ -26,6 +26,27 @@ export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser
   return user;
 }
 
+/**
+ * The viewer's suspension in force, for the writing screens to say so before anything is typed
+ * (docs/decisions/061); null when signed out or in good standing. The rule itself stays
+ * assertCanWrite: this only reads what it would refuse.
+ */
+export async function getOwnSuspension(ctx: ServiceContext): Promise<Suspension | null> {
+  return ctx.user ? suspensionOf(ctx, ctx.user.id) : null;
+}
+
+export interface Suspension {
+  until: string | null;
+  reason: string;
+}
+
+/** The suspension of `userId` in force now, if any. */
+export async function suspensionOf(ctx: ServiceContext, userId: string): Promise<Suspension | null> {
+  const active = await repo.activeRestrictions(ctx.db, userId, ctx.now().toISOString());
+  const suspension = active.find((r) => r.kind === 'suspended');
+  return suspension ? { until: suspension.until, reason: suspension.reason } : null;
+}
+
 async function notSuspended(ctx: ServiceContext) {
   const user = requireUser(ctx);
   const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
@@ -54,7 +75,8 @@ export async function holdEnd(ctx: ServiceContext, userId: string): Promise<stri
   const days = ctx.spamHold?.days ?? 0;
   if (days <= 0) return null;
   const account = await repo.findAccountAge(ctx.db, userId);
-  if (!account || account.approvedAt) return null;
+  // Staff and the site's first account are trusted: the hold is for strangers (docs/decisions/061).
+  if (!account || account.approvedAt || account.trusted) return null;
   const end = new Date(account.createdAt.getTime() + days * DAY_MS);
   return end > ctx.now() ? end.toISOString() : null;
 }

@@ -3,6 +3,8 @@ import { Page } from '~/components/page';
 import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs/blog-form.server';
 import { createBlog } from '~/features/blogs/blogs.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
+import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
+import { getOwnSuspension } from '~/kernel/standing.server';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
@@ -13,9 +15,13 @@ import type { Route } from './+types/add-blog';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Add a blog') }];
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const user = userOrSignedOutPost(context, request);
-  return { author: { email: user?.email ?? '', name: user?.name || MESSAGES.defaultDisplayName }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
+  return {
+    author: { email: user?.email ?? '', name: user?.name || MESSAGES.defaultDisplayName },
+    maxUploadMb: context.deps.config.MAX_UPLOAD_MB,
+    suspension: await getOwnSuspension(context.service),
+  };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -37,7 +43,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function AddBlog({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <Page title="Add a blog">
-      <BlogForm mode="add" author={loaderData.author} maxUploadMb={loaderData.maxUploadMb} actionData={actionData} />
+      <WhileSuspended suspension={loaderData.suspension}>
+        <BlogForm mode="add" author={loaderData.author} maxUploadMb={loaderData.maxUploadMb} actionData={actionData} />
+      </WhileSuspended>
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Form, Link, redirect } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { FeedLink } from '~/components/feed-link';
 import { LocalNumber } from '~/components/local-format';
@@ -10,6 +10,13 @@ import { FollowButton } from '~/features/follows/components/follow-button';
 import { followStateForWriter } from '~/features/follows/follows.service.server';
 import { getAuthor } from '~/features/users/users.service.server';
 import { ReportButton } from '~/features/moderation/components/report-button';
+import { ReasonField, SuspendControls } from '~/features/moderation/components/moderation-controls';
+import { runModerationForm } from '~/features/moderation/moderation-form.server';
+import { getWriterModeration, type WriterModeration } from '~/features/moderation/spam-hold.service.server';
+import { LocalTime } from '~/components/local-format';
+import { withFlash } from '~/lib/flash.server';
+import { pageRefusal } from '~/lib/page-errors.server';
+import { requireUser } from '~/lib/session.server';
 import { MESSAGES } from '~/lib/messages';
 import { errorPage } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
@@ -38,6 +45,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       isMe,
       signedIn: context.user !== null,
       follow: await followStateForWriter(context.service, author.id),
+      moderation: await getWriterModeration(context.service, author.id),
       feeds: { atom: authorFeedPath(author.id, 'atom'), rss: authorFeedPath(author.id, 'rss') },
     };
   } catch (error) {
@@ -45,9 +53,53 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   }
 }
 
+/**
+ * Suspend, lift a suspension or approve the account, from the writer's own page (moderators who
+ * outrank the writer; the use cases check it). Delete-type intents are the queue's, not posted here.
+ */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireUser(context, request);
+  const back = `/authors/${params.id}`;
+  const form = await request.formData();
+  if (!['suspend', 'unsuspend', 'approve-account'].includes(String(form.get('intent')))) return redirect(back);
+  form.set('userId', params.id);
+  try {
+    const result = await runModerationForm(context.service, form);
+    if ('confirmDelete' in result || !result.done) return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: 'error' in result ? result.error : MESSAGES.moderationReasonLabel }) });
+  } catch (error) {
+    return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: pageRefusal(error).message }) });
+  }
+  return redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
+}
+
+/** The moderators' part of a writer's page: where the writer stands, and what may be done about it. */
+function ModerateWriter({ writerId, moderation }: { writerId: string; moderation: WriterModeration }) {
+  const { suspension, heldUntil } = moderation;
+  return (
+    <details className="mt-6 rounded-box bg-base-200 p-4" data-testid="moderate-writer" open={Boolean(suspension || heldUntil)}>
+      <summary className="cursor-pointer font-semibold">{MESSAGES.moderateWriter}</summary>
+      {suspension ? (
+        <p className="mt-2 text-sm" data-testid="writer-suspended">
+          {MESSAGES.writerSuspended(suspension.until)}{suspension.until ? <> <LocalTime iso={suspension.until} withTime /></> : null}. {MESSAGES.removedReason(suspension.reason)}
+        </p>
+      ) : null}
+      {heldUntil ? <p className="mt-2 text-sm" data-testid="writer-held">{MESSAGES.writerOnHold}: until <LocalTime iso={heldUntil} withTime /></p> : null}
+      <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
+        <ReasonField id={`reason-${writerId}`} />
+        {heldUntil ? <button className="btn btn-success btn-sm" name="intent" value="approve-account">{MESSAGES.approveAccount}</button> : null}
+        {suspension ? (
+          <button className="btn btn-outline btn-sm" name="intent" value="unsuspend">{MESSAGES.moderationUnsuspend}</button>
+        ) : (
+          <SuspendControls id={`period-${writerId}`} />
+        )}
+      </Form>
+    </details>
+  );
+}
+
 /** A writer's page (docs/product.md#community-features): name, photo, follow, their feed and their blogs; the writer also sees Hidden ones with views and likes. */
 export default function Author({ loaderData }: Route.ComponentProps) {
-  const { author, blogs, isMe, signedIn, follow, feeds } = loaderData;
+  const { author, blogs, isMe, signedIn, follow, feeds, moderation } = loaderData;
   return (
     <section className="mx-auto w-full max-w-6xl px-4 py-10">
       <header className="flex flex-wrap items-center gap-5">
@@ -70,6 +122,7 @@ export default function Author({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
       </header>
+      {moderation ? <ModerateWriter writerId={author.id} moderation={moderation} /> : null}
       {blogs.length === 0 ? (
         <div className="mt-10 flex flex-col items-start gap-4">
           <p className="opacity-85">No blogs yet.</p>

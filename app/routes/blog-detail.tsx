@@ -2,12 +2,15 @@ import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { likedByViewer } from '~/features/blogs/blogs.presenter';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blogs.schema';
-import { addComment, deleteBlog, deleteComment, editComment, getBlogWithAuthor } from '~/features/blogs/blogs.service.server';
+import { addComment, deleteBlog, deleteComment, editComment, getBlogWithAuthor, getPostEnd } from '~/features/blogs/blogs.service.server';
+import { PostEnd } from '~/features/blogs/components/post-end';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
 import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
 import { ReportButton } from '~/features/moderation/components/report-button';
+import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
+import { getOwnSuspension } from '~/kernel/standing.server';
 import { LikeButton } from '~/features/blogs/components/like-button';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { followStateForWriter } from '~/features/follows/follows.service.server';
@@ -85,13 +88,17 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const { blog, authorId, held } = await getBlogWithAuthor(context.service, params.id);
-    const follow = await followStateForWriter(context.service, authorId);
+    const { blog, authorId, authorPhoto, held } = await getBlogWithAuthor(context.service, params.id);
+    const [follow, end, suspension] = await Promise.all([
+      followStateForWriter(context.service, authorId),
+      getPostEnd(context.service, { id: blog._id, ownerId: authorId, createdAt: blog.createdAt }),
+      getOwnSuspension(context.service),
+    ]);
     const imageBases = ownImageBases(context.deps.config);
     // Sharing tags name only a photo of our store: a card built from another address would let
     // its host follow every share (docs/decisions/050).
     const sharedPhoto = ownPhoto(blog.photo, imageBases);
-    const page = { blog, authorId, held, sharedPhoto, signedIn: context.user !== null, follow };
+    const page = { blog, authorId, authorPhoto, held, sharedPhoto, signedIn: context.user !== null, follow, end, suspension };
     try {
       return data({ ...page, html: await renderMarkdown(blog.long_description, { nofollow: held, imageBases }) as string | null });
     } catch (error) {
@@ -181,7 +188,7 @@ function useCountView(id: string) {
 }
 
 export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, authorId, html, signedIn, follow } = loaderData;
+  const { blog, authorId, authorPhoto, html, signedIn, follow, end, suspension } = loaderData;
   const { isOwner } = blog;
   const { dialog } = useFeedback();
   useCountView(blog._id);
@@ -210,7 +217,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         <h1 className="mt-4 font-serif text-4xl font-bold leading-tight tracking-tight sm:text-5xl">{blog.title}</h1>
         <p className="mt-4 font-serif text-lede opacity-85">{blog.short_description}</p>
         <div className="mt-6 flex items-center gap-3 border-y border-base-300 py-4 text-sm">
-          <Avatar alt="" size={44} />
+          <Avatar src={authorPhoto} alt="" size={44} />
           <div className="min-w-0">
             <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <Link to={`/authors/${authorId}`} className="font-semibold hover:underline" data-testid="author">{blog.name}</Link>
@@ -253,7 +260,10 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
           {isOwner ? <DeleteBlog /> : null}
           {signedIn && !isOwner ? <ReportButton targetType="blog" targetId={blog._id} label={`${MESSAGES.report}: ${blog.title}`} /> : null}
         </div>
-        <Comments comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
+        <PostEnd blog={blog} previous={end.previous} next={end.next} more={end.more} follow={follow} signedIn={signedIn} />
+        <WhileSuspended suspension={suspension}>
+          <Comments comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
+        </WhileSuspended>
       </div>
     </article>
   );

@@ -61,7 +61,7 @@ function Figure({ label, testId, wide = false, children }: { label: string; test
 }
 
 export default function Instance({ loaderData }: Route.ComponentProps) {
-  const { version, node, uptimeSeconds, database, images, users, blogs, queues, lastBackup, warnings } = loaderData;
+  const { version, node, uptimeSeconds, database, images, users, blogs, queues, accountsWaiting, lastBackup, warnings } = loaderData;
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-10">
       <p className="text-sm"><Link className="link" to="/moderation">{MESSAGES.moderationHeading}</Link></p>
@@ -72,7 +72,10 @@ export default function Instance({ loaderData }: Route.ComponentProps) {
         {warnings.length === 0 ? <p className="mt-4 opacity-85">{MESSAGES.instanceNoWarnings}</p> : null}
         <ul className="mt-4 flex flex-col gap-2" data-testid="instance-warnings">
           {warnings.map((w) => (
-            <li key={w.code} className="rounded-box border-l-4 border-warning bg-base-200 p-3" data-warning={w.code}>{w.text}</li>
+            <li key={w.code} className="rounded-box border-l-4 border-warning bg-base-200 p-3" data-warning={w.code}>
+              {w.text}
+              {w.code === 'accounts-waiting' ? <> <Link className="link" to="/moderation#pending-heading">{MESSAGES.moderationHeading}</Link></> : null}
+            </li>
           ))}
         </ul>
       </section>
@@ -102,6 +105,7 @@ export default function Instance({ loaderData }: Route.ComponentProps) {
             </thead>
             <tbody>
               <tr><td>Mails to send</td><td>{queues.mail.depth}</td><td>{queues.mail.depth ? formatDuration(queues.mail.oldestAgeSeconds) : '—'}</td></tr>
+              <tr><td>Accounts waiting for approval</td><td data-testid="instance-accounts-waiting">{accountsWaiting}</td><td>—</td></tr>
               <tr><td>Open reports</td><td>{queues.reports.depth}</td><td>{queues.reports.depth ? formatDuration(queues.reports.oldestAgeSeconds) : '—'}</td></tr>
               <tr><td>Views to write</td><td>{queues.viewsBuffered}</td><td>a few seconds at most</td></tr>
             </tbody>

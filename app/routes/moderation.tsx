@@ -1,19 +1,12 @@
 import type { ReactNode } from 'react';
 import { Form, Link, redirect } from 'react-router';
 import { LocalTime } from '~/components/local-format';
-import { GrantModeratorSchema, MODERATED_CONTENT, ModerationReasonSchema, SuspendSchema } from '~/features/moderation/moderation.schema';
-import {
-  banFromCommenting,
-  deleteContent,
-  dismissReport,
-  getModerationOverview,
-  grantModerator,
-  hideContent,
-  restoreContent,
-  revokeModerator,
-  suspendUser,
-} from '~/features/moderation/moderation.service.server';
-import { approveAccount, approveContent, listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
+import { MarkdownBody } from '~/features/blogs/components/markdown-body';
+import { renderQuotedBody } from '~/features/blogs/blogs.service.server';
+import { ConfirmDeleteDialog, DeleteContentButton, type PendingDelete, ReasonField, SuspendControls } from '~/features/moderation/components/moderation-controls';
+import { runModerationForm } from '~/features/moderation/moderation-form.server';
+import { getModerationOverview } from '~/features/moderation/moderation.service.server';
+import { listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { errorPage, pageRefusal } from '~/lib/page-errors.server';
@@ -26,12 +19,26 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   return pageMeta(site, { title: `${MESSAGES.moderationHeading} · ${site.siteName}`, description: MESSAGES.moderationHeading, path: '/moderation', index: false });
 };
 
+/** An unconfirmed Delete sent without JavaScript comes back as the page with its dialog open. */
+function pendingDeleteOf(url: URL): PendingDelete | null {
+  const targetPath = url.searchParams.get('confirmDelete');
+  const targetId = url.searchParams.get('targetId');
+  const reason = url.searchParams.get('reason');
+  if ((targetPath !== 'blogs' && targetPath !== 'comments') || !targetId || !reason) return null;
+  return { targetPath, targetId, reason };
+}
+
 /** Moderators and admins only; to anyone else the screen does not exist. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireUser(context, request);
   try {
     const [overview, hold] = await Promise.all([getModerationOverview(context.service), listPendingAndHeld(context.service)]);
-    return { ...overview, ...hold };
+    const html = (type: string, text: string) => (type === 'blog' ? renderQuotedBody(context.service, text) : Promise.resolve(null));
+    const [queue, pending] = await Promise.all([
+      Promise.all(overview.queue.map(async (item) => ({ ...item, html: await html(item.targetType, item.text) }))),
+      Promise.all(hold.pending.map(async (item) => ({ ...item, html: await html(item.targetType, item.text) }))),
+    ]);
+    return { ...overview, ...hold, queue, pending, pendingDelete: pendingDeleteOf(new URL(request.url)) };
   } catch (error) {
     errorPage(error, { hideForbidden: true });
   }
@@ -40,41 +47,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 /** Every button on the screen: the service checks the role and writes the audit log. */
 export async function action({ context, request }: Route.ActionArgs) {
   requireUser(context, request);
-  const form = await request.formData();
-  const field = (name: string) => String(form.get(name) ?? '');
-  const ctx = context.service;
-  const type = MODERATED_CONTENT[field('targetPath') as keyof typeof MODERATED_CONTENT];
   try {
-    const intent = field('intent');
-    if (intent === 'grant') {
-      await grantModerator(ctx, GrantModeratorSchema.parse({ email: field('email'), reason: field('reason') || undefined }));
-    } else {
-      const reason = ModerationReasonSchema.parse({ reason: field('reason') });
-      if (intent === 'hide' && type) await hideContent(ctx, type, field('targetId'), reason);
-      else if (intent === 'restore' && type) await restoreContent(ctx, type, field('targetId'), reason);
-      else if (intent === 'delete' && type) await deleteContent(ctx, type, field('targetId'), reason);
-      else if (intent === 'approve' && type) await approveContent(ctx, type, field('targetId'), reason);
-      else if (intent === 'approve-account') await approveAccount(ctx, field('userId'), reason);
-      else if (intent === 'dismiss') for (const id of form.getAll('reportId')) await dismissReport(ctx, String(id), reason);
-      else if (intent === 'suspend') await suspendUser(ctx, field('userId'), SuspendSchema.parse({ ...reason, days: field('days') || null }));
-      else if (intent === 'comment-ban') await banFromCommenting(ctx, field('userId'), reason);
-      else if (intent === 'revoke') await revokeModerator(ctx, field('userId'), reason);
-      else return redirect('/moderation');
-    }
+    const result = await runModerationForm(context.service, await request.formData());
+    if ('confirmDelete' in result) return redirect(`/moderation?${new URLSearchParams({ confirmDelete: result.confirmDelete.targetPath, targetId: result.confirmDelete.targetId, reason: result.confirmDelete.reason })}`);
+    if (!result.done) return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text: result.error }) });
   } catch (error) {
-    const text = error instanceof Error && error.name === 'ZodError' ? MESSAGES.moderationReasonLabel : pageRefusal(error).message;
-    return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text }) });
+    return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text: pageRefusal(error).message }) });
   }
   return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
-}
-
-function ReasonField({ id }: { id: string }) {
-  return (
-    <label className="flex w-full flex-col gap-1 sm:w-auto sm:min-w-64 sm:flex-1">
-      <span className="text-sm font-semibold">{MESSAGES.moderationReasonLabel}</span>
-      <input id={id} name="reason" required maxLength={500} className="input input-sm w-full" />
-    </label>
-  );
 }
 
 const pathOf = (type: 'blog' | 'comment') => (type === 'blog' ? 'blogs' : 'comments');
@@ -90,12 +70,18 @@ function Part({ id, heading, emptyText, children }: { id: string; heading: strin
   );
 }
 
-/** What was reported or waits: its title, if any, and its text. */
-function Quoted({ title, text }: { title: string | null; text: string }) {
+/** What was reported or waits: its title, if any, and its text (a blog's Markdown rendered as its readers see it). */
+function Quoted({ title, text, html }: { title: string | null; text: string; html: string | null }) {
   return (
     <>
       {title ? <p className="mt-2 font-semibold">{title}</p> : null}
-      {text ? <blockquote className="mt-2 max-h-40 overflow-auto whitespace-pre-line break-words border-l-4 border-base-300 pl-3">{text}</blockquote> : null}
+      {html ? (
+        <div className="mt-2 max-h-60 overflow-auto border-l-4 border-base-300 pl-3" data-testid="quoted-markdown">
+          <MarkdownBody html={html} className="mt-0 text-base" />
+        </div>
+      ) : text ? (
+        <blockquote className="mt-2 max-h-40 overflow-auto whitespace-pre-line border-l-4 border-base-300 pl-3">{text}</blockquote>
+      ) : null}
     </>
   );
 }
@@ -108,15 +94,17 @@ function ContentActions({ type, id, ownerId }: { type: 'blog' | 'comment'; id: s
       <input type="hidden" name="targetId" value={id} />
       <input type="hidden" name="userId" value={ownerId} />
       <button className="btn btn-warning btn-sm" name="intent" value="hide">{MESSAGES.moderationHide}</button>
-      <button className="btn btn-error btn-sm" name="intent" value="delete">{MESSAGES.moderationDelete}</button>
+      <DeleteContentButton type={type} />
     </>
   );
 }
 
 export default function Moderation({ loaderData }: Route.ComponentProps) {
-  const { queue, removed, staff, log, pending, held } = loaderData;
+  const { queue, removed, staff, log, pending, held, pendingDelete } = loaderData;
   return (
-    <div className="mx-auto w-full max-w-4xl px-4 py-10">
+    // Words wrap whole here: the site's `anywhere` let a narrow column break them mid-word on a phone.
+    <div className="mx-auto w-full max-w-4xl px-4 py-10 [overflow-wrap:break-word]">
+      {pendingDelete ? <ConfirmDeleteDialog pending={pendingDelete} back="/moderation" /> : null}
       <h1 className="text-3xl font-bold">{MESSAGES.moderationHeading}</h1>
       {staff ? <p className="mt-2"><Link className="link" to="/moderation/instance">{MESSAGES.instanceLink}</Link></p> : null}
 
@@ -132,7 +120,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
                 {item.blogId ? <Link className="link" to={`/blogs/${item.blogId}`}>open</Link> : null}
                 {item.targetType === 'user' ? <Link className="link" to={`/authors/${item.targetId}`}>open</Link> : null}
               </p>
-              <Quoted title={item.title} text={item.text} />
+              <Quoted title={item.title} text={item.text} html={item.html} />
               <ul className="mt-3 flex flex-col gap-1 text-sm">
                 {item.reports.map((r) => (
                   <li key={r.id}>
@@ -150,11 +138,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
                 )}
                 <button className="btn btn-ghost btn-sm" name="intent" value="dismiss">{MESSAGES.moderationDismiss}</button>
                 <button className="btn btn-ghost btn-sm" name="intent" value="comment-ban">{MESSAGES.moderationCommentBan}</button>
-                <label className="flex flex-col gap-1">
-                  <span className="text-sm font-semibold">{MESSAGES.moderationDaysLabel}</span>
-                  <input name="days" type="number" min={1} max={3650} className="input input-sm w-28" />
-                </label>
-                <button className="btn btn-error btn-outline btn-sm" name="intent" value="suspend">{MESSAGES.moderationSuspend}</button>
+                <SuspendControls id={`period-${item.targetId}`} />
               </Form>
             </li>
           ))}
@@ -171,7 +155,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
                 <span className="opacity-75"><LocalTime iso={p.since} withTime /></span>
                 <Link className="link" to={`/blogs/${p.blogId}`}>open</Link>
               </p>
-              <Quoted title={p.title} text={p.text} />
+              <Quoted title={p.title} text={p.text} html={p.html} />
               <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
                 <ReasonField id={`approve-${p.targetId}`} />
                 <button className="btn btn-success btn-sm" name="intent" value="approve">{MESSAGES.approveContent}</button>
@@ -207,7 +191,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
           {removed.map((r) => (
             <li key={`${r.targetType}:${r.targetId}`} className="rounded-box bg-base-200 p-4">
               <p className="text-sm"><span className="badge badge-outline">{r.targetType}</span> <Link className="link" to={`/blogs/${r.blogId}`}>open</Link> · {MESSAGES.removedReason(r.reason)}</p>
-              <p className="mt-1 line-clamp-3 whitespace-pre-line break-words">{r.text}</p>
+              <p className="mt-1 line-clamp-3 whitespace-pre-line">{r.text}</p>
               <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
                 <input type="hidden" name="targetPath" value={pathOf(r.targetType)} />
                 <input type="hidden" name="targetId" value={r.targetId} />
@@ -249,25 +233,25 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
       {log ? (
         <section className="mt-10" aria-labelledby="log-heading">
           <h2 id="log-heading" className="text-xl font-semibold">{MESSAGES.auditLogHeading}</h2>
-          {/* Focusable, so a keyboard can scroll a wide log on a phone. */}
-          <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-labelledby="log-heading">
-            <table className="table table-sm" data-testid="audit-log">
-              <thead>
-                <tr className="text-base-content"><th>When</th><th>Who</th><th>What</th><th>Target</th><th>Why</th></tr>
-              </thead>
-              <tbody>
-                {log.map((e) => (
-                  <tr key={e.id}>
-                    <td><LocalTime iso={e.at} withTime /></td>
-                    <td>{e.actorName}</td>
-                    <td>{e.action}</td>
-                    <td>{e.targetType} {e.targetId.slice(0, 8)}</td>
-                    <td className="break-words">{e.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          {/* Sentences, not a table of codes: who did what to whom, when and why (decision 061). */}
+          <ol className="mt-4 divide-y divide-base-300" data-testid="audit-log">
+            {log.map((e) => {
+              const { verb, after } = MESSAGES.auditAction(e.action);
+              const target = MESSAGES.auditTarget(e.targetType, e.targetName);
+              return (
+              <li key={e.id} className="py-3">
+                <p>
+                  <strong>{e.actorName}</strong> {verb} {e.targetPath ? <Link className="link" to={e.targetPath}>{target}</Link> : target}
+                  {after ? ` ${after}` : null}
+                  {e.until ? <> until <LocalTime iso={e.until} withTime /></> : null}.
+                </p>
+                <p className="mt-1 text-sm opacity-85">
+                  <LocalTime iso={e.at} withTime /> · {MESSAGES.auditWhy(e.reason)}
+                </p>
+              </li>
+              );
+            })}
+          </ol>
         </section>
       ) : null}
     </div>

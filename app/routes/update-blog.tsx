@@ -3,6 +3,8 @@ import { Page } from '~/components/page';
 import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs/blog-form.server';
 import { getBlogForUpdate, updateBlog } from '~/features/blogs/blogs.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
+import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
+import { getOwnSuspension } from '~/kernel/standing.server';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
@@ -25,10 +27,10 @@ function refuse(error: unknown, id: string): never {
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const user = userOrSignedOutPost(context, request);
   // The answer to an edit sent after the session ended: the form shows what was typed.
-  if (!user) return { blog: null, author: { email: '', name: '' }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
+  if (!user) return { blog: null, author: { email: '', name: '' }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB, suspension: null };
   try {
-    const blog = await getBlogForUpdate(context.service, params.id);
-    return { blog, author: { email: user.email, name: blog.name }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB };
+    const [blog, suspension] = await Promise.all([getBlogForUpdate(context.service, params.id), getOwnSuspension(context.service)]);
+    return { blog, author: { email: user.email, name: blog.name }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB, suspension };
   } catch (error) {
     refuse(error, params.id);
   }
@@ -56,12 +58,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function UpdateBlog({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, author, maxUploadMb } = loaderData;
+  const { blog, author, maxUploadMb, suspension } = loaderData;
   const defaults = blog
     ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability, photo_focus: blog.photo_focus }
     : {};
   return (
     <Page title="Edit blog">
+      <WhileSuspended suspension={suspension}>
       <BlogForm
         mode="edit"
         author={author}
@@ -71,6 +74,7 @@ export default function UpdateBlog({ loaderData, actionData }: Route.ComponentPr
         // The focus marker shows where Automatic puts it only while the writer's choice is Automatic.
         currentPhoto={blog?.photo ? { src: blog.photo, position: blog.photo_focus === 'auto' ? blog.photo_position : null } : null}
       />
+      </WhileSuspended>
     </Page>
   );
 }

@@ -10,6 +10,8 @@ import { fileBytes, megabytes, readUploadForm } from '~/features/images/images.s
 import { FormField } from '~/features/users/components/form-field';
 import { useLocalDateTime } from '~/features/users/components/local-date-time';
 import { getOwnProfile, updateOwnProfile } from '~/features/users/users.service.server';
+import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
+import { getOwnSuspension } from '~/kernel/standing.server';
 import { imageFailure, NAME_MAX_LENGTH, UpdateProfileSchema } from '~/features/users/users.schema';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
@@ -25,7 +27,9 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = userOrSignedOutPost(context, request);
   // The answer to a save sent after the session ended: the form shows what was typed.
-  return { profile: user ? await getOwnProfile(context.service, user.email) : null };
+  if (!user) return { profile: null, suspension: null };
+  const [profile, suspension] = await Promise.all([getOwnProfile(context.service, user.email), getOwnSuspension(context.service)]);
+  return { profile, suspension };
 }
 
 interface ProfileActionData {
@@ -60,7 +64,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   return redirect('/update-profile', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.profileSavedTitle, text: MESSAGES.profileSavedText, timer: FEEDBACK_MS.success }) });
 }
 
-export default function UpdateProfile({ loaderData: { profile }, actionData }: Route.ComponentProps) {
+export default function UpdateProfile({ loaderData: { profile, suspension }, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const saving = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const { dialog } = useFeedback();
@@ -81,6 +85,7 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
 
   return (
     <section className="mx-auto w-full max-w-xl px-4 py-10">
+      <WhileSuspended suspension={suspension}>
       <div className="card border border-base-300 bg-base-100 shadow-xl">
         <Form method="post" encType="multipart/form-data" onInput={fresh.onInput} className="card-body gap-4" data-testid="profile-form">
           <h1 className="text-center text-3xl font-bold tracking-tight">{MESSAGES.myProfile}</h1>
@@ -131,6 +136,7 @@ export default function UpdateProfile({ loaderData: { profile }, actionData }: R
           </button>
         </Form>
       </div>
+      </WhileSuspended>
     </section>
   );
 }

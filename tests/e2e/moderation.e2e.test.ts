@@ -80,11 +80,12 @@ describe('moderation', () => {
 
     // The audit log lists every action of the run, with actor, target and reason.
     await moderator.page.goto(`${server.url}/moderation`);
-    const log = await moderator.page.getByTestId('audit-log').locator('tbody tr').allTextContents();
+    const log = await moderator.page.getByTestId('audit-log').locator('li').allTextContents();
     expect(log).toHaveLength(3);
-    expect(log[0]).toMatch(/Mona Moderator.*restore.*comment.*Appeal upheld/);
-    expect(log[1]).toMatch(/Mona Moderator.*hide.*comment.*Spam links/);
-    expect(log[2]).toMatch(/operator.*grant_admin.*user.*operator command line/);
+    // In names and words (decision 061), not ids and codes.
+    expect(log[0]).toMatch(/Mona Moderator.*restored a comment on “Harbour at dusk”.*Appeal upheld/);
+    expect(log[1]).toMatch(/Mona Moderator.*hid a comment on “Harbour at dusk”.*Spam links/);
+    expect(log[2]).toMatch(/operator made Mona Moderator an admin.*operator command line/);
   });
 
   it('looks right on a phone and in the dark', async () => {
@@ -187,6 +188,9 @@ describe('moderation', () => {
   it('spam hold: a new writer’s link-heavy blog waits with a note; a moderator approves the account and it appears', async () => {
     const held = await startServer({ SPAM_HOLD_DAYS: '3', SPAM_HOLD_MAX_LINKS: '2' });
     try {
+      // The site's first account is trusted (decision 061): the moderator signs up first.
+      const moderator = await open({ colorScheme: 'dark' });
+      const mod = await signUp(moderator.context, held.url, { name: 'Dana Dark' });
       const writer = await open({ viewport: VIEWPORTS.phone });
       await signUp(writer.context, held.url, { name: 'Newt Newcomer' });
       const blogId = await seedBlog(writer.context, held.url, {
@@ -201,8 +205,6 @@ describe('moderation', () => {
       await screenshot(writer.page, 'moderation-waiting-note-phone-light');
       expect((await fetch(`${held.url}/blogs/${blogId}`)).status).toBe(404);
 
-      const moderator = await open({ colorScheme: 'dark' });
-      const mod = await signUp(moderator.context, held.url, { name: 'Dana Dark' });
       execFileSync(process.execPath, ['scripts/admin.js', 'grant', mod.email], { env: { ...process.env, DATA_DIR: held.dataDir, LOG_LEVEL: 'warn' } });
       await moderator.page.goto(`${held.url}/moderation`);
       await waitForHydration(moderator.page);

@@ -1,8 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
-import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { apiSession, type ApiSession } from '../support/auth';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -81,7 +81,10 @@ describe.each(TEST_DIALECTS)('the spam hold on the built site, %s', (dialect) =>
     database = createDatabase({ databaseUrl: scratch?.env.DATABASE_URL, sqlitePath: `${server.dataDir}/afterglow.db` });
     const tag = randomUUID().slice(0, 8);
     admin = await apiSession(server.url, { email: `admin-${tag}@example.com`, name: 'Ada Admin' });
-    await setAdminByOperator({ db: database.db, now: () => new Date() }, `admin-${tag}@example.com`, true);
+    // The operator's own command, against this server's database.
+    execFileSync(process.execPath, ['scripts/admin.js', 'grant', `admin-${tag}@example.com`], {
+      env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn', ...(scratch ? { DATABASE_URL: scratch.env.DATABASE_URL! } : {}) },
+    });
     fresh = await apiSession(server.url, { email: `fresh-${tag}@example.com`, name: 'Fresh Face' }).then(async (s) => ({ ...s, id: await whoAmI(s) }));
     settled = await apiSession(server.url, { email: `settled-${tag}@example.com`, name: 'Settled Sam' }).then(async (s) => ({ ...s, id: await whoAmI(s) }));
     // Sam signed up a month ago: the same column better-auth wrote, moved back in its own format.

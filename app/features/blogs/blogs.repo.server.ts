@@ -258,6 +258,36 @@ export async function listBlogsByOwner(db: Db, ownerId: string, withHidden: bool
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/** The photo a writer shows now (their profile's, else their account's): the blog page's byline. */
+export async function findAuthorPhoto(db: Db, ownerId: string): Promise<string | null> {
+  const row = await db.selectFrom('user').select(shownPhoto('user.id').as('photo')).where('user.id', '=', ownerId).executeTakeFirst();
+  return row?.photo ?? null;
+}
+
+/**
+ * What the end of a post shows of its writer's other posts, from what everyone may see: the one
+ * written just before and the one just after (by date, then id), and the newest others.
+ */
+export async function findPostNeighbours(db: Db, post: { id: string; ownerId: string; createdAt: string }, newest: number) {
+  const others = db.selectFrom('blogs').select(BLOG_COLUMNS).where('owner_id', '=', post.ownerId).where(isShownToAll).where('blogs.id', '!=', post.id);
+  const [previous, next, latest] = await Promise.all([
+    others
+      .where((eb) => eb.or([eb('created_at', '<', post.createdAt), eb.and([eb('created_at', '=', post.createdAt), eb('blogs.id', '<', post.id)])]))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+    others
+      .where((eb) => eb.or([eb('created_at', '>', post.createdAt), eb.and([eb('created_at', '=', post.createdAt), eb('blogs.id', '>', post.id)])]))
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .limit(1)
+      .executeTakeFirst(),
+    others.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(newest).execute(),
+  ]);
+  return { previous, next, latest };
+}
+
 export async function insertBlog(db: Db, row: Insertable<Database['blogs']>) {
   await db.insertInto('blogs').values(row).execute();
 }

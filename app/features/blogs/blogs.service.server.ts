@@ -7,9 +7,9 @@ import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { requireUser, type ServiceContext } from '~/lib/service-context';
-import { type BlogJson, type BlogRow, presentBlog } from './blogs.presenter';
+import { type BlogCardJson, type BlogJson, type BlogRow, presentBlog, toCard } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
-import { renderMarkdown } from './markdown.server';
+import { BodyUnrenderable, renderMarkdown } from './markdown.server';
 
 // The blog page renders the body itself (it is cached with the page): routes reach it here.
 export { BodyUnrenderable, renderMarkdown } from './markdown.server';
@@ -81,6 +81,20 @@ async function holdOfWritten(ctx: ServiceContext, userId: string, blog: { title:
   const heldUntil = await holdEnd(ctx, userId);
   const html = await renderMarkdown(blog.long_description, { nofollow: heldUntil !== null, imageBases: ctx.imageBases });
   return holdOf(ctx, heldUntil, [blog.title, blog.short_description, blog.details], html);
+}
+
+/**
+ * A body as its readers would see it, quoted where links are never followed (the moderation
+ * queue): rendered and sanitised by the site's own renderer; null when it cannot be rendered in
+ * time, so the caller shows the text as written.
+ */
+export async function renderQuotedBody(ctx: ServiceContext, markdown: string): Promise<string | null> {
+  try {
+    return await renderMarkdown(markdown, { nofollow: true, imageBases: ctx.imageBases });
+  } catch (error) {
+    if (error instanceof BodyUnrenderable) return null;
+    throw error;
+  }
 }
 
 /** The writing form's Preview tab: the body exactly as the blog page renders it (decision 030), counted per client. */
@@ -202,13 +216,48 @@ export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson
  * The blog page: the blog and its writer's id, for the byline's link to the author page; `held`:
  * its writer's spam hold is on (noindex, nofollow links: docs/decisions/029).
  */
-export async function getBlogWithAuthor(ctx: ServiceContext, id: string): Promise<{ blog: BlogJson; authorId: string; held: boolean }> {
+export async function getBlogWithAuthor(ctx: ServiceContext, id: string): Promise<{ blog: BlogJson; authorId: string; authorPhoto: string | null; held: boolean }> {
   const row = await findVisible(ctx, id);
-  const [comments, liked] = await Promise.all([
+  const [comments, liked, authorPhoto] = await Promise.all([
     repo.listComments(ctx.db, id, COMMENTS_SHOWN, ctx.user?.id ?? null),
     ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
+    repo.findAuthorPhoto(ctx.db, row.owner_id),
   ]);
-  return { blog: presentBlog(row, ctx.user, liked.has(id), comments), authorId: row.owner_id, held: row.held_until !== null };
+  return { blog: presentBlog(row, ctx.user, liked.has(id), comments), authorId: row.owner_id, authorPhoto, held: row.held_until !== null };
+}
+
+/** How many of the writer's newest other posts the end of a post offers. */
+export const MORE_FROM_WRITER = 3;
+
+/** A post as its writer's other posts show it: no counts, which would be stale on a kept page. */
+export type PostEndCard = Omit<BlogCardJson, 'likes' | 'likedBy' | 'snippet'>;
+
+export interface PostEnd {
+  /** The writer's post written just before this one, and the one just after. */
+  previous: PostEndCard | null;
+  next: PostEndCard | null;
+  /** The writer's newest other posts, apart from those two. */
+  more: PostEndCard[];
+}
+
+/**
+ * The end of a post (docs/decisions/061): the writer's neighbouring posts by date and her newest
+ * others. Only what everyone may see, so the part is the same for every reader and a kept page
+ * stays right: each blog's revision moves when one of its writer's other posts comes, goes or
+ * changes what is shown of it (a trigger, like the rest of freshness).
+ */
+export async function getPostEnd(ctx: ServiceContext, post: { id: string; ownerId: string; createdAt: string }): Promise<PostEnd> {
+  const { previous, next, latest } = await repo.findPostNeighbours(ctx.db, post, MORE_FROM_WRITER + 2);
+  const card = (row: BlogRow): PostEndCard => {
+    const { likes: _likes, likedBy: _likedBy, snippet: _snippet, ...shown } = toCard(presentBlog(row, null, false));
+    return shown;
+  };
+  const shown = new Set([previous?.id, next?.id]);
+  return {
+    previous: previous ? card(previous) : null,
+    next: next ? card(next) : null,
+    more: latest.filter((row) => !shown.has(row.id)).slice(0, MORE_FROM_WRITER).map(card),
+  };
 }
 
 /** How many blogs an author page lists: a writer's newest (there is no pager yet). */

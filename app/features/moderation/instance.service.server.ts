@@ -7,6 +7,7 @@ import type { ImageStore, ServiceContext } from '~/lib/service-context';
 import { version } from '../../../package.json';
 import * as repo from './instance.repo.server';
 import { requireRole } from './moderation.service.server';
+import { countAccountsWaiting } from './spam-hold.service.server';
 
 /**
  * What an operator watches (docs/decisions/052): the queues /metrics reports on every scrape,
@@ -63,7 +64,7 @@ export interface InstanceSetup {
 }
 
 export interface InstanceWarning {
-  code: 'public-url' | 'smtp' | 'runtime' | 'backup';
+  code: 'public-url' | 'smtp' | 'runtime' | 'backup' | 'accounts-waiting';
   text: string;
 }
 
@@ -83,6 +84,8 @@ export interface InstanceOverview {
   users: number;
   blogs: number;
   queues: Queues & { viewsBuffered: number };
+  /** Accounts with blogs on the spam hold or content waiting for a moderator (decision 061). */
+  accountsWaiting: number;
   lastBackup: LastBackup | null;
   warnings: InstanceWarning[];
 }
@@ -94,12 +97,13 @@ export async function getInstanceOverview(
   runtime: { nodeVersion: string; uptimeSeconds: number; viewsBuffered: number },
 ): Promise<InstanceOverview> {
   await requireRole(ctx, 'admin');
-  const [counts, bytes, queues, images, lastBackup] = await Promise.all([
+  const [counts, bytes, queues, images, lastBackup, accountsWaiting] = await Promise.all([
     repo.countUsersAndBlogs(ctx.db),
     repo.databaseBytes(ctx.db, ctx.dialect),
     readQueues(ctx),
     storedImages(ctx.images, ctx.now()),
     findLastBackup(path.join(setup.DATA_DIR, 'backups')),
+    countAccountsWaiting(ctx),
   ]);
   const now = ctx.now();
   return {
@@ -111,13 +115,15 @@ export async function getInstanceOverview(
     ...counts,
     queues: { ...queues, viewsBuffered: runtime.viewsBuffered },
     lastBackup,
-    warnings: instanceWarnings(setup, runtime.nodeVersion, lastBackup, now),
+    accountsWaiting,
+    warnings: instanceWarnings(setup, runtime.nodeVersion, lastBackup, now, accountsWaiting),
   };
 }
 
 /** The configuration's and the machine's loose ends, worst first as an operator would fix them. */
-export function instanceWarnings(setup: InstanceSetup, nodeVersion: string, lastBackup: LastBackup | null, now: Date): InstanceWarning[] {
+export function instanceWarnings(setup: InstanceSetup, nodeVersion: string, lastBackup: LastBackup | null, now: Date, accountsWaiting = 0): InstanceWarning[] {
   const warnings: InstanceWarning[] = [];
+  if (accountsWaiting > 0) warnings.push({ code: 'accounts-waiting', text: MESSAGES.instanceAccountsWaiting(accountsWaiting) });
   if (!setup.PUBLIC_URL) warnings.push({ code: 'public-url', text: MESSAGES.instanceNoPublicUrl });
   if (!setup.SMTP_URL) warnings.push({ code: 'smtp', text: MESSAGES.instanceNoSmtp });
   const major = Number(nodeVersion.replace(/^v/, '').split('.')[0]);

@@ -15,3 +15,10 @@ export const REPORT_DETAILS_MAX = 1000;
 export const SUSPENSION_DAYS_MAX = 3650;
 
 export const MODERATED_CONTENT = { blogs: 'blog', comments: 'comment' } as const;
+
+/**
+ * How long a suspension from a page form lasts: a number of days, or "for good" said in so many
+ * words. An empty choice is refused, so forgetting the field never suspends for good (decision 061).
+ */
+export const SUSPEND_PERIODS = ['1', '3', '7', '30', '365', 'forever'] as const;
+export const SUSPEND_FOR_GOOD = 'forever';

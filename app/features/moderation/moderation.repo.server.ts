@@ -56,6 +56,23 @@ export async function listLog(db: Db, page: { limit: number; offset: number }) {
     .execute();
 }
 
+/**
+ * What the audit log's targets are called now, for the log in words: a person's shown name, a
+ * blog's title, the title of the blog a comment is on (with its id, for the link). What was
+ * deleted since is simply missing.
+ */
+export async function findLogTargets(db: Db, ids: { user: string[]; blog: string[]; comment: string[] }) {
+  const none = Promise.resolve([]);
+  const [users, blogs, comments] = await Promise.all([
+    ids.user.length ? db.selectFrom('user').select(['user.id', shownName('user.id').as('name')]).where('user.id', 'in', ids.user).execute() : none,
+    ids.blog.length ? db.selectFrom('blogs').select(['id', 'title as name']).where('id', 'in', ids.blog).execute() : none,
+    ids.comment.length
+      ? db.selectFrom('comments').innerJoin('blogs', 'blogs.id', 'comments.blog_id').select(['comments.id', 'blogs.title as name', 'blogs.id as blog_id']).where('comments.id', 'in', ids.comment).execute()
+      : none,
+  ]);
+  return { users: users as { id: string; name: string | null }[], blogs: blogs as { id: string; name: string }[], comments: comments as { id: string; name: string; blog_id: string }[] };
+}
+
 export async function countLog(db: Db): Promise<number> {
   const row = await db.selectFrom('moderation_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
@@ -176,6 +193,17 @@ export async function listRemoved(db: Db, limit: number) {
 }
 
 // --- The spam hold (docs/decisions/029) ------------------------------------------------------
+
+/** Accounts with something held or waiting for a moderator: blogs on hold, or blogs or comments waiting. */
+export async function countAccountsWaiting(db: Db): Promise<number> {
+  const owners = db
+    .selectFrom('blogs')
+    .select('owner_id as account')
+    .where((eb) => eb.or([eb('held_until', 'is not', null), eb('pending_since', 'is not', null)]))
+    .union(db.selectFrom('comments').select('user_id as account').where('pending_since', 'is not', null));
+  const row = await db.selectFrom(owners.as('waiting')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 export async function insertApproval(db: Db, row: Insertable<AccountApprovalsTable>): Promise<number> {
   const result = await db

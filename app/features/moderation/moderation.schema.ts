@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type MODERATED_CONTENT, MODERATION_REASON_MAX, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_TARGET_TYPES, SUSPENSION_DAYS_MAX } from './moderation.constants';
+import { type MODERATED_CONTENT, MODERATION_REASON_MAX, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_TARGET_TYPES, SUSPEND_FOR_GOOD, SUSPENSION_DAYS_MAX } from './moderation.constants';
 
 export * from './moderation.constants';
 
@@ -23,6 +23,17 @@ export const SuspendSchema = z.object({
   days: z.coerce.number().int().min(1).max(SUSPENSION_DAYS_MAX).nullable().optional(),
 });
 export type SuspendInput = z.infer<typeof SuspendSchema>;
+
+/**
+ * The page forms' suspension: `period` is a number of days or the word for good, never empty
+ * (docs/decisions/061); it comes out as the API's input.
+ */
+export const SuspendFormSchema = z
+  .object({
+    reason,
+    period: z.union([z.literal(SUSPEND_FOR_GOOD), z.coerce.number().int().min(1).max(SUSPENSION_DAYS_MAX)], { error: 'Choose how long: a number of days, or for good' }),
+  })
+  .transform(({ reason, period }): SuspendInput => ({ reason, days: period === SUSPEND_FOR_GOOD ? null : period }));
 
 export const GrantModeratorSchema = z.object({ email: z.email().max(254), reason: reason.optional().default('Granted moderator') });
 export type GrantModeratorInput = z.infer<typeof GrantModeratorSchema>;

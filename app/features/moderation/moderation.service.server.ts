@@ -1,7 +1,7 @@
 import type { ReportTargetType, Role } from '~/db/schema';
 import { keptFor } from '~/lib/caches.server';
 import { emit } from '~/kernel/events.server';
-import { assertCanWrite } from '~/kernel/standing.server';
+import { assertCanWrite, type Suspension, suspensionOf } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -43,17 +43,39 @@ export async function audit(ctx: Pick<ServiceContext, 'db' | 'now'>, actorId: st
 
 // --- Roles -------------------------------------------------------------------------------
 
+type ReleasedBlog = Awaited<ReturnType<typeof repo.releaseExpiredHolds>>[number];
+
+/** A released blog that is Public, shown and no longer waiting is published now (mail subscribes to the event). */
+export async function announceReleased(ctx: ServiceContext, blogs: ReleasedBlog[]) {
+  for (const blog of blogs) {
+    if (blog.availability === 'Public' && !blog.removed_at && !blog.held_until && !blog.pending_since) await emit(ctx, 'blog.published', { blogId: blog.id, ownerId: blog.owner_id });
+  }
+}
+
+/**
+ * Staff are trusted (docs/decisions/061): a new admin or moderator leaves the spam hold for good,
+ * as if a moderator had approved the account, and what waited is shown and announced. Call inside
+ * the grant's transaction.
+ */
+async function trustAccount(tx: ServiceContext, userId: string, approvedBy: string | null, reason: string) {
+  const now = tx.now().toISOString();
+  await repo.insertApproval(tx.db, { user_id: userId, approved_by: approvedBy, approved_at: now, reason });
+  await announceReleased(tx, await repo.releaseAccount(tx.db, userId));
+}
+
 /**
  * The operator's command line (`npm run admin -- grant|revoke EMAIL`): no signed-in actor, so
  * the audit row's actor is null. Only the operator names admins.
  */
-export async function setAdminByOperator(ctx: Pick<ServiceContext, 'db' | 'now'>, email: string, grant: boolean): Promise<{ userId: string; changed: boolean }> {
+export async function setAdminByOperator(ctx: ServiceContext, email: string, grant: boolean): Promise<{ userId: string; changed: boolean }> {
   const userId = await repo.findUserIdByEmail(ctx.db, email);
   if (!userId) throw new AppError('not_found', MESSAGES.userNotFound);
   return ctx.db.transaction().execute(async (db) => {
     const tx = { ...ctx, db };
     const current = await repo.findRole(db, userId);
     if (grant) {
+      // Granting again still approves: an admin named before staff were trusted may be held.
+      await trustAccount(tx, userId, null, 'operator command line');
       if (current === 'admin') return { userId, changed: false };
       await repo.upsertRole(db, { user_id: userId, role: 'admin', granted_by: null, granted_at: ctx.now().toISOString() });
     } else if ((await repo.deleteRole(db, userId, 'admin')) === 0) {
@@ -72,6 +94,7 @@ export async function grantModerator(ctx: ServiceContext, input: GrantModeratorI
   if ((await getRole(ctx, userId)) !== 'writer') return { userId, modifiedCount: 0 };
   await ctx.db.transaction().execute(async (db) => {
     await repo.upsertRole(db, { user_id: userId, role: 'moderator', granted_by: admin.id, granted_at: ctx.now().toISOString() });
+    await trustAccount({ ...ctx, db }, userId, admin.id, input.reason);
     await audit({ ...ctx, db }, admin.id, 'grant_moderator', { type: 'user', id: userId }, input.reason);
   });
   return { userId, modifiedCount: 1 };
@@ -131,6 +154,19 @@ export async function listAuditLog(ctx: ServiceContext, page: { page: number; li
 }
 
 // --- Restrictions: suspension and comment ban ----------------------------------------------
+
+/**
+/**
+ * What a writer's page offers a moderator who may act on the writer (the rank rule of
+ * assertCanModerate, docs/decisions/028): the writer's suspension in force, if any; null for
+ * everyone else, who sees no moderation there.
+ */
+export async function getWriterStanding(ctx: ServiceContext, writerId: string): Promise<{ suspension: Suspension | null } | null> {
+  if (!ctx.user || ctx.user.id === writerId) return null;
+  const [viewerRole, writerRole] = await Promise.all([getRole(ctx, ctx.user.id), getRole(ctx, writerId)]);
+  if (RANK[viewerRole] < RANK.moderator || RANK[writerRole] >= RANK[viewerRole]) return null;
+  return { suspension: await suspensionOf(ctx, writerId) };
+}
 
 /**
  * The one rule of every moderation action (docs/decisions/028), for an actor whose role
@@ -379,13 +415,38 @@ export interface RemovedJson {
   at: string;
 }
 
+/** An audit entry as the page reads it (decision 061): what its target is called now, and where it is. */
+export interface ReadableAuditEntry extends AuditEntryJson {
+  /** The person's name, the blog's title, or the title of the blog a comment is on; null: deleted since. */
+  targetName: string | null;
+  targetPath: string | null;
+  /** The end of a suspension with one. */
+  until: string | null;
+}
+
+async function readable(ctx: ServiceContext, entries: AuditEntryJson[]): Promise<ReadableAuditEntry[]> {
+  const idsOf = (type: string) => [...new Set(entries.filter((e) => e.targetType === type).map((e) => e.targetId))];
+  const found = await repo.findLogTargets(ctx.db, { user: idsOf('user'), blog: idsOf('blog'), comment: idsOf('comment') });
+  const users = new Map(found.users.map((u) => [u.id, u.name || MESSAGES.defaultDisplayName]));
+  const blogs = new Map(found.blogs.map((b) => [b.id, b.name]));
+  const comments = new Map(found.comments.map((c) => [c.id, c]));
+  return entries.map((entry) => {
+    const until = entry.action.startsWith('suspend_until ') ? entry.action.slice('suspend_until '.length) : null;
+    const id = entry.targetId;
+    if (entry.targetType === 'user') return { ...entry, until, targetName: users.get(id) ?? null, targetPath: users.has(id) ? `/authors/${id}` : null };
+    if (entry.targetType === 'blog') return { ...entry, until, targetName: blogs.get(id) ?? null, targetPath: blogs.has(id) ? `/blogs/${id}` : null };
+    const comment = entry.targetType === 'comment' ? comments.get(id) : undefined;
+    return { ...entry, until, targetName: comment?.name ?? null, targetPath: comment ? `/blogs/${comment.blog_id}#comments` : null };
+  });
+}
+
 export interface ModerationOverview {
   role: Role;
   queue: QueueItemJson[];
   removed: RemovedJson[];
   /** Admins only. */
   staff: StaffJson[] | null;
-  log: AuditEntryJson[] | null;
+  log: ReadableAuditEntry[] | null;
 }
 
 /** The /moderation screen: the queue for moderators; the staff and the audit log for admins too. */
@@ -395,7 +456,7 @@ export async function getModerationOverview(ctx: ServiceContext): Promise<Modera
   const removed = removedRows.map((r) => ({ targetType: r.type, targetId: r.id, blogId: r.blog_id, text: r.text, reason: r.removed_reason ?? '', at: r.removed_at }));
   if (role !== 'admin') return { role, queue, removed, staff: null, log: null };
   const [staff, { entries }] = await Promise.all([listStaff(ctx), listAuditLog(ctx, { page: 1, limit: 50 })]);
-  return { role, queue, removed, staff, log: entries };
+  return { role, queue, removed, staff, log: await readable(ctx, entries) };
 }
 
 /** Whether the signed-in viewer may open /moderation (the user menu's link); false when signed out. */

@@ -1,8 +1,8 @@
-import { emit } from '~/kernel/events.server';
+import { holdEnd, type Suspension } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
-import { audit, moderatedContent, requireOutranks, requireRole } from './moderation.service.server';
+import { announceReleased, audit, getWriterStanding, moderatedContent, requireOutranks, requireRole } from './moderation.service.server';
 import * as repo from './moderation.repo.server';
 import type { ModeratedContent, ModerationReasonInput } from './moderation.schema';
 
@@ -17,13 +17,17 @@ import type { ModeratedContent, ModerationReasonInput } from './moderation.schem
  * the page cache and every instance see the blog appear at once (decision 024).
  */
 
-type ReleasedBlog = Awaited<ReturnType<typeof repo.releaseExpiredHolds>>[number];
+export interface WriterModeration {
+  suspension: Suspension | null;
+  /** When the writer's spam hold ends (null: not held). */
+  heldUntil: string | null;
+}
 
-/** A released blog that is Public, shown and no longer waiting is published now. */
-async function publishReleased(ctx: ServiceContext, blogs: ReleasedBlog[]) {
-  for (const blog of blogs) {
-    if (blog.availability === 'Public' && !blog.removed_at && !blog.held_until && !blog.pending_since) await emit(ctx, 'blog.published', { blogId: blog.id, ownerId: blog.owner_id });
-  }
+/** The moderation part of a writer's page: only for a moderator who may act on the writer (null otherwise). */
+export async function getWriterModeration(ctx: ServiceContext, writerId: string): Promise<WriterModeration | null> {
+  const standing = await getWriterStanding(ctx, writerId);
+  if (!standing) return null;
+  return { ...standing, heldUntil: await holdEnd(ctx, writerId) };
 }
 
 /**
@@ -38,7 +42,7 @@ export async function approveAccount(ctx: ServiceContext, userId: string, input:
     const approved = await repo.insertApproval(db, { user_id: userId, approved_by: actor.id, approved_at: now, reason: input.reason });
     const released = await repo.releaseAccount(db, userId);
     if (approved === 0 && released.length === 0) return { modifiedCount: 0 };
-    await publishReleased(tx, released);
+    await announceReleased(tx, released);
     await audit(tx, actor.id, 'approve_account', { type: 'user', id: userId }, input.reason);
     return { modifiedCount: 1 };
   });
@@ -52,7 +56,7 @@ export async function approveContent(ctx: ServiceContext, type: ModeratedContent
     if (type === 'blog') {
       const blog = await repo.clearPendingBlog(db, id);
       if (!blog) throw new AppError('not_found', MESSAGES.notPending);
-      await publishReleased(tx, [blog]);
+      await announceReleased(tx, [blog]);
     } else if ((await repo.clearPendingComment(db, id)) === 0) {
       throw new AppError('not_found', MESSAGES.notPending);
     }
@@ -66,7 +70,7 @@ export async function releaseExpiredHolds(ctx: ServiceContext): Promise<{ releas
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const released = await repo.releaseExpiredHolds(db, now);
-    await publishReleased({ ...ctx, db }, released);
+    await announceReleased({ ...ctx, db }, released);
     return { released: released.length };
   });
 }
@@ -90,6 +94,14 @@ export interface HeldAccountJson {
   name: string;
   heldUntil: string;
   blogs: number;
+}
+
+/**
+ * How many accounts have something on hold or waiting for a moderator. No role is checked: the
+ * start of the server logs it for the operator, and the admins' instance page shows it.
+ */
+export async function countAccountsWaiting(ctx: Pick<ServiceContext, 'db'>): Promise<number> {
+  return repo.countAccountsWaiting(ctx.db);
 }
 
 export async function listPendingAndHeld(ctx: ServiceContext): Promise<{ pending: PendingJson[]; held: HeldAccountJson[] }> {

@@ -16,9 +16,9 @@ import {
 import type { CreateBlogInput } from '~/features/blogs/blogs.schema';
 import type { ServiceContext } from '~/lib/service-context';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
-import { listAuditLog, setAdminByOperator } from './moderation.service.server';
+import { grantModerator, listAuditLog, setAdminByOperator } from './moderation.service.server';
 import { countLinks, holdEnd } from '~/kernel/standing.server';
-import { approveAccount, approveContent, listPendingAndHeld, releaseExpiredHolds } from './spam-hold.service.server';
+import { approveAccount, approveContent, countAccountsWaiting, listPendingAndHeld, releaseExpiredHolds } from './spam-hold.service.server';
 
 const blogInput = (overrides: Partial<CreateBlogInput> = {}): CreateBlogInput => ({
   title: 'Dusk over the bay',
@@ -190,5 +190,50 @@ describe.each(TEST_DIALECTS)('the spam hold on %s', (dialect) => {
     // An edit that disguises a third link makes it wait.
     await updateBlog(ctx(sly), shown, { long_description: `${two} [c](http&#x3a;//c.example)` });
     await expect(getBlog(ctx(reader), shown)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe.each(TEST_DIALECTS)('trusted accounts on %s', (dialect) => {
+  let t: TestApp;
+  const ctx = (user: TestUser | null): ServiceContext => ({ ...t.context(user?.user ?? null), spamHold: { days: 3, maxLinks: 2 } });
+  const announced = async (blogId: string) =>
+    (await t.deps.database.db.selectFrom('mail_messages').select('id').where('key', '=', `post:${blogId}`).execute()).length;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  it("the site's first account is never held, the second is; staff are trusted, and granting a role releases what was held", async () => {
+    const owner = await t.createUser({ name: 'Owner' });
+    const second = await t.createUser({ name: 'Second' });
+    const third = await t.createUser({ name: 'Third' });
+    expect(await holdEnd(ctx(null), owner.user.id)).toBeNull();
+    expect(await holdEnd(ctx(null), second.user.id)).not.toBeNull();
+    expect(await countAccountsWaiting(ctx(null))).toBe(0);
+
+    // The owner's first posts spread at once: announced, with many links or not.
+    const { insertedId: first } = await createBlog(ctx(owner), blogInput({ title: 'Welcome', long_description: MANY_LINKS }));
+    expect(await getBlog(ctx(null), first)).not.toHaveProperty('pending');
+    expect(await announced(first)).toBe(1);
+
+    // The second account writes while held; the third has something waiting.
+    const { insertedId: held } = await createBlog(ctx(second), blogInput({ title: 'Before the grant' }));
+    await createBlog(ctx(third), blogInput({ title: 'Links', long_description: MANY_LINKS }));
+    expect((await getBlogWithAuthor(ctx(null), held)).held).toBe(true);
+    expect(await countAccountsWaiting(ctx(null))).toBe(2);
+
+    // `npm run admin -- grant` (the operator) approves the account it names: its blog spreads now.
+    await setAdminByOperator(ctx(null), second.user.email, true);
+    expect((await getBlogWithAuthor(ctx(null), held)).held).toBe(false);
+    expect(await announced(held)).toBe(1);
+    expect(await holdEnd(ctx(null), second.user.id)).toBeNull();
+    expect(await countAccountsWaiting(ctx(null))).toBe(1);
+
+    // An admin's new moderator is trusted the same way.
+    await grantModerator(ctx(second), { email: third.user.email, reason: 'Helps out' });
+    expect(await holdEnd(ctx(null), third.user.id)).toBeNull();
+    expect(await countAccountsWaiting(ctx(null))).toBe(0);
+    expect((await listPendingAndHeld(ctx(second))).pending).toEqual([]);
   });
 });

@@ -6,4 +6,5 @@ export * from './home';
 export * from './instance';
 export * from './mail';
 export * from './moderation';
+export * from './post-end';
 export * from './reader-actions';

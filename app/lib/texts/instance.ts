@@ -13,3 +13,5 @@ export const instanceRuntimeEnding = (node: string, endsOn: string) => `Node ${n
 export const instanceRuntimeEnded = (node: string, endedOn: string) => `Node ${node} has had no security fixes since ${endedOn}: move to a supported LTS release.`;
 export const instanceNoBackup = 'No backup found in DATA_DIR/backups: run npm run backup (backups written elsewhere with --out are not seen here).';
 export const instanceOldBackup = (days: number) => `The last backup in DATA_DIR/backups is ${days} days old: run npm run backup.`;
+export const instanceAccountsWaiting = (n: number) =>
+  `${n === 1 ? '1 new account is' : `${n} new accounts are`} on the spam hold or waiting for approval. Approve them, or they wait out their days, on`;

@@ -27,7 +27,10 @@ export const moderationDismiss = 'Dismiss';
 export const moderationSuspend = 'Suspend';
 export const moderationCommentBan = 'Ban from commenting';
 export const moderationReasonLabel = 'Reason (kept in the audit log)';
-export const moderationDaysLabel = 'Days (empty: for good)';
+export const moderationPeriodLabel = 'Suspend for';
+export const moderationPeriodChoose = 'Choose…';
+export const moderationPeriod = (period: string) => (period === 'forever' ? 'For good' : period === '1' ? '1 day' : `${period} days`);
+export const moderationPeriodMissing = 'Choose how long the suspension lasts: a number of days, or for good.';
 export const moderationDone = 'Done.';
 export const moderationReports = (count: number) => (count === 1 ? '1 report' : `${count} reports`);
 export const moderatorsHeading = 'Moderators';
@@ -43,3 +46,44 @@ export const pendingEmpty = 'Nothing is waiting for approval.';
 export const heldAccountsHeading = 'New accounts on hold';
 export const heldAccountsEmpty = 'No account is on hold.';
 export const notPending = 'That is not waiting for approval.';
+export const suspendedUntilLead = 'Your account is suspended until';
+export const suspendedForGood = 'Your account is suspended for good.';
+export const suspendedWhatStill = 'You can read, but not write, like, comment or upload, so the forms here are off.';
+export const moderationUnsuspend = 'Lift suspension';
+export const moderateWriter = 'Moderate';
+export const writerSuspended = (until: string | null) => (until ? 'Suspended until' : 'Suspended for good');
+export const writerOnHold = 'New account on the spam hold';
+export const deleteContentTitle = (type: string) => `Delete this ${type} for good?`;
+/**
+ * The audit log in words (decision 061): a recorded action as the words before and after its
+ * target ("banned" … "from commenting").
+ */
+export const auditAction = (action: string): { verb: string; after: string } => {
+  if (action.startsWith('suspend_until ')) return { verb: 'suspended', after: '' };
+  const words: Record<string, [string, string?]> = {
+    hide: ['hid'],
+    restore: ['restored'],
+    delete: ['deleted'],
+    approve: ['approved'],
+    approve_account: ['approved the account of'],
+    dismiss_report: ['dismissed'],
+    suspend: ['suspended', 'for good'],
+    unsuspend: ['lifted the suspension of'],
+    comment_ban: ['banned', 'from commenting'],
+    lift_comment_ban: ['let', 'comment again'],
+    grant_admin: ['made', 'an admin'],
+    revoke_admin: ['removed', 'as admin'],
+    grant_moderator: ['made', 'a moderator'],
+    revoke_moderator: ['removed', 'as moderator'],
+  };
+  const [verb, after = ''] = words[action] ?? [action.replaceAll('_', ' ')];
+  return { verb, after };
+};
+/** What an entry was about, by its name now; what is gone since is named by its kind alone. */
+export const auditTarget = (type: string, name: string | null): string => {
+  if (type === 'comment') return name === null ? 'a comment' : `a comment on “${name}”`;
+  if (type === 'blog') return name === null ? 'a blog' : `“${name}”`;
+  if (type === 'report') return 'a report';
+  return name ?? 'an account no longer here';
+};
+export const auditWhy = (reason: string) => `Why: ${reason}`;
