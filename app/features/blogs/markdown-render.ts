@@ -65,6 +65,7 @@ const sanitizeOptions = (bases: readonly string[], rel: string): sanitizeHtml.IO
     img: ['src', 'alt', 'title', 'width', 'height', 'srcset', 'sizes', 'loading', 'decoding'],
     code: ['class'],
     span: ['class'],
+    pre: ['tabindex'],
     th: ['align'],
     td: ['align'],
     ol: ['start'],
@@ -79,6 +80,8 @@ const sanitizeOptions = (bases: readonly string[], rel: string): sanitizeHtml.IO
   transformTags: {
     a: sanitizeHtml.simpleTransform('a', { rel }),
     img: bodyImage(bases),
+    // A long line scrolls inside its block: the block takes focus, so the keyboard can scroll it too.
+    pre: () => ({ tagName: 'pre', attribs: { tabindex: '0' } }),
     // A task list's checkboxes are read-only marks; the label says what they show.
     input: (tagName, attribs) => ({
       tagName,

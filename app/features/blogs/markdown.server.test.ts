@@ -139,13 +139,13 @@ const SAMPLES: Record<string, string> = {
 describe('code, pictures and embeds in the body (docs/decisions/063)', () => {
   it('highlights fenced code with a language when it renders, as spans with classes', async () => {
     const html = await renderMarkdown('```ts\nconst a: number = 1; // one\n```\n');
-    expect(html).toContain('<pre><code class="language-ts"><span class="hljs-keyword">const</span>');
+    expect(html).toContain('<pre tabindex="0"><code class="language-ts"><span class="hljs-keyword">const</span>');
     expect(html).toContain('<span class="hljs-comment">// one</span>');
   });
 
   it('leaves code with no language, or one we do not carry, plain (and escaped)', async () => {
-    expect(await renderMarkdown('```\nlet <b> = 1;\n```')).toBe('<pre><code>let &lt;b&gt; = 1;\n</code></pre>\n');
-    expect(await renderMarkdown('```cobol\nlet <b> = 1;\n```')).toBe('<pre><code class="language-cobol">let &lt;b&gt; = 1;\n</code></pre>\n');
+    expect(await renderMarkdown('```\nlet <b> = 1;\n```')).toBe('<pre tabindex="0"><code>let &lt;b&gt; = 1;\n</code></pre>\n');
+    expect(await renderMarkdown('```cobol\nlet <b> = 1;\n```')).toBe('<pre tabindex="0"><code class="language-cobol">let &lt;b&gt; = 1;\n</code></pre>\n');
     expect(await renderMarkdown('`inline` code')).toBe('<p><code>inline</code> code</p>\n');
   });
 
@@ -156,7 +156,7 @@ describe('code, pictures and embeds in the body (docs/decisions/063)', () => {
       const made = highlightCode(`${code}\n`, language);
       // The same markup, but for quotes in text, which the sanitiser writes as themselves.
       const same = made.replace(/&quot;/g, '"').replace(/&#x27;/g, "'");
-      expect(html, language).toBe(`<pre><code class="language-${language}">${same}</code></pre>\n`);
+      expect(html, language).toBe(`<pre tabindex="0"><code class="language-${language}">${same}</code></pre>\n`);
       for (const name of spanClasses(made)) expect(allowed, `${language}: ${name}`).toContain(name);
     }
   });
