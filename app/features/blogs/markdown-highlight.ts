@@ -44,8 +44,22 @@ export const highlightable = (lang: string): boolean => hljs.getLanguage(lang) !
  * render pool for little. Input highlight.js cannot parse is still shown, uncoloured where it fails.
  */
 export function highlightCode(code: string, lang: string): string {
-  if (!lang || !highlightable(lang)) return '';
+  if (!lang || !highlightable(lang) || code.length > budget) return '';
+  budget -= code.length;
   return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+}
+
+/**
+ * How much code one body may have coloured: a post's listings are far shorter, and past it the
+ * rest is shown plain. A body of one long string (100,000 characters of it) took seconds to colour
+ * and sanitise, near the render's time bound (docs/decisions/063).
+ */
+export const HIGHLIGHT_BUDGET = 20_000;
+let budget = HIGHLIGHT_BUDGET;
+
+/** Called before each body: its code has the whole budget again. */
+export function resetHighlightBudget(): void {
+  budget = HIGHLIGHT_BUDGET;
 }
 
 type Mode = Record<string, unknown>;

@@ -8,7 +8,7 @@ import markdownIt, { type MarkdownIt, type StateCore } from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 import { imageSrcSet, STORED_NAME } from '../images/images.schema.ts';
 import { embedOf, embedPlaceholder } from './markdown-embeds.ts';
-import { highlightClasses, highlightCode } from './markdown-highlight.ts';
+import { highlightClasses, highlightCode, resetHighlightBudget } from './markdown-highlight.ts';
 
 /** The body's column is 42rem wide on a desktop and the screen's width on a phone (decision 027). */
 const BODY_IMAGE_SIZES = '(min-width: 48rem) 42rem, 100vw';
@@ -198,6 +198,7 @@ export function renderSanitised({ markdown, bases, rel }: RenderTask): string {
   let options = optionsFor.get(key);
   if (!options) optionsFor.set(key, (options = sanitizeOptions(bases, rel)));
   const env: RenderEnv = { embeds: [], rel };
+  resetHighlightBudget();
   const html = sanitizeHtml(parser.render(markdown, env), options);
   return env.embeds.length === 0 ? html : html.replace(EMBED_MARKS, (_, n: string) => env.embeds[Number(n)] ?? '');
 }

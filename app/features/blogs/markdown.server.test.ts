@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { pathologicalMarkdown } from '#test/pathological-markdown';
-import { highlightClasses, highlightCode } from './markdown-highlight';
+import { HIGHLIGHT_BUDGET, highlightClasses, highlightCode } from './markdown-highlight';
 import { BodyUnrenderable, closeMarkdownPool, RENDER_TIME_BOUND_MS, renderMarkdown } from './markdown.server';
 
 const LIMIT = 100_000;
@@ -159,6 +159,16 @@ describe('code, pictures and embeds in the body (docs/decisions/063)', () => {
       expect(html, language).toBe(`<pre tabindex="0"><code class="language-${language}">${same}</code></pre>\n`);
       for (const name of spanClasses(made)) expect(allowed, `${language}: ${name}`).toContain(name);
     }
+  });
+
+  it('colours at most HIGHLIGHT_BUDGET characters of code in one body, and shows the rest plain', async () => {
+    const block = (n: number) => `\`\`\`js\n${'let a = 1;\n'.repeat(n)}\`\`\``;
+    const within = Math.floor(HIGHLIGHT_BUDGET / 11 / 2);
+    const html = await renderMarkdown(`${block(within)}\n\n${block(within)}\n\n${block(within)}`);
+    expect(html.match(/<pre[^>]*><code[^>]*><span class="hljs-keyword">/g)).toHaveLength(2);
+    expect(await renderMarkdown(block(HIGHLIGHT_BUDGET / 10))).not.toContain('hljs');
+    // The next body has the whole budget again.
+    expect(await renderMarkdown(block(within))).toContain('hljs-keyword');
   });
 
   it("takes from a writer's own span only the highlighter's classes: no other class, style or handler", async () => {
