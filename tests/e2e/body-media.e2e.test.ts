@@ -84,6 +84,8 @@ describe.each(TEST_DIALECTS)('code, pictures and embeds in a post (%s)', (dialec
     const frame = article.locator('iframe');
     await frame.waitFor();
     expect(await frame.getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1');
+    expect(await frame.getAttribute('title')).toBe('Video from youtube.com: https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(await frame.evaluate((el) => el === document.activeElement)).toBe(true);
     await expect.poll(() => videoRequests.filter((url) => url.startsWith('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ')).length).toBe(1);
     expect(await page.frameLocator('iframe').locator('p').textContent()).toBe('player');
     if (dialect === 'sqlite') await screenshot(page, 'body-media-video-loaded-desktop-light');

@@ -61,7 +61,7 @@ export function embedFromData(data: string): Embed | null {
   return audio?.kind === 'audio' ? audio : null;
 }
 
-export const loadLabel = (embed: Embed): string => `Load ${embed.kind === 'audio' ? 'audio' : 'video'} from ${embed.host}`;
+const loadLabel = (embed: Embed): string => `Load ${embed.kind === 'audio' ? 'audio' : 'video'} from ${embed.host}`;
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

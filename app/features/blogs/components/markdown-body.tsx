@@ -1,5 +1,5 @@
 import { type MouseEvent, useEffect, useRef, useState } from 'react';
-import { embedFromData, loadLabel, playerUrl } from '../markdown-embeds';
+import { embedFromData, playerUrl } from '../markdown-embeds';
 
 /**
  * Sanitised Markdown HTML (markdown.server.ts) with its typography. Styled through descendant
@@ -75,7 +75,7 @@ function loadEmbed(figure: HTMLElement) {
   const player = document.createElement(embed.kind === 'audio' ? 'audio' : 'iframe');
   player.setAttribute('src', playerUrl(embed));
   if (player instanceof HTMLIFrameElement) {
-    player.title = `${loadLabel(embed).replace(/^Load /, '').replace(/^video from/, 'Video from')}: ${title}`;
+    player.title = `Video from ${embed.host}: ${title}`;
     player.allow = 'autoplay; encrypted-media; picture-in-picture; fullscreen';
     player.allowFullscreen = true;
     player.referrerPolicy = 'strict-origin-when-cross-origin';
