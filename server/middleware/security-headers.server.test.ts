@@ -33,6 +33,13 @@ describe('a response’s own Content-Security-Policy', () => {
       expect(csp).toContain("frame-ancestors 'none'");
     }
   });
+
+  it('lets a page frame only the two video players, and play media from https (docs/decisions/063)', async () => {
+    const csp = (await policy('GET', '/api/auth/other'))!.split('; ');
+    expect(csp).toContain('frame-src https://www.youtube-nocookie.com https://player.vimeo.com');
+    expect(csp).toContain("media-src 'self' https:");
+    expect(csp).toContain("object-src 'none'");
+  });
 });
 
 describe('cookies on https', () => {

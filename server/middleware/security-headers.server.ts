@@ -1,5 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { PLAYER_ORIGINS } from '~/features/blogs/markdown-embeds';
 
 export interface SecurityOptions {
   https: boolean;
@@ -47,6 +48,10 @@ export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ V
       "style-src 'self' 'unsafe-inline'",
       `img-src ${img}`,
       "font-src 'self'",
+      // A body's video and audio placeholders load their player only on the reader's click; these
+      // are the players it may load, and nothing else may be framed (docs/decisions/063).
+      `frame-src ${PLAYER_ORIGINS.join(' ')}`,
+      "media-src 'self' https:",
       `connect-src 'self'${options.dev ? ' ws: wss:' : ''}`,
       "object-src 'none'",
       "base-uri 'none'",

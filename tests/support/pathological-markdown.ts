@@ -6,6 +6,8 @@
  */
 const fill = (unit: string, n: number) => unit.repeat(Math.max(0, Math.ceil(n / unit.length))).slice(0, Math.max(0, n));
 
+const fence = (lang: string, code: string) => `\`\`\`${lang}\n${code}\n\`\`\``;
+
 function grow(n: number, line: (i: number) => string): string {
   const parts: string[] = [];
   for (let i = 0, length = 0; length < n; i++) {
@@ -75,6 +77,14 @@ export function pathologicalMarkdown(n: number): Record<string, string> {
     'escapes \\': fill('\\', n),
     'headings #': fill('#', n),
     'setext a = ': fill('a\n=\n', n),
+    // Highlighted code, figures and embeds (docs/decisions/063): grammars with nested states.
+    'code js strings': fence('js', fill('"a\\`${', n - 10)),
+    'code html tags': fence('html', fill('<a b="<style>', n - 12)),
+    'code python quotes': fence('python', fill(`"""a'''f"{`, n - 14)),
+    'code bash substitutions': fence('bash', fill('$(a "${b', n - 12)),
+    'code fences': fill('```ts\na\n```\n', n),
+    figures: fill('![a](/u.webp "c")\n\n', n),
+    embeds: fill('https://youtu.be/dQw4w9WgXcQ\n\n', n),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { altFromFileName, applyReplacement, imageMarkdown, insertBlock, type MarkdownAction, markdownEdit, uploadingMarker } from './markdown-edit';
+import { altFromFileName, applyReplacement, imageMarkdown, insertBlock, type MarkdownAction, markdownEdit, picturesIn, picturesWithoutAlt, setAlt, uploadingMarker } from './markdown-edit';
 
 /** `|` marks the caret, `[` … `]` the selection, in the examples below. */
 function parse(marked: string) {
@@ -65,5 +65,29 @@ describe('images in the body', () => {
   it('suggests an alt text from the file’s name and marks an upload in progress', () => {
     expect(altFromFileName('tiled-wall_2.JPG')).toBe('tiled wall 2');
     expect(uploadingMarker('a]b.png', 3)).toBe('![Uploading a b.png (3)…]()');
+  });
+});
+
+describe('alt text for pictures (docs/decisions/063)', () => {
+  const text = 'Intro\n\n![](/uploads/a-1600.webp#1600x1067)\n\n![A wall](/uploads/b-1600.webp "caption")\n\n![  ](https://example.org/c.png)\n\n![Uploading x.png (1)…]()';
+
+  it('finds every picture with its alt text and address, leaving upload markers out', () => {
+    expect(picturesIn(text).map((p) => [p.alt, p.url])).toEqual([
+      ['', '/uploads/a-1600.webp#1600x1067'],
+      ['A wall', '/uploads/b-1600.webp'],
+      ['  ', 'https://example.org/c.png'],
+    ]);
+  });
+
+  it('lists the pictures with no alt text', () => {
+    expect(picturesWithoutAlt(text).map((p) => p.url)).toEqual(['/uploads/a-1600.webp#1600x1067', 'https://example.org/c.png']);
+  });
+
+  it('sets a picture’s alt text in place, without brackets, and leaves the caption', () => {
+    const wall = setAlt(text, '/uploads/b-1600.webp', 'A wall', 'The [tiled] wall\nat dusk')!;
+    expect(applyReplacement(text, wall).value).toContain('![The  tiled  wall at dusk](/uploads/b-1600.webp "caption")');
+    const first = setAlt(text, '/uploads/a-1600.webp#1600x1067', '', 'Harbour')!;
+    expect(applyReplacement(text, first).value).toContain('\n\n![Harbour](/uploads/a-1600.webp#1600x1067)\n\n');
+    expect(setAlt(text, '/uploads/gone.webp', '', 'x')).toBeNull();
   });
 });

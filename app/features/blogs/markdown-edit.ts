@@ -144,3 +144,37 @@ export function altFromFileName(name: string): string {
 export function uploadingMarker(name: string, n: number): string {
   return `![Uploading ${name.replace(/[[\]\n\r]/g, ' ')} (${n})…]()`;
 }
+
+/** `![alt](address …)`: a picture's alt text and address, as the editor writes and a writer types them. */
+const PICTURE = /!\[([^\]\n]*)\]\(\s*([^)\s]+)[^)\n]*\)/g;
+
+/** A picture in the text: where its alt text stands, and its address. */
+export interface PictureRef {
+  alt: string;
+  url: string;
+  /** The alt text's place in the value, `[altFrom, altTo)`. */
+  altFrom: number;
+  altTo: number;
+}
+
+/** Every picture in the text, in order (the upload markers left out: they are replaced soon). */
+export function picturesIn(value: string): PictureRef[] {
+  return [...value.matchAll(PICTURE)]
+    .filter((m) => m[2] !== '')
+    .map((m) => ({ alt: m[1]!, url: m[2]!, altFrom: m.index + 2, altTo: m.index + 2 + m[1]!.length }));
+}
+
+/** The pictures that say nothing to a reader who cannot see them: no alt text at all (docs/decisions/063). */
+export const picturesWithoutAlt = (value: string): PictureRef[] => picturesIn(value).filter((p) => p.alt.trim() === '');
+
+/**
+ * The edit that gives the picture at `url` (the first with that address and an alt of `current`)
+ * the alt text `alt`, brackets taken out as imageMarkdown does; null when it is no longer there.
+ */
+export function setAlt(value: string, url: string, current: string, alt: string): Replacement | null {
+  const picture = picturesIn(value).find((p) => p.url === url && p.alt === current) ?? picturesIn(value).find((p) => p.url === url);
+  if (!picture) return null;
+  const text = alt.replace(/[[\]\n\r]/g, ' ').trim();
+  const end = picture.altFrom + text.length;
+  return { from: picture.altFrom, to: picture.altTo, text, selectStart: end, selectEnd: end };
+}

@@ -3,9 +3,12 @@
  * (markdown.worker.ts), never on the server's main thread (docs/decisions/047). Its imports are
  * relative with their `.ts` extension, so Node loads the worker from the sources too (tests, dev).
  */
-import markdownIt, { type MarkdownIt } from 'markdown-it';
+import { randomBytes } from 'node:crypto';
+import markdownIt, { type MarkdownIt, type StateCore } from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 import { imageSrcSet, STORED_NAME } from '../images/images.schema.ts';
+import { embedOf, embedPlaceholder } from './markdown-embeds.ts';
+import { highlightClasses, highlightCode, resetHighlightBudget } from './markdown-highlight.ts';
 
 /** The body's column is 42rem wide on a desktop and the screen's width on a phone (decision 027). */
 const BODY_IMAGE_SIZES = '(min-width: 48rem) 42rem, 100vw';
@@ -55,12 +58,14 @@ function bodyImage(bases: readonly string[]): sanitizeHtml.Transformer {
 const sanitizeOptions = (bases: readonly string[], rel: string): sanitizeHtml.IOptions => ({
   allowedTags: [
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 's',
-    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'input',
+    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'input', 'span', 'figure', 'figcaption',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height', 'srcset', 'sizes', 'loading', 'decoding'],
     code: ['class'],
+    span: ['class'],
+    pre: ['tabindex'],
     th: ['align'],
     td: ['align'],
     ol: ['start'],
@@ -69,11 +74,14 @@ const sanitizeOptions = (bases: readonly string[], rel: string): sanitizeHtml.IO
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowProtocolRelative: false,
-  allowedClasses: { code: [/^language-[\w-]+$/] },
+  // Highlighted code's classes, exactly those the highlighter produces (docs/decisions/063).
+  allowedClasses: { code: [/^language-[\w-]+$/], span: HIGHLIGHT_CLASSES },
   exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
   transformTags: {
     a: sanitizeHtml.simpleTransform('a', { rel }),
     img: bodyImage(bases),
+    // A long line scrolls inside its block: the block takes focus, so the keyboard can scroll it too.
+    pre: () => ({ tagName: 'pre', attribs: { tabindex: '0' } }),
     // A task list's checkboxes are read-only marks; the label says what they show.
     input: (tagName, attribs) => ({
       tagName,
@@ -81,6 +89,8 @@ const sanitizeOptions = (bases: readonly string[], rel: string): sanitizeHtml.IO
     }),
   },
 });
+
+let HIGHLIGHT_CLASSES: string[] = [];
 
 /** After `www.`, the rest of a host and an optional port and path (GFM's extended www autolink). */
 const WWW_TAIL = /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d{1,5})?(?:[/?#][^\s<>"]*)?/i;
@@ -95,7 +105,8 @@ const TASK = /^\[([ xX])\] /;
  * pathological input we measured (docs/decisions/047); `maxNesting` (100) bounds its depth.
  */
 function createParser(): MarkdownIt {
-  const md = markdownIt({ html: true, linkify: true, typographer: false });
+  // Fenced code with a language is highlighted here, once per render, never in the reader's page.
+  const md = markdownIt({ html: true, linkify: true, typographer: false, highlight: highlightCode });
   // Every address is left to the sanitiser, which alone decides what a reader can follow.
   md.validateLink = () => true;
   md.linkify.set({ fuzzyLink: false });
@@ -127,16 +138,67 @@ function createParser(): MarkdownIt {
       }
     }
   });
+  md.core.ruler.push('figures_and_embeds', figuresAndEmbeds);
   return md;
+}
+
+type RenderEnv = Record<PropertyKey, unknown> & { embeds: string[]; rel: string };
+
+/**
+ * Stands for a placeholder in the parser's output until the sanitiser is done, then makes way for
+ * the placeholder's markup (buttons and data attributes the sanitiser rightly refuses from
+ * writers). Random per worker, so no body can name one.
+ */
+const EMBED_MARK = `agembed${randomBytes(12).toString('hex')}n`;
+const EMBED_MARKS = new RegExp(`<p>${EMBED_MARK}(\\d+)</p>\n?`, 'g');
+
+/**
+ * A paragraph holding nothing but a picture with a title (`![alt](src "caption")`) becomes a
+ * figure with that caption; one holding nothing but a video or audio link becomes a placeholder
+ * that loads nothing from the other site until the reader asks (docs/decisions/063).
+ */
+function figuresAndEmbeds(state: StateCore): void {
+  const tokens = state.tokens;
+  const env = state.env as Partial<RenderEnv>;
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const [open, inline, close] = [tokens[i]!, tokens[i + 1]!, tokens[i + 2]!];
+    if (open.type !== 'paragraph_open' || open.hidden || inline.type !== 'inline' || close.type !== 'paragraph_close') continue;
+    const children = inline.children ?? [];
+    const image = children.length === 1 && children[0]!.type === 'image' ? children[0]! : undefined;
+    const caption = String(image?.attrGet('title') ?? '');
+    if (image && caption) {
+      open.tag = close.tag = 'figure';
+      image.attrs = (image.attrs ?? []).filter(([name]) => name !== 'title');
+      const figcaption = [new state.Token('html_inline', '', 0), new state.Token('text', '', 0), new state.Token('html_inline', '', 0)];
+      figcaption[0]!.content = '<figcaption>';
+      figcaption[1]!.content = caption;
+      figcaption[2]!.content = '</figcaption>';
+      children.push(...figcaption);
+      continue;
+    }
+    const link = children.length === 3 && children[0]!.type === 'link_open' && children[1]!.type === 'text' && children[2]!.type === 'link_close';
+    const embed = link && env.embeds ? embedOf(String(children[0]!.attrGet('href') ?? '')) : null;
+    if (!embed || !env.embeds) continue;
+    const mark = new state.Token('html_block', '', 0);
+    mark.content = `<p>${EMBED_MARK}${env.embeds.length}</p>\n`;
+    env.embeds.push(embedPlaceholder(embed, children[1]!.content, env.rel ?? ''));
+    tokens.splice(i, 3, mark);
+  }
 }
 
 let parser: MarkdownIt | undefined;
 const optionsFor = new Map<string, sanitizeHtml.IOptions>();
 
 export function renderSanitised({ markdown, bases, rel }: RenderTask): string {
-  parser ??= createParser();
+  if (!parser) {
+    HIGHLIGHT_CLASSES = highlightClasses();
+    parser = createParser();
+  }
   const key = `${rel}\n${bases.join(' ')}`;
   let options = optionsFor.get(key);
   if (!options) optionsFor.set(key, (options = sanitizeOptions(bases, rel)));
-  return sanitizeHtml(parser.render(markdown), options);
+  const env: RenderEnv = { embeds: [], rel };
+  resetHighlightBudget();
+  const html = sanitizeHtml(parser.render(markdown, env), options);
+  return env.embeds.length === 0 ? html : html.replace(EMBED_MARKS, (_, n: string) => env.embeds[Number(n)] ?? '');
 }

@@ -3,7 +3,7 @@ import { imageFailure, imageTooLarge } from '~/features/images/image-errors';
 import { ACCEPTED_IMAGE_TYPES, IMAGE_WIDTHS } from '~/features/images/images.schema';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
 import { MESSAGES } from '~/lib/messages';
-import { altFromFileName, imageMarkdown, insertBlock, type MarkdownAction, markdownEdit, type Replacement, uploadingMarker } from '../markdown-edit';
+import { altFromFileName, imageMarkdown, insertBlock, type MarkdownAction, markdownEdit, type PictureRef, picturesIn, picturesWithoutAlt, type Replacement, setAlt, uploadingMarker } from '../markdown-edit';
 import { MarkdownBody } from './markdown-body';
 
 /** Where the server renders a preview with the page's own renderer and sanitiser (routes/blog-preview). */
@@ -61,6 +61,9 @@ function replaceIn(textarea: HTMLTextAreaElement, r: Replacement) {
 
 const selectionOf = (t: HTMLTextAreaElement) => ({ value: t.value, start: t.selectionStart, end: t.selectionEnd });
 
+/** A picture's address as the warning names it: its file, without the size fragment. */
+const fileOf = (url: string) => url.replace(/#.*$/, '').split('/').at(-1) || url;
+
 /** The size the pipeline will store the picture at (its largest width, upright), for width and height. */
 async function shownSize(file: File): Promise<{ width: number; height: number } | undefined> {
   try {
@@ -103,9 +106,43 @@ export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanc
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [dropping, setDropping] = useState(false);
+  const [describing, setDescribing] = useState<PictureRef | null>(null);
+  const [missingAlt, setMissingAlt] = useState<PictureRef[]>([]);
+  const altInput = useRef<HTMLInputElement>(null);
   const id = field.id;
 
   useEffect(() => onUploadingChange(uploads.length > 0), [uploads.length, onUploadingChange]);
+
+  // Pictures without alt text, kept up to date as the text changes (typing, the toolbar, uploads):
+  // a warning the writer can act on, never a reason the form will not save (docs/decisions/063).
+  useEffect(() => {
+    const t = textarea.current;
+    if (!t || !enhanced) return;
+    const check = () => setMissingAlt((shown) => {
+      const now = picturesWithoutAlt(t.value);
+      return now.map((p) => p.url).join(' ') === shown.map((p) => p.url).join(' ') ? shown : now;
+    });
+    check();
+    t.addEventListener('input', check);
+    return () => t.removeEventListener('input', check);
+  }, [enhanced]);
+
+  // The prompt takes focus, unless the writer is typing on in the text (a picture dropped or pasted
+  // there): then it waits under the text, so no keystroke lands in the wrong field.
+  useEffect(() => {
+    if (!describing || document.activeElement === textarea.current) return;
+    altInput.current?.focus();
+    altInput.current?.select();
+  }, [describing]);
+
+  function saveAlt(alt: string) {
+    const t = textarea.current;
+    const edit = t && describing ? setAlt(t.value, describing.url, describing.alt, alt) : null;
+    setDescribing(null);
+    if (!t) return;
+    t.focus();
+    if (edit) replaceIn(t, edit);
+  }
 
   function apply(action: MarkdownAction) {
     const t = textarea.current;
@@ -184,6 +221,9 @@ export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanc
         uploadImageWithProgress(file, (percent) => setUploads((list) => list.map((u) => (u.n === n ? { ...u, percent } : u)))),
       ]);
       text = imageMarkdown(altFromFileName(file.name), url, size);
+      // Every new picture asks for its description at once, the file's name offered as a start.
+      const [picture] = picturesIn(text);
+      if (picture) setDescribing(picture);
     } catch (error) {
       setUploadError(imageFailure(error instanceof Error ? error.message : ''));
     } finally {
@@ -305,6 +345,61 @@ export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanc
             <progress className="progress progress-primary w-40" value={u.percent} max={100} aria-labelledby={`${id}-upload-${u.n}`} />
           </div>
         ))}
+        {describing ? (
+          <div className="mt-2 rounded-box border border-base-300 bg-base-200 p-3" data-testid="alt-prompt">
+            <label htmlFor={`${id}-alt`} className="text-sm font-semibold">
+              Describe this picture for readers who cannot see it
+            </label>
+            <p id={`${id}-alt-hint`} className="text-xs opacity-80">
+              A few words on what it shows ({fileOf(describing.url)}). For a caption under it, add it in quotes after the address: ![description](address "caption").
+            </p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              <input
+                ref={altInput}
+                id={`${id}-alt`}
+                type="text"
+                className="input input-sm min-w-48 flex-1"
+                defaultValue={describing.alt}
+                aria-describedby={`${id}-alt-hint`}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter') {
+                    event.preventDefault();
+                    saveAlt(event.currentTarget.value);
+                  } else if (event.key === 'Escape') {
+                    event.preventDefault();
+                    setDescribing(null);
+                    textarea.current?.focus();
+                  }
+                }}
+              />
+              <button type="button" className="btn btn-sm btn-primary" onClick={() => saveAlt(altInput.current?.value ?? '')}>
+                Save description
+              </button>
+              <button type="button" className="btn btn-sm btn-ghost" onClick={() => (setDescribing(null), textarea.current?.focus())}>
+                Not now
+              </button>
+            </div>
+          </div>
+        ) : null}
+        {enhanced ? (
+          <div role="status" className="text-sm" data-testid="alt-warning">
+            {missingAlt.length > 0 && !describing ? (
+              <div className="mt-2 rounded-box border border-warning bg-base-200 p-3">
+                <p>{missingAlt.length === 1 ? 'A picture has' : `${missingAlt.length} pictures have`} no description for readers who cannot see it. You can still save; adding one helps them.</p>
+                <ul className="mt-1">
+                  {missingAlt.map((picture) => (
+                    <li key={picture.altFrom} className="mt-1 flex items-center gap-2">
+                      <span className="truncate font-mono text-xs">{fileOf(picture.url)}</span>
+                      <button type="button" className="btn btn-xs" aria-label={`Describe ${fileOf(picture.url)}`} onClick={() => setDescribing(picture)}>
+                        Describe
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+          </div>
+        ) : null}
         {uploadError ? (
           <p id={`${id}-upload-error`} role="alert" className="mt-1 text-sm font-medium text-error" data-testid="body-upload-error">
             {uploadError}
