@@ -1,9 +1,16 @@
-import type { CommentInput } from '~/features/blogs/blogs.schema';
+import { CommentSchema } from '~/features/blogs/blogs.schema';
 import { deleteComment, editComment } from '~/features/blogs/blogs.service.server';
-import type { Handlers } from './endpoints.server';
+import { defineOperation, type Operation } from './endpoints.server';
+import { bad, DeletedResponse, denied, MessageResponse, ModifiedResponse } from './responses.server';
 
-/** Writers' own tools (issue 19): the author edits a comment; the author or the blog's owner deletes it. */
-export const COMMENT_HANDLERS: Handlers = {
-  'put /api/comments/{id}': async ({ c, ctx, body }) => c.json(await editComment(ctx, c.req.param('id') ?? '', body as CommentInput)),
-  'delete /api/comments/{id}': async ({ c, ctx }) => c.json(await deleteComment(ctx, c.req.param('id') ?? '')),
-};
+/** Writers' own tools: the author edits a comment; the author or the blog's owner deletes it. */
+export const COMMENT_OPERATIONS: Operation[] = [
+  defineOperation(
+    { method: 'put', path: '/api/comments/{id}', tag: 'Comments', auth: 'required', summary: 'Edit one of the caller’s own comments (then shown as edited)', body: CommentSchema, responses: { 200: { description: 'Edited', schema: ModifiedResponse }, ...denied, ...bad, 404: { description: 'No such comment', schema: MessageResponse } } },
+    async ({ c, ctx, body, params }) => c.json(await editComment(ctx, params.id, body)),
+  ),
+  defineOperation(
+    { method: 'delete', path: '/api/comments/{id}', tag: 'Comments', auth: 'required', summary: 'Delete a comment: its author, or the owner of the blog it is on', responses: { 200: { description: 'Deleted', schema: DeletedResponse }, ...denied, 404: { description: 'No such comment', schema: MessageResponse } } },
+    async ({ c, ctx, params }) => c.json(await deleteComment(ctx, params.id)),
+  ),
+];

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
 import { countsFreshness } from '~/features/blogs/view-counter.server';
 import { tallies } from '~/lib/metrics.server';
-import { OPERATIONS } from '../api/openapi.server';
+import { OPERATIONS } from '../api/operations.server';
 import type { AppDeps, AppEnv } from '../context.server';
 import { compressWhole, pickEncoding } from './compress.server';
 

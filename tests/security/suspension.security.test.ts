@@ -3,7 +3,7 @@ import { TEST_DIALECTS } from '#test/databases';
 import { grantModerator, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { MESSAGES } from '~/lib/messages';
 import { refusesSuspended } from '#server/api/endpoints.server';
-import { OPERATIONS } from '#server/api/openapi.server';
+import { OPERATIONS } from '#server/api/operations.server';
 import { ACCOUNT_WRITE_ENDPOINTS } from '#server/auth.server';
 import { loadConfig } from '#server/config.server';
 import { type AppDeps, createDeps } from '#server/context.server';
