@@ -112,7 +112,7 @@ export interface ServiceContext {
  * The one sign-in check of every use case (issue 14): the signed-in user, or a 401. Transports
  * check it before reading input too (the API from its declarations, forms with signedOutPost).
  */
-export function requireUser(ctx: Pick<ServiceContext, 'user'>): SessionUser {
+export function userOrThrow401(ctx: Pick<ServiceContext, 'user'>): SessionUser {
   if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
   return ctx.user;
 }

@@ -25,7 +25,7 @@ import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
-import { requireUser, signedOutPost } from '~/lib/session.server';
+import { userOrRedirectToLogin, signedOutPost } from '~/lib/session.server';
 import type { Route } from './+types/blog-detail';
 
 /**
@@ -117,7 +117,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get('intent');
   if (!context.user) {
-    if (intent === 'delete') requireUser(context, request);
+    if (intent === 'delete') userOrRedirectToLogin(context, request);
     const commentText = form.get('commentText');
     return signedOutPost<CommentsActionData>(request, { intent: 'comment', error: MESSAGES.commentError, values: { commentText: typeof commentText === 'string' ? commentText : '' } }, '#comments');
   }

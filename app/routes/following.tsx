@@ -3,7 +3,7 @@ import { listFollowing, unfollowWriter } from '~/features/follows/follows.servic
 import { MESSAGES } from '~/lib/messages';
 import { backWithRefusal } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import type { Route } from './+types/following';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -12,12 +12,12 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   return { writers: await listFollowing(context.service) };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   const form = await request.formData();
   try {
     await unfollowWriter(context.service, String(form.get('writerId') ?? ''));

@@ -6,7 +6,7 @@ import { newsletterPreferences, setNewsletterDelivery, unsubscribeMe, unsubscrib
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/mail-preferences';
 
@@ -17,7 +17,7 @@ function who(request: Request, context: Route.LoaderArgs['context']) {
   // A link with its token cut off (`?t=`) is a bad link, said so; not a reason to ask for a login.
   const token = new URL(request.url).searchParams.get('t');
   if (token !== null) return { secret: context.deps.config.SESSION_SECRET, token };
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   return 'me' as const;
 }
 

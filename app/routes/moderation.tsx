@@ -18,7 +18,7 @@ import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import type { Route } from './+types/moderation';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -28,7 +28,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 /** Moderators and admins only; to anyone else the screen does not exist. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   try {
     const [overview, hold] = await Promise.all([getModerationOverview(context.service), listPendingAndHeld(context.service)]);
     return { ...overview, ...hold };
@@ -39,7 +39,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** Every button on the screen: the service checks the role and writes the audit log. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   const form = await request.formData();
   const field = (name: string) => String(form.get(name) ?? '');
   const ctx = context.service;

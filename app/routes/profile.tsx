@@ -8,7 +8,7 @@ import { displayName } from '~/lib/display-name';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/profile';
 
@@ -34,7 +34,7 @@ type Intent = (typeof INTENTS)[number];
 
 /** Two-factor set-up and removal (issue 7), through better-auth's plugin as the browser would call it. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '') as Intent;
   if (!INTENTS.includes(intent)) throw data(null, { status: 400 });

@@ -7,7 +7,7 @@ import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { pageRefusal } from '~/lib/page-errors.server';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/wishlist';
 
@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 const pageOf = (value: unknown) => WishlistPageSchema.shape.page.catch(1).parse(value ?? undefined);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = userOrRedirectToLogin(context, request);
   // Another user's email in the path leads to one's own list (BRIEF §2).
   if (params.email && params.email.toLowerCase() !== user.email.toLowerCase()) {
     throw redirect(`/wishList/${encodeURIComponent(user.email)}`);
@@ -32,7 +32,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 /** Removal confirmed on the no-JavaScript confirmation panel; the outcome comes as a flash. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   const form = await request.formData();
   const page = pageOf(form.get('page'));
   const back = `${new URL(request.url).pathname}${page > 1 ? `?page=${page}` : ''}`;

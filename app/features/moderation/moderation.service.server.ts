@@ -4,7 +4,7 @@ import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
-import { requireUser, type ServiceContext, type SessionUser } from '~/lib/service-context';
+import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
 import * as repo from './moderation.repo.server';
 import type { GrantModeratorInput, ModeratedContent, ModerationReasonInput, ReportInput, SuspendInput } from './moderation.schema';
 
@@ -24,7 +24,7 @@ export async function getRole(ctx: ServiceContext, userId: string): Promise<Role
 
 /** The caller, when their role is at least `least`; 401 when signed out, 403 otherwise. */
 export async function requireRole(ctx: ServiceContext, least: Role): Promise<SessionUser & { role: Role }> {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   const role = await getRole(ctx, user.id);
   if (RANK[role] < RANK[least]) throw new AppError('forbidden', least === 'admin' ? MESSAGES.adminsOnly : MESSAGES.moderatorsOnly);
   return { ...user, role: role as Role };
@@ -131,7 +131,7 @@ export async function listAuditLog(ctx: ServiceContext, page: { page: number; li
  * holds for sessions made afterwards (a suspended user may sign in to read).
  */
 export async function assertCanWrite(ctx: ServiceContext): Promise<SessionUser> {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
   const suspension = active.find((r) => r.kind === 'suspended');
   if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
@@ -140,7 +140,7 @@ export async function assertCanWrite(ctx: ServiceContext): Promise<SessionUser> 
 
 /** assertCanWrite, and not banned from commenting. */
 export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser> {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
   const suspension = active.find((r) => r.kind === 'suspended');
   if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
