@@ -5,6 +5,7 @@ import { backWithRefusal } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import { userOrRedirectToLogin } from '~/lib/session.server';
 import type { Route } from './+types/following';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);
@@ -16,16 +17,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { writers: await listFollowing(context.service) };
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  userOrRedirectToLogin(context, request);
-  const form = await request.formData();
-  try {
-    await unfollowWriter(context.service, String(form.get('writerId') ?? ''));
-    return redirect('/following');
-  } catch (error) {
-    return backWithRefusal(error, '/following');
-  }
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: 'id' },
+  async ({ request }, { ctx }) => {
+    const form = await request.formData();
+    try {
+      await unfollowWriter(ctx, String(form.get('writerId') ?? ''));
+      return redirect('/following');
+    } catch (error) {
+      return backWithRefusal(error, '/following');
+    }
+  },
+);
 
 /** The writers the signed-in reader follows, each with an Unfollow button. */
 export default function Following({ loaderData }: Route.ComponentProps) {

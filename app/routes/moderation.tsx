@@ -20,6 +20,7 @@ import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import { userOrRedirectToLogin } from '~/lib/session.server';
 import type { Route } from './+types/moderation';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);
@@ -38,35 +39,36 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** Every button on the screen: the service checks the role and writes the audit log. */
-export async function action({ context, request }: Route.ActionArgs) {
-  userOrRedirectToLogin(context, request);
-  const form = await request.formData();
-  const field = (name: string) => String(form.get(name) ?? '');
-  const ctx = context.service;
-  const type = MODERATED_CONTENT[field('targetPath') as keyof typeof MODERATED_CONTENT];
-  try {
-    const intent = field('intent');
-    if (intent === 'grant') {
-      await grantModerator(ctx, GrantModeratorSchema.parse({ email: field('email'), reason: field('reason') || undefined }));
-    } else {
-      const reason = ModerationReasonSchema.parse({ reason: field('reason') });
-      if (intent === 'hide' && type) await hideContent(ctx, type, field('targetId'), reason);
-      else if (intent === 'restore' && type) await restoreContent(ctx, type, field('targetId'), reason);
-      else if (intent === 'delete' && type) await deleteContent(ctx, type, field('targetId'), reason);
-      else if (intent === 'approve' && type) await approveContent(ctx, type, field('targetId'), reason);
-      else if (intent === 'approve-account') await approveAccount(ctx, field('userId'), reason);
-      else if (intent === 'dismiss') for (const id of form.getAll('reportId')) await dismissReport(ctx, String(id), reason);
-      else if (intent === 'suspend') await suspendUser(ctx, field('userId'), SuspendSchema.parse({ ...reason, days: field('days') || null }));
-      else if (intent === 'comment-ban') await banFromCommenting(ctx, field('userId'), reason);
-      else if (intent === 'revoke') await revokeModerator(ctx, field('userId'), reason);
-      else return redirect('/moderation');
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: { grant: GrantModeratorSchema, reason: ModerationReasonSchema, suspend: SuspendSchema } },
+  async ({ request }, { ctx, input }) => {
+    const form = await request.formData();
+    const field = (name: string) => String(form.get(name) ?? '');
+    const type = MODERATED_CONTENT[field('targetPath') as keyof typeof MODERATED_CONTENT];
+    try {
+      const intent = field('intent');
+      if (intent === 'grant') {
+        await grantModerator(ctx, input.grant.parse({ email: field('email'), reason: field('reason') || undefined }));
+      } else {
+        const reason = input.reason.parse({ reason: field('reason') });
+        if (intent === 'hide' && type) await hideContent(ctx, type, field('targetId'), reason);
+        else if (intent === 'restore' && type) await restoreContent(ctx, type, field('targetId'), reason);
+        else if (intent === 'delete' && type) await deleteContent(ctx, type, field('targetId'), reason);
+        else if (intent === 'approve' && type) await approveContent(ctx, type, field('targetId'), reason);
+        else if (intent === 'approve-account') await approveAccount(ctx, field('userId'), reason);
+        else if (intent === 'dismiss') for (const id of form.getAll('reportId')) await dismissReport(ctx, String(id), reason);
+        else if (intent === 'suspend') await suspendUser(ctx, field('userId'), input.suspend.parse({ ...reason, days: field('days') || null }));
+        else if (intent === 'comment-ban') await banFromCommenting(ctx, field('userId'), reason);
+        else if (intent === 'revoke') await revokeModerator(ctx, field('userId'), reason);
+        else return redirect('/moderation');
+      }
+    } catch (error) {
+      const text = error instanceof Error && error.name === 'ZodError' ? MESSAGES.moderationReasonLabel : pageRefusal(error).message;
+      return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text }) });
     }
-  } catch (error) {
-    const text = error instanceof Error && error.name === 'ZodError' ? MESSAGES.moderationReasonLabel : pageRefusal(error).message;
-    return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text }) });
-  }
-  return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
-}
+    return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
+  },
+);
 
 function ReasonField({ id }: { id: string }) {
   return (
