@@ -102,6 +102,12 @@ export interface ServiceContext {
   clientIp: string;
   /** Counts one hit of `rule` for this client (see app/lib/rate-limits.ts); over it, throws a 429 AppError. */
   limit(rule: RateLimitRule): Promise<void>;
+  /**
+   * A per-account rule (key `email`) for `account`: `hit` counts one and answers whether it was
+   * allowed; for a failures rule, `check` only looks and `fail` counts one failure. `retryAfter`
+   * in seconds.
+   */
+  limitAccount(rule: RateLimitRule, account: string, mode: 'hit' | 'check' | 'fail'): Promise<{ allowed: boolean; retryAfter: number }>;
   auth: AuthPort;
   images: ImageStore;
   /** Absent (a job's context): a photo given by an address that is not ours is refused, never fetched. */
