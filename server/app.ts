@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config.server';
 import { closeMarkdownPool } from '~/features/blogs/markdown.server';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
-import { createHttpApp, type HttpApp } from './http.server';
+import { createHttpApp, type HttpApp } from './http/http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from './mail.server';
 import { startMailQueue } from './mail-queue.server';

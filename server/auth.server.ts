@@ -13,8 +13,8 @@ import type { AuthPort, ServiceContext, SessionUser } from '~/lib/service-contex
 import { checkAuthInput, fitUserToLimits } from './auth-input.server';
 import type { Config } from './config.server';
 import { createMailer, mailLink, type Mailer } from './mail.server';
-import { expectedOrigin } from './middleware/origin-check.server';
-import { emailRateLimitKey } from './middleware/rate-limit.server';
+import { expectedOrigin } from './http/middleware/origin-check.server';
+import { emailRateLimitKey } from './http/middleware/rate-limit.server';
 import { clientRulesOf, emailRuleOf, type RateLimitRule } from '~/lib/rate-limits';
 
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };

@@ -15,7 +15,7 @@ import { MESSAGES } from '~/lib/messages';
 import type { RateLimitRule } from '~/lib/rate-limits';
 import { type Auth, authPort, createAuth, migrateAuthTables } from './auth.server';
 import type { Config } from './config.server';
-import { checkFailures, consumeEmailRateLimit, consumeRule, countFailure, createRateLimitStore, type RateLimitResult, rateLimitHeaders, RedisRateLimitStore, type RateLimitStore } from './middleware/rate-limit.server';
+import { checkFailures, consumeEmailRateLimit, consumeRule, countFailure, createRateLimitStore, type RateLimitResult, rateLimitHeaders, RedisRateLimitStore, type RateLimitStore } from './http/middleware/rate-limit.server';
 
 /** Everything one process holds: created once at start, closed once at shutdown. */
 export interface AppDeps {

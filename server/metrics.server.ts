@@ -7,7 +7,7 @@ import { DURATION_BUCKETS, tallies } from '~/lib/metrics.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { version } from '../package.json';
-import { OPERATIONS } from './api/operations.server';
+import { OPERATIONS } from './http/api/operations.server';
 import type { AppDeps, AppEnv } from './context.server';
 
 /**

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
 import { grantModerator, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { MESSAGES } from '~/lib/messages';
-import { refusesSuspended } from '#server/api/endpoints.server';
-import { OPERATIONS } from '#server/api/operations.server';
+import { refusesSuspended } from '#server/http/api/endpoints.server';
+import { OPERATIONS } from '#server/http/api/operations.server';
 import { ACCOUNT_WRITE_ENDPOINTS } from '~/features/users/account-rules.service.server';
 import { loadConfig } from '#server/config.server';
 import { type AppDeps, createDeps } from '#server/context.server';
-import { createHttpApp } from '#server/http.server';
+import { createHttpApp } from '#server/http/http.server';
 import { createLogger } from '#server/logger.server';
 import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#test/test-app';
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
-import type { AppDeps, AppEnv } from '../context.server';
+import type { AppDeps, AppEnv } from '../../context.server';
 import { buildOpenApiDocument } from './openapi.server';
 import { OPERATIONS } from './operations.server';
 

@@ -5,7 +5,7 @@ import { type PageVersions, readCurrentVersions } from '~/db/content-version.ser
 import { countsFreshness } from '~/features/blogs/view-counter.server';
 import { tallies } from '~/lib/metrics.server';
 import { OPERATIONS } from '../api/operations.server';
-import type { AppDeps, AppEnv } from '../context.server';
+import type { AppDeps, AppEnv } from '../../context.server';
 import { compressWhole, pickEncoding } from './compress.server';
 
 /**

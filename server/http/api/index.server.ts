@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import type { AppDeps, AppEnv } from '../context.server';
+import type { AppDeps, AppEnv } from '../../context.server';
 import { AUTH_ENDPOINT_LIMITS, clientRulesOf } from '~/lib/rate-limits';
 import { rateLimit } from '../middleware/rate-limit.server';
 import { docsApi } from './docs.api.server';

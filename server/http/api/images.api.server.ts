@@ -4,7 +4,7 @@ import { IMMUTABLE_CACHE, imageStoreFor, LocalImageStore } from '~/features/imag
 import { uploadImage } from '~/features/images/images.service.server';
 import { fileBytes, IMAGE_REQUIRED, megabytes, readUploadForm } from '~/features/images/upload.server';
 import { RATE_LIMITS } from '~/lib/rate-limits';
-import type { AppDeps } from '../context.server';
+import type { AppDeps } from '../../context.server';
 import { defineOperation, type Operation } from './endpoints.server';
 import { bad, denied, ImageResponse, MessageResponse } from './responses.server';
 

@@ -5,7 +5,7 @@ import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import { AUTH_ENDPOINT_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
 import type { ServiceContext } from '~/lib/service-context';
-import type { AppDeps, AppEnv } from '../context.server';
+import type { AppDeps, AppEnv } from '../../context.server';
 import { apiContext, parseInput, readJson } from './handlers.server';
 
 export type ApiContext = Context<AppEnv>;

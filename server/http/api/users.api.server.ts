@@ -3,7 +3,7 @@ import { issueToken } from '~/features/users/account.service.server';
 import { presentProfile, presentUserRecord } from '~/features/users/users.presenter';
 import { getOwnProfile, saveOwnUserRecord, updateOwnProfile } from '~/features/users/users.service.server';
 import { EmailSchema, PasswordSchema, SaveUserSchema, TokenRequestSchema, UpdateProfileSchema } from '~/features/users/users.schema';
-import { AUTH_INPUT } from '../auth-input.server';
+import { AUTH_INPUT } from '../../auth-input.server';
 import { authEndpoint, defineOperation, type Operation } from './endpoints.server';
 import { bad, denied, MessageResponse, ProfileResponse, ProfileUpdateResponse, TokenResponse, UserRecordResponse } from './responses.server';
 
