@@ -238,7 +238,7 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
         ipAddressHeaders: ['x-afterglow-client-ip'],
       },
     },
-    // Our own limiter (server/middleware/rate-limit.server.ts) runs in front of the auth routes.
+    // Our own limiter (server/http/middleware/rate-limit.server.ts) runs in front of the auth routes.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     // 4xx answers (a wrong password, a weak one) are the client's business, not an error here.

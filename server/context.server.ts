@@ -24,7 +24,7 @@ export interface AppDeps {
   database: DatabaseHandle;
   auth: Auth;
   now: () => Date;
-  /** Rate-limit counters (server/middleware/rate-limit.server.ts); null when RATE_LIMITS=off. */
+  /** Rate-limit counters (server/http/middleware/rate-limit.server.ts); null when RATE_LIMITS=off. */
   rateLimits: RateLimitStore | null;
   /** Views, de-duplicated per visitor and day and written in batches (decision 024). */
   views: ViewCounter;
@@ -171,6 +171,6 @@ export interface AppVariables {
    */
   scriptSources?: string;
   user: SessionUser | null;
-  /** The parsed JSON body of an /api request (server/api/handlers.server.ts). */
+  /** The parsed JSON body of an /api request (server/http/api/handlers.server.ts). */
   json: unknown;
 }

@@ -115,7 +115,7 @@ class RouteTable {
   }
 }
 
-/** Routes of the HTTP layer itself (server/http.server.ts). */
+/** Routes of the HTTP layer itself (server/http/http.server.ts). */
 const SERVER_ROUTES = new RouteTable([...compile('/metrics', '/metrics'), ...compile('/healthz', '/healthz'), ...compile('/readyz', '/readyz'), ...compile('/uploads/:name', '/uploads/:name')]);
 /** /api's operations, from their declarations (the OpenAPI document's list: no second list). */
 const API_ROUTES = new RouteTable(OPERATIONS.flatMap((op) => compile(op.path, op.path, { method: op.method.toUpperCase() })));

@@ -48,7 +48,7 @@ export interface OperationSpec<Path extends string = string, B extends Schema = 
    */
   standing?: 'any';
   /**
-   * A public read the page cache keeps for anonymous callers (server/middleware/page-cache.server.ts):
+   * A public read the page cache keeps for anonymous callers (server/http/middleware/page-cache.server.ts):
    * `lists` stays fresh while the lists version stands, `blog` while the `{id}` blog's revision does.
    */
   cache?: 'lists' | 'blog';

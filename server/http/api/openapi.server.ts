@@ -7,7 +7,7 @@ import { MessageResponse } from './responses.server';
 /**
  * The API's contract, generated from the operations' own definitions (docs/decisions/056): the
  * request schemas are the very ones the handlers' input is parsed with; the response schemas are
- * strict, and server/api/openapi.server.test.ts checks real responses against them and every
+ * strict, and server/http/api/openapi.server.test.ts checks real responses against them and every
  * registered route against the definitions, so the document cannot drift from the code.
  */
 

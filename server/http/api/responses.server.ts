@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The answers several operations share, as strict zod schemas: server/api/openapi.server.test.ts
+ * The answers several operations share, as strict zod schemas: server/http/api/openapi.server.test.ts
  * checks real bodies against them, so the document cannot promise what the code does not send.
  */
 const text = z.string();

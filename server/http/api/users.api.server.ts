@@ -17,7 +17,7 @@ const CodeBody = z.object({ code: z.string() });
 
 /**
  * better-auth's endpoints under /api/auth, which it serves itself: declared here for the sign-in
- * check in front of them (server/api/index.server.ts), their limits (AUTH_ENDPOINT_LIMITS) and
+ * check in front of them (server/http/api/index.server.ts), their limits (AUTH_ENDPOINT_LIMITS) and
  * the document.
  */
 export const ACCOUNT_OPERATIONS: Operation[] = [
