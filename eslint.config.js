@@ -1,5 +1,5 @@
 // Lint exists for one job above all: holding the one-way import rule of STYLE.md
-// (routes and server/api → feature services → repos → db; components and lib import nothing
+// (routes and server/http/api → feature services → repos → db; components and lib import nothing
 // from features, routes or server). Style is left to the formatter and review.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ const zones = [
   // Transports never touch the database directly: they call services. Routes reach the server
   // only through the seam's context (ctx.auth, ctx.limit), never server/ itself (issue 14).
   { target: './app/routes', from: ['./app/db/kysely.server.ts', './app/db/migrations', './server'] },
-  { target: './server/api', from: ['./app/db/kysely.server.ts', './app/db/migrations'] },
+  { target: './server/http/api', from: ['./app/db/kysely.server.ts', './app/db/migrations'] },
 ];
 
 // A feature reaches another only through its public face: its `*.service.server.ts`, schemas,
@@ -66,7 +66,7 @@ zones.push({
 
 // File names (decision 035): kebab-case parts joined by dots, `<subject>.<role>[.server].ts`; a
 // feature's own files carry its folder's (plural) name, never the singular; API tests sit beside
-// the API (server/api/<resource>.api.test.ts) and each API module is named after the feature it
+// the API (server/http/api/<resource>.api.test.ts) and each API module is named after the feature it
 // exposes; whatever imports vitest is a `*.test.ts`, outside the test support folders.
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const API_RESOURCES = new Set([...features, 'comments', 'docs']);
@@ -81,8 +81,8 @@ const fileNames = {
       if (!parts.every((part) => KEBAB.test(part))) problems.push(`${base}: kebab-case parts joined by dots (<subject>.<role>[.server].ts)`);
       const feature = /^app\/features\/([^/]+)\/[^/]+$/.exec(rel)?.[1];
       if (feature && parts[0] === feature.replace(/s$/, '') && parts[0] !== feature) problems.push(`${base}: a feature's files carry its folder's name (${feature}.…)`);
-      if (/\.api\.test\.tsx?$/.test(base) && !rel.startsWith('server/api/')) problems.push(`${base}: API tests sit beside the API, in server/api/`);
-      const api = /^server\/api\/([^/.]+)\.api\.server\.ts$/.exec(rel)?.[1];
+      if (/\.api\.test\.tsx?$/.test(base) && !rel.startsWith('server/http/api/')) problems.push(`${base}: API tests sit beside the API, in server/http/api/`);
+      const api = /^server\/http\/api\/([^/.]+)\.api\.server\.ts$/.exec(rel)?.[1];
       if (api && !API_RESOURCES.has(api)) problems.push(`${base}: an API module is named after the feature it exposes (app/features/<name>)`);
     }
     const isTest = /\.test\.tsx?$/.test(base) || /^tests\/(support|setup)\//.test(rel);
@@ -131,12 +131,12 @@ export default tseslint.config(
   },
   {
     // Repos, the db layer, migrations and tests may build queries.
-    files: ['**/*.repo.server.ts', 'app/db/**', '**/*.test.ts', 'scripts/**', 'server/context.server.ts', 'server/http.server.ts'],
+    files: ['**/*.repo.server.ts', 'app/db/**', '**/*.test.ts', 'scripts/**', 'server/context.server.ts', 'server/http/http.server.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {
     // Transports: no Kysely at all.
-    files: ['app/routes/**', 'server/api/**'],
+    files: ['app/routes/**', 'server/http/api/**'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'kysely', message: 'Transports call services; queries live in repos.' }] }],

@@ -14,7 +14,7 @@ export const streamTimeout = 5_000;
 /**
  * A loader or action that failed because the database was away (a restart, an exhausted pool)
  * marks its request, so the server answers 503 rather than 500 even when the database is back
- * by the time the error page is sent (server/http.server.ts).
+ * by the time the error page is sent (server/http/http.server.ts).
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;

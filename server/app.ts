@@ -6,7 +6,7 @@ import { type SweepResult, sweepOrphanedImages, UPLOAD_GRACE_MS } from '~/featur
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { countAccountsWaiting } from '~/features/moderation/spam-hold.service.server';
 import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
-import { createHttpApp, type HttpApp } from './http.server';
+import { createHttpApp, type HttpApp } from './http/http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from '~/features/mail/mail-templates.server';
 import { mailStatus as readMailStatus, type MessageStatus } from '~/features/mail/mail.service.server';
@@ -14,7 +14,7 @@ import { startMailSender } from './jobs/mail-sender.server';
 import { createJobs } from './jobs/registry.server';
 import { startJobRunner } from './jobs/runner.server';
 import { pagePatternsOf } from './metrics.server';
-import { pageReadsOf } from './middleware/page-cache.server';
+import { pageReadsOf } from './http/middleware/page-cache.server';
 
 export { ConfigError, StartupError };
 

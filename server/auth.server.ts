@@ -4,20 +4,18 @@ import { getMigrations } from 'better-auth/db/migration';
 import { bearer, genericOAuth, oauthPopup, twoFactor } from 'better-auth/plugins';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Database, DialectName } from '~/db/schema';
-import { imageStoreFor } from '~/features/images/image-store.server';
-import { assertCanWrite } from '~/kernel/standing.server';
+import type { DialectName } from '~/db/schema';
+import { ACCOUNT_WRITE_ENDPOINTS, checkAccountRequest, recordAccountAnswer, resetPasswordMail } from '~/features/users/account-rules.service.server';
 import { createUserRecord, recordSignIn } from '~/features/users/users.service.server';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '~/features/users/users.schema';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import type { AuthPort, ServiceContext } from '~/lib/service-context';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '~/features/users/users.schema';
+import { isAppError, RateLimitedError } from '~/lib/errors';
+import type { AuthPort, ServiceContext, SessionUser } from '~/lib/service-context';
 import { checkAuthInput, fitUserToLimits } from './auth-input.server';
 import type { Config } from './config.server';
 import { mailLink } from '~/features/mail/mail-templates.server';
 import { createMailer, type Mailer } from './adapters/smtp.server';
-import { expectedOrigin } from './middleware/origin-check.server';
-import { checkFailures, consumeEmailRateLimit, countFailure, emailRateLimitKey, type RateLimitStore } from './middleware/rate-limit.server';
+import { expectedOrigin } from './http/middleware/origin-check.server';
+import { emailRateLimitKey } from './http/middleware/rate-limit.server';
 import { clientRulesOf, emailRuleOf, type RateLimitRule } from '~/lib/rate-limits';
 
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
@@ -43,13 +41,11 @@ export function resetPasswordLink(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>, t
 interface AuthDeps {
   config: Config;
   authDb: Kysely<any>;
-  /** Our normalised query builder, for the user-record hooks. */
-  db: Kysely<Database>;
   dialect: DialectName;
   log: Logger;
   mailer?: Mailer;
-  /** The rate-limit counters, for the per-account limits (null: RATE_LIMITS=off). */
-  rateLimits?: RateLimitStore | null;
+  /** The service context of the request a hook runs for (server/context.server.ts serviceContext). */
+  contextFor: (user: SessionUser | null, site: { clientIp?: string }) => ServiceContext;
 }
 
 /** The social providers this configuration offers, in button order: id and display name. */
@@ -68,63 +64,30 @@ export function providerPhotoOrigins(config: Pick<Config, 'GOOGLE_CLIENT_ID' | '
   ];
 }
 
-/** Endpoints that choose a password, and the body field that carries it. */
-const PASSWORD_FIELDS: Record<string, string> = {
-  '/sign-up/email': 'password',
-  '/reset-password': 'newPassword',
-  '/change-password': 'newPassword',
-  '/set-password': 'newPassword',
-};
-
-/**
- * better-auth's own endpoints that change an account. A suspended user can read but not write
- * (docs/decisions/028): these answer 403 with the suspension's message, like every write of ours,
- * whether they come through /api/auth or a page's form (the auth port). Signing in and out, and
- * ending sessions, stay open.
- */
-export const ACCOUNT_WRITE_ENDPOINTS: ReadonlySet<string> = new Set([
-  '/update-user',
-  '/change-password',
-  '/set-password',
-  '/change-email',
-  '/delete-user',
-  '/link-social',
-  '/unlink-account',
-  '/oauth2/link',
-  '/two-factor/enable',
-  '/two-factor/disable',
-  '/two-factor/generate-backup-codes',
-]);
-
 /** The signed cookie naming the accounts this browser signed in to with their password (docs/decisions/049). */
 const KNOWN_DEVICE_COOKIE = 'known_devices';
 /** Accounts a browser is remembered for; the oldest is forgotten first. */
 const KNOWN_DEVICE_ACCOUNTS = 5;
 const KNOWN_DEVICE_SECONDS = 400 * 24 * 60 * 60;
-/** The refusal of an account's per-account rule, with a message that says what happened. */
-const resting = (path: string, retryAfter: number) => {
-  const message = path === '/sign-in/email' ? MESSAGES.signInResting(retryAfter) : path === '/request-password-reset' ? MESSAGES.resetResting(retryAfter) : MESSAGES.passwordCheckResting(retryAfter);
-  return new APIError('TOO_MANY_REQUESTS', { message, code: 'account_resting' }, { 'Retry-After': String(retryAfter) });
-};
+/**
+ * The users feature's refusals in better-auth's terms, with the codes clients already know: a
+ * resting account ('account_resting', with Retry-After), the password rule ('PASSWORD_RULE'),
+ * the suspension (its own code).
+ */
+function asAuthError(error: unknown): unknown {
+  if (!isAppError(error)) return error;
+  if (error instanceof RateLimitedError) return new APIError('TOO_MANY_REQUESTS', { message: error.message, code: 'account_resting' }, error.headers);
+  if (error.code === 'bad_request') return new APIError('BAD_REQUEST', { message: error.message, code: 'PASSWORD_RULE' });
+  return new APIError('FORBIDDEN', { message: error.message, code: error.code });
+}
 
 /**
  * better-auth owns accounts, passwords and sessions (docs/product.md#identity-provider).
  * Sessions live in the database, so any instance can serve any request.
  */
-export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimits = null }: AuthDeps) {
+export function createAuth({ config, authDb, dialect, log, mailer, contextFor }: AuthDeps) {
   const authLog = log.child({ module: 'auth' });
   const mail = mailer ?? createMailer(config, log);
-  const hookContext = (): ServiceContext => ({
-    db,
-    dialect,
-    user: null,
-    log: authLog,
-    now: () => new Date(),
-    clientIp: '',
-    limit: async () => {},
-    auth: authPort({ auth, config }, undefined, '', async () => {}),
-    images: imageStoreFor(config),
-  });
   /**
    * Only the newest reset link of a user works (audit item 5): a new request, or a completed
    * reset, ends every other one still in better-auth's `verification` table.
@@ -181,21 +144,8 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
       revokeSessionsOnPasswordReset: true,
       // Not awaited: the answer (and its timing) must not tell whether the email is registered.
       sendResetPassword: async ({ user, token }) => {
-        const url = resetPasswordLink(config, token);
         void mail
-          .send({
-            to: user.email,
-            subject: `Reset your ${config.SITE_NAME} password`,
-            text: [
-              `Hello ${user.name || 'there'},`,
-              '',
-              `Someone asked to reset the password of your ${config.SITE_NAME} account. To choose a new one, open this link within an hour:`,
-              '',
-              url,
-              '',
-              'The link works once. If you did not ask for it, ignore this mail: your password stays as it is.',
-            ].join('\n'),
-          })
+          .send(resetPasswordMail(config.SITE_NAME, user, resetPasswordLink(config, token)))
           .catch((error: unknown) => authLog.error({ err: error }, 'password reset mail failed'));
       },
       onPasswordReset: async ({ user }) => revokeResetLinks(user.id),
@@ -218,7 +168,7 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
         create: {
           before: async (user) => fitUserToLimits(user),
           after: async (user) => {
-            await createUserRecord(hookContext(), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
+            await createUserRecord(contextFor(null, {}), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
           },
         },
         update: { before: async (user) => fitUserToLimits(user) },
@@ -249,57 +199,36 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
               const user = (await ctx.context.internalAdapter.findUserById(session.userId)) as { twoFactorEnabled?: boolean | null } | null;
               if (user?.twoFactorEnabled) return;
             }
-            await recordSignIn(hookContext(), session.userId);
+            await recordSignIn(contextFor(null, {}), session.userId);
           },
         },
       },
     },
+    // One thin hook each way: it finds who asks and for which account, and the users feature
+    // applies the rules (app/features/users/account-rules.service.server.ts).
     hooks: {
-      // The password rule (docs/product.md#validation) holds for every way of choosing a password, not only the form.
       before: createAuthMiddleware(async (ctx) => {
         checkAuthInput(ctx.path, ctx.body);
-        if (ACCOUNT_WRITE_ENDPOINTS.has(ctx.path)) {
-          // The full API, not the hook's own reader: a bearer token is turned into a session by
-          // a plugin's hook, which runs after this one.
-          const session = ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null;
-          if (session) {
-            const { id, email, name, image } = session.user;
-            await assertCanWrite({ ...hookContext(), user: { id, email, name, image: image ?? null } }).catch((error: unknown) => {
-              if (error instanceof AppError) throw new APIError('FORBIDDEN', { message: error.message, code: error.code });
-              throw error;
-            });
-          }
-        }
-        // Per account as well as per address (AUTH_ENDPOINT_LIMITS): counted here, inside
-        // better-auth, because the API and the page forms (the auth port) both pass through it.
-        // A browser that signed in to the account before is not held back by others' tries.
-        const perAccount = emailRuleOf(ctx.path);
-        const email = perAccount ? await accountOf(ctx) : null;
-        if (perAccount && email !== null && !(await knownDevice(ctx, email))) {
-          const limit = perAccount.counts === 'failures' ? await checkFailures(rateLimits, perAccount, email, authLog) : await consumeEmailRateLimit(rateLimits, perAccount, email, authLog);
-          if (!limit.allowed) throw resting(ctx.path, limit.retryAfter);
-        }
-        const field = PASSWORD_FIELDS[ctx.path];
-        if (!field) return;
-        const result = PasswordSchema.safeParse((ctx.body as Record<string, unknown> | undefined)?.[field]);
-        if (!result.success) {
-          throw new APIError('BAD_REQUEST', { message: result.error.issues[0]!.message, code: 'PASSWORD_RULE' });
-        }
+        // The full API, not the hook's own reader: a bearer token is turned into a session by
+        // a plugin's hook, which runs after this one.
+        const session = ACCOUNT_WRITE_ENDPOINTS.has(ctx.path) && ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null;
+        const user = session ? { id: session.user.id, email: session.user.email, name: session.user.name, image: session.user.image ?? null } : null;
+        const account = emailRuleOf(ctx.path) ? await accountOf(ctx) : null;
+        const request = { path: ctx.path, body: ctx.body, account, knownDevice: account !== null && (await knownDevice(ctx, account)) };
+        await checkAccountRequest(contextFor(user, { clientIp: ctx.headers?.get('x-afterglow-client-ip') ?? '' }), request).catch((error: unknown) => {
+          throw asAuthError(error);
+        });
       }),
-      // Wrong passwords are counted per account once the answer is known; a right one at
-      // sign-in remembers this browser for the account (docs/decisions/049).
+      // Once the answer is known: a wrong password counts against the account; a right one at
+      // sign-in remembers this browser for it (docs/decisions/049).
       after: createAuthMiddleware(async (ctx) => {
-        const perAccount = emailRuleOf(ctx.path);
-        if (perAccount?.counts !== 'failures') return;
+        if (emailRuleOf(ctx.path)?.counts !== 'failures') return;
         const returned = ctx.context.returned;
-        const wrong = isAPIError(returned) && (ctx.path === '/sign-in/email' ? returned.statusCode === 401 : returned.body?.code === 'INVALID_PASSWORD');
-        const email = await accountOf(ctx);
-        if (email === null) return;
-        if (wrong) {
-          if (!(await knownDevice(ctx, email))) await countFailure(rateLimits, perAccount, email, authLog);
-        } else if (ctx.path === '/sign-in/email' && !isAPIError(returned)) {
-          await rememberDevice(ctx, email);
-        }
+        const wrongPassword = isAPIError(returned) && (ctx.path === '/sign-in/email' ? returned.statusCode === 401 : returned.body?.code === 'INVALID_PASSWORD');
+        const account = await accountOf(ctx);
+        if (account === null) return;
+        await recordAccountAnswer(contextFor(null, {}), { path: ctx.path, account, knownDevice: await knownDevice(ctx, account), wrongPassword });
+        if (!wrongPassword && ctx.path === '/sign-in/email' && !isAPIError(returned)) await rememberDevice(ctx, account);
       }),
     },
     advanced: {
@@ -310,7 +239,7 @@ export function createAuth({ config, authDb, db, dialect, log, mailer, rateLimit
         ipAddressHeaders: ['x-afterglow-client-ip'],
       },
     },
-    // Our own limiter (server/middleware/rate-limit.server.ts) runs in front of the auth routes.
+    // Our own limiter (server/http/middleware/rate-limit.server.ts) runs in front of the auth routes.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     // 4xx answers (a wrong password, a weak one) are the client's business, not an error here.

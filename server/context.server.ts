@@ -15,7 +15,7 @@ import { MESSAGES } from '~/lib/messages';
 import type { RateLimitRule } from '~/lib/rate-limits';
 import { type Auth, authPort, createAuth, migrateAuthTables } from './auth.server';
 import type { Config } from './config.server';
-import { consumeRule, createRateLimitStore, type RateLimitResult, rateLimitHeaders, RedisRateLimitStore, type RateLimitStore } from './middleware/rate-limit.server';
+import { checkFailures, consumeEmailRateLimit, consumeRule, countFailure, createRateLimitStore, type RateLimitResult, rateLimitHeaders, RedisRateLimitStore, type RateLimitStore } from './http/middleware/rate-limit.server';
 
 /** Everything one process holds: created once at start, closed once at shutdown. */
 export interface AppDeps {
@@ -24,7 +24,7 @@ export interface AppDeps {
   database: DatabaseHandle;
   auth: Auth;
   now: () => Date;
-  /** Rate-limit counters (server/middleware/rate-limit.server.ts); null when RATE_LIMITS=off. */
+  /** Rate-limit counters (server/http/middleware/rate-limit.server.ts); null when RATE_LIMITS=off. */
   rateLimits: RateLimitStore | null;
   /** Views, de-duplicated per visitor and day and written in batches (decision 024). */
   views: ViewCounter;
@@ -43,7 +43,14 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
     throw new StartupError(`DATABASE_URL cannot be reached: ${(error as Error).message}`);
   }
   const rateLimits = createRateLimitStore(config);
-  const auth = createAuth({ config, authDb: database.authDb, db: database.db, dialect: database.dialect, log, rateLimits });
+  // better-auth's hooks call the users feature with the request's own context, built from deps,
+  // which hold better-auth itself: the context is asked for only once a request arrives.
+  let ready: AppDeps | undefined;
+  const contextFor = (user: SessionUser | null, site: CallSite) => {
+    if (!ready) throw new Error('an auth hook ran before the app was ready');
+    return serviceContext(ready, user, site);
+  };
+  const auth = createAuth({ config, authDb: database.authDb, dialect: database.dialect, log, contextFor });
   await migrateAuthTables(auth);
   const { applied, freshnessRebuilt } = await migrateToLatest(database.db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
@@ -55,6 +62,7 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
   setRenderTimeBound(config.MARKDOWN_RENDER_S * 1000);
   const renderMemo = new RenderMemo({ maxAgeMs: countsFreshness(config.COUNTS_MAX_AGE_S * 1000).keptMs, maxBytes: config.RENDER_MEMO_MB * 1024 * 1024 });
   const deps: AppDeps = { config, log, database, auth, now: () => new Date(), rateLimits, views: undefined!, migrationsApplied: applied, renderMemo };
+  ready = deps;
   // The counter asks deps for the time, so a test that sets the clock moves the day too.
   deps.views = new ViewCounter({ db: database.db, log, marks, secret: config.SESSION_SECRET, now: () => deps.now(), flushMs: countsFreshness(config.COUNTS_MAX_AGE_S * 1000).flushMs });
   return deps;
@@ -81,6 +89,13 @@ export function serviceContext(deps: AppDeps, user: SessionUser | null, site: Ca
     site.onLimit?.(result);
     if (!result.allowed) throw new RateLimitedError(MESSAGES.tooManyRequests, rateLimitHeaders(result));
   };
+  const limitAccount: ServiceContext['limitAccount'] = async (rule, account, mode) => {
+    if (mode === 'fail') {
+      await countFailure(deps.rateLimits, rule, account, log);
+      return { allowed: true, retryAfter: 0 };
+    }
+    return mode === 'check' ? checkFailures(deps.rateLimits, rule, account, log) : consumeEmailRateLimit(deps.rateLimits, rule, account, log);
+  };
   return {
     db: deps.database.db,
     dialect: deps.database.dialect,
@@ -89,6 +104,7 @@ export function serviceContext(deps: AppDeps, user: SessionUser | null, site: Ca
     now: deps.now,
     clientIp,
     limit: (rule) => limit(rule),
+    limitAccount,
     auth: authPort(deps, request, clientIp, limit),
     images: imageStoreFor(deps.config),
     photoFetch: photoFetchPolicy(deps.config),
@@ -156,6 +172,6 @@ export interface AppVariables {
    */
   scriptSources?: string;
   user: SessionUser | null;
-  /** The parsed JSON body of an /api request (server/api/handlers.server.ts). */
+  /** The parsed JSON body of an /api request (server/http/api/handlers.server.ts). */
   json: unknown;
 }

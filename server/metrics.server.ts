@@ -9,7 +9,7 @@ import { DURATION_BUCKETS, tallies } from '~/lib/metrics.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { version } from '../package.json';
-import { OPERATIONS } from './api/openapi.server';
+import { OPERATIONS } from './http/api/operations.server';
 import type { AppDeps, AppEnv } from './context.server';
 import { jobFailures } from './jobs/runner.server';
 
@@ -118,7 +118,7 @@ class RouteTable {
   }
 }
 
-/** Routes of the HTTP layer itself (server/http.server.ts). */
+/** Routes of the HTTP layer itself (server/http/http.server.ts). */
 const SERVER_ROUTES = new RouteTable([...compile('/metrics', '/metrics'), ...compile('/healthz', '/healthz'), ...compile('/readyz', '/readyz'), ...compile('/uploads/:name', '/uploads/:name')]);
 /** /api's operations, from their declarations (the OpenAPI document's list: no second list). */
 const API_ROUTES = new RouteTable(OPERATIONS.flatMap((op) => compile(op.path, op.path, { method: op.method.toUpperCase() })));

@@ -1,6 +1,6 @@
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser, type ServiceContext, type SessionUser } from '~/lib/service-context';
+import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
 import * as repo from './standing.repo.server';
 
 /**
@@ -48,7 +48,7 @@ export async function suspensionOf(ctx: ServiceContext, userId: string): Promise
 }
 
 async function notSuspended(ctx: ServiceContext) {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
   const suspension = active.find((r) => r.kind === 'suspended');
   if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));

@@ -64,7 +64,7 @@ export class NamedCounts {
 
 export const tallies = {
   requests: new DurationTally(),
-  /** Anonymous reads answered from the page cache, or rendered and kept (server/middleware/page-cache). */
+  /** Anonymous reads answered from the page cache, or rendered and kept (server/http/middleware/page-cache). */
   pageCache: { hits: 0, misses: 0 },
   /** Signed-in renders filled in from a kept template, or rendered anew (render-memo.server.ts). */
   renderMemo: { hits: 0, misses: 0 },

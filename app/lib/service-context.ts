@@ -102,6 +102,12 @@ export interface ServiceContext {
   clientIp: string;
   /** Counts one hit of `rule` for this client (see app/lib/rate-limits.ts); over it, throws a 429 AppError. */
   limit(rule: RateLimitRule): Promise<void>;
+  /**
+   * A per-account rule (key `email`) for `account`: `hit` counts one and answers whether it was
+   * allowed; for a failures rule, `check` only looks and `fail` counts one failure. `retryAfter`
+   * in seconds.
+   */
+  limitAccount(rule: RateLimitRule, account: string, mode: 'hit' | 'check' | 'fail'): Promise<{ allowed: boolean; retryAfter: number }>;
   auth: AuthPort;
   images: ImageStore;
   /** Absent (a job's context): a photo given by an address that is not ours is refused, never fetched. */
@@ -112,7 +118,7 @@ export interface ServiceContext {
  * The one sign-in check of every use case (docs/decisions/033): the signed-in user, or a 401. Transports
  * check it before reading input too (the API from its declarations, forms with signedOutPost).
  */
-export function requireUser(ctx: Pick<ServiceContext, 'user'>): SessionUser {
+export function userOrThrow401(ctx: Pick<ServiceContext, 'user'>): SessionUser {
   if (!ctx.user) throw new AppError('unauthenticated', MESSAGES.authRequired);
   return ctx.user;
 }

@@ -11,7 +11,7 @@ export function safeRedirectPath(target: string | null | undefined, fallback = '
  * The protected-route guard (docs/product.md#who-can-do-what): anonymous visitors go to /login carrying the attempted
  * path, so login can return there.
  */
-export function requireUser(context: AppLoadContext, request: Request): SessionUser {
+export function userOrRedirectToLogin(context: AppLoadContext, request: Request): SessionUser {
   if (context.user) return context.user;
   const url = new URL(request.url);
   throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
@@ -44,5 +44,5 @@ export function signedOutPost<T extends object>(request: Request, failure: T, ha
  */
 export function userOrSignedOutPost(context: AppLoadContext, request: Request): SessionUser | null {
   if (!context.user && context.formPost) return null;
-  return requireUser(context, request);
+  return userOrRedirectToLogin(context, request);
 }

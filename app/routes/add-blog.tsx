@@ -12,6 +12,9 @@ import { pageRefusal } from '~/lib/page-errors.server';
 import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/add-blog';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { BlogFormSchema } from '~/features/blogs/blogs.schema';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Add a blog') }];
 
@@ -24,21 +27,23 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  if (!context.user) return signedOutPost(request, { formError: MESSAGES.sessionEnded, values: await readBlogFormValues(context.deps.config, request) });
-  const form = await readBlogForm(context.service, context.deps.config, request, 'add');
-  if (!form.ok) return data(form.data, { status: form.status });
-  const { photo, ...fields } = form.input;
-  try {
-    await saveBlogForm(context.service, form, (input) => createBlog(context.service, { ...input, photo: photo! }));
-  } catch (error) {
-    const refused = pageRefusal(error);
-    return data({ formError: refused.message, values: fields }, { status: refused.status });
-  }
-  return redirect('/allblogs', {
-    headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.addBlogSuccess, duration: FEEDBACK_MS.success }),
-  });
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [RATE_LIMITS.upload, RATE_LIMITS.blogWrite], input: BlogFormSchema, signedOut: async ({ context, request }) => signedOutPost(request, { formError: MESSAGES.sessionEnded, values: await readBlogFormValues(context.deps.config, request) }) },
+  async ({ context, request }, { ctx }) => {
+    const form = await readBlogForm(ctx, context.deps.config, request, 'add');
+    if (!form.ok) return data(form.data, { status: form.status });
+    const { photo, ...fields } = form.input;
+    try {
+      await saveBlogForm(ctx, form, (input) => createBlog(ctx, { ...input, photo: photo! }));
+    } catch (error) {
+      const refused = pageRefusal(error);
+      return data({ formError: refused.message, values: fields }, { status: refused.status });
+    }
+    return redirect('/allblogs', {
+      headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.addBlogSuccess, duration: FEEDBACK_MS.success }),
+    });
+  },
+);
 
 export default function AddBlog({ loaderData, actionData }: Route.ComponentProps) {
   return (

@@ -16,7 +16,8 @@ import { getWriterModeration, type WriterModeration } from '~/features/moderatio
 import { LocalTime } from '~/components/local-format';
 import { withFlash } from '~/lib/flash.server';
 import { pageRefusal } from '~/lib/page-errors.server';
-import { requireUser } from '~/lib/session.server';
+import { defineAction } from '~/lib/page-action.server';
+import { ModerationReasonSchema, SuspendSchema } from '~/features/moderation/moderation.schema';
 import { MESSAGES } from '~/lib/messages';
 import { errorPage } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
@@ -57,20 +58,22 @@ export async function loader({ context, params }: Route.LoaderArgs) {
  * Suspend, lift a suspension or approve the account, from the writer's own page (moderators who
  * outrank the writer; the use cases check it). Delete-type intents are the queue's, not posted here.
  */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  requireUser(context, request);
-  const back = `/authors/${params.id}`;
-  const form = await request.formData();
-  if (!['suspend', 'unsuspend', 'approve-account'].includes(String(form.get('intent')))) return redirect(back);
-  form.set('userId', params.id);
-  try {
-    const result = await runModerationForm(context.service, form);
-    if ('confirmDelete' in result || !result.done) return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: 'error' in result ? result.error : MESSAGES.moderationReasonLabel }) });
-  } catch (error) {
-    return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: pageRefusal(error).message }) });
-  }
-  return redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: { reason: ModerationReasonSchema, suspend: SuspendSchema } },
+  async ({ request, params }, { ctx }) => {
+    const back = `/authors/${params.id}`;
+    const form = await request.formData();
+    if (!['suspend', 'unsuspend', 'approve-account'].includes(String(form.get('intent')))) return redirect(back);
+    form.set('userId', params.id);
+    try {
+      const result = await runModerationForm(ctx, form);
+      if ('confirmDelete' in result || !result.done) return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: 'error' in result ? result.error : MESSAGES.moderationReasonLabel }) });
+    } catch (error) {
+      return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: pageRefusal(error).message }) });
+    }
+    return redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
+  },
+);
 
 /** The moderators' part of a writer's page: where the writer stands, and what may be done about it. */
 function ModerateWriter({ writerId, moderation }: { writerId: string; moderation: WriterModeration }) {

@@ -28,12 +28,14 @@ import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
-import { requireUser, signedOutPost } from '~/lib/session.server';
+import { userOrRedirectToLogin, signedOutPost } from '~/lib/session.server';
 import type { Route } from './+types/blog-detail';
 import type { CachedRead } from '~/lib/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'blog' } satisfies CachedRead;
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 /**
  * Title, description and canonical URL; Open Graph and Twitter cards for sharing; a JSON-LD
@@ -124,33 +126,39 @@ async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: s
 }
 
 /** Comment and delete, posted by this page's forms (with or without JavaScript). */
-export async function action({ context, request, params }: Route.ActionArgs) {
+/** A signed-out post: deleting the blog goes to log in; a comment comes back with its text and a way in. */
+async function commentSignedOut({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
-  const intent = form.get('intent');
-  if (!context.user) {
-    if (intent === 'delete') requireUser(context, request);
-    const commentText = form.get('commentText');
-    return signedOutPost<CommentsActionData>(request, { intent: 'comment', error: MESSAGES.commentError, values: { commentText: typeof commentText === 'string' ? commentText : '' } }, '#comments');
-  }
-  try {
-    if (intent === 'delete') return await deleteAndLeave(context.service, params.id);
-    if (intent === 'edit-comment' || intent === 'delete-comment') return await ownComment(context.service, params.id, intent, form);
-    const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });
-    if (!parsed.success) {
-      return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
-    }
-    await addComment(context.service, params.id, parsed.data);
-    return redirect(`/blogs/${params.id}#comments`, {
-      headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.commentSuccess, duration: FEEDBACK_MS.success }),
-    });
-  } catch (error) {
-    const refused = pageRefusal(error, { boundary: ['not_found'] });
-    const message = refused.code === 'forbidden' || refused.code === 'rate_limited' ? refused.message : MESSAGES.commentError;
-    return data<CommentsActionData>({ intent: 'comment', error: message }, { status: refused.status, headers: refused instanceof RateLimitedError ? refused.headers : undefined });
-  }
+  if (form.get('intent') === 'delete') userOrRedirectToLogin(context, request);
+  const commentText = form.get('commentText');
+  return signedOutPost<CommentsActionData>(request, { intent: 'comment', error: MESSAGES.commentError, values: { commentText: typeof commentText === 'string' ? commentText : '' } }, '#comments');
 }
 
-/** Writers' own tools (docs/product.md#community-features): edit one's comment, delete it, or delete one on one's blog. */
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [RATE_LIMITS.comment], input: CommentSchema, signedOut: commentSignedOut },
+  async ({ request, params }, { ctx, input }) => {
+    const form = await request.formData();
+    const intent = form.get('intent');
+    try {
+      if (intent === 'delete') return await deleteAndLeave(ctx, params.id);
+      if (intent === 'edit-comment' || intent === 'delete-comment') return await ownComment(ctx, params.id, intent, form);
+      const parsed = input.safeParse({ commentText: form.get('commentText') ?? '' });
+      if (!parsed.success) {
+        return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
+      }
+      await addComment(ctx, params.id, parsed.data);
+      return redirect(`/blogs/${params.id}#comments`, {
+        headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.commentSuccess, duration: FEEDBACK_MS.success }),
+      });
+    } catch (error) {
+      const refused = pageRefusal(error, { boundary: ['not_found'] });
+      const message = refused.code === 'forbidden' || refused.code === 'rate_limited' ? refused.message : MESSAGES.commentError;
+      return data<CommentsActionData>({ intent: 'comment', error: message }, { status: refused.status, headers: refused instanceof RateLimitedError ? refused.headers : undefined });
+    }
+  },
+);
+
+/** Writers' own tools (issue 19): edit one's comment, delete it, or delete one on one's blog. */
 async function ownComment(ctx: Route.ActionArgs['context']['service'], blogId: string, intent: 'edit-comment' | 'delete-comment', form: FormData) {
   const commentId = String(form.get('commentId') ?? '');
   const back = `/blogs/${blogId}#comments`;

@@ -7,30 +7,37 @@ import { MESSAGES } from '~/lib/messages';
 import { pageRefusal } from '~/lib/page-errors.server';
 import { safeRedirectPath } from '~/lib/session.server';
 import type { Route } from './+types/blog-like';
+import { defineAction } from '~/lib/page-action.server';
 
 /**
  * The like button's no-JavaScript path (with JavaScript it calls the API directly): likes or
  * unlikes, then returns to the page it came from with the outcome as a flash.
  */
-export async function action({ context, request, params }: Route.ActionArgs) {
-  const form = await request.formData();
-  const back = safeRedirectPath(String(form.get('redirectTo') ?? ''), `/blogs/${params.id}`);
-  if (!context.user) {
-    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToLike, action: { text: LOG_IN, href: loginPath(back) } }) });
-  }
-  try {
-    if (form.get('intent') === 'unlike') {
-      await unlikeBlog(context.service, params.id);
+/** A signed-out like: back where it was, with the "log in" notice. */
+async function likeSignedOut({ request, params }: Route.ActionArgs) {
+  const back = safeRedirectPath(String((await request.formData()).get('redirectTo') ?? ''), `/blogs/${params.id}`);
+  return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToLike, action: { text: LOG_IN, href: loginPath(back) } }) });
+}
+
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: 'id', signedOut: likeSignedOut },
+  async ({ request, params }, { ctx }) => {
+    const form = await request.formData();
+    const back = safeRedirectPath(String(form.get('redirectTo') ?? ''), `/blogs/${params.id}`);
+    try {
+      if (form.get('intent') === 'unlike') {
+        await unlikeBlog(ctx, params.id);
+        return redirect(back);
+      }
+      const { modifiedCount } = await likeBlog(ctx, params.id);
+      return redirect(back, modifiedCount ? { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.likeSuccess, duration: FEEDBACK_MS.like }) } : undefined);
+    } catch (error) {
+      // Spec §8: like errors are only logged.
+      ctx.log.warn({ err: pageRefusal(error), blog: params.id }, 'like failed');
       return redirect(back);
     }
-    const { modifiedCount } = await likeBlog(context.service, params.id);
-    return redirect(back, modifiedCount ? { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.likeSuccess, duration: FEEDBACK_MS.like }) } : undefined);
-  } catch (error) {
-    // Like errors are only logged (docs/product.md#messages).
-    context.service.log.warn({ err: pageRefusal(error), blog: params.id }, 'like failed');
-    return redirect(back);
-  }
-}
+  },
+);
 
 export function loader({ params }: Route.LoaderArgs) {
   return redirect(`/blogs/${params.id}`);

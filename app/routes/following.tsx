@@ -3,8 +3,9 @@ import { listFollowing, unfollowWriter } from '~/features/follows/follows.servic
 import { MESSAGES } from '~/lib/messages';
 import { backWithRefusal } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import type { Route } from './+types/following';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);
@@ -12,20 +13,22 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   return { writers: await listFollowing(context.service) };
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
-  const form = await request.formData();
-  try {
-    await unfollowWriter(context.service, String(form.get('writerId') ?? ''));
-    return redirect('/following');
-  } catch (error) {
-    return backWithRefusal(error, '/following');
-  }
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: 'id' },
+  async ({ request }, { ctx }) => {
+    const form = await request.formData();
+    try {
+      await unfollowWriter(ctx, String(form.get('writerId') ?? ''));
+      return redirect('/following');
+    } catch (error) {
+      return backWithRefusal(error, '/following');
+    }
+  },
+);
 
 /** The writers the signed-in reader follows, each with an Unfollow button. */
 export default function Following({ loaderData }: Route.ComponentProps) {

@@ -8,18 +8,23 @@ import { fieldErrors, ForgotPasswordSchema } from '~/features/users/users.schema
 import { MESSAGES } from '~/lib/messages';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/forgot-password';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Forgot password') }];
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
-  const email = typeof form.email === 'string' ? form.email : '';
-  const parsed = ForgotPasswordSchema.safeParse(form);
-  if (!parsed.success) return data({ sent: false, email, error: fieldErrors(parsed.error).email ?? null, formError: null }, 400);
-  const outcome = await requestPasswordReset(context.service, parsed.data.email);
-  if (!outcome.ok) return data({ sent: false, email, error: null, formError: outcome.message }, outcome.status);
-  return { sent: true, email, error: null, formError: null };
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'none', limits: [RATE_LIMITS.resetRequest, RATE_LIMITS.resetRequestEmail], input: ForgotPasswordSchema },
+  async ({ request }, { ctx, input }) => {
+    const form = Object.fromEntries(await request.formData());
+    const email = typeof form.email === 'string' ? form.email : '';
+    const parsed = input.safeParse(form);
+    if (!parsed.success) return data({ sent: false, email, error: fieldErrors(parsed.error).email ?? null, formError: null }, 400);
+    const outcome = await requestPasswordReset(ctx, parsed.data.email);
+    if (!outcome.ok) return data({ sent: false, email, error: null, formError: outcome.message }, outcome.status);
+    return { sent: true, email, error: null, formError: null };
+  },
+);
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

@@ -12,6 +12,9 @@ import type { CachedRead } from '~/lib/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;
+import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 // Below the first screen: server-rendered whole, their client code loaded near the viewport (decision 036).
 const Gallery = deferredSection(() => import('~/features/home/components/gallery').then((m) => ({ default: m.Gallery })));
@@ -37,11 +40,14 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** The newsletter form posted without JavaScript lands here and is answered on the same page. */
-export async function action({ request, context }: Route.ActionArgs) {
-  await NewsletterSection.ready;
-  const outcome = await subscribeFromForm(context.service, await request.formData());
-  return data(outcome, { status: outcomeStatus(outcome) });
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'none', limits: [RATE_LIMITS.subscribe], input: SubscribeSchema },
+  async ({ request }, { ctx }) => {
+    await NewsletterSection.ready;
+    const outcome = await subscribeFromForm(ctx, await request.formData());
+    return data(outcome, { status: outcomeStatus(outcome) });
+  },
+);
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {
   const siteName = useRouteLoaderData<typeof rootLoader>('root')?.siteName ?? 'Afterglow';

@@ -17,6 +17,8 @@ import { MESSAGES } from '~/lib/messages';
 import { safeRedirectPath } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/login';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Log In') }];
 
@@ -51,19 +53,22 @@ const NO_ERRORS: FieldErrors = {};
 type ActionData = { step: 'password' | 'code'; errors: FieldErrors; formError: string | null; values: { email: string } };
 const answer = (body: ActionData, status: number) => data(body, status);
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
-  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo') ?? String(form.redirectTo ?? ''));
-  if (form.intent === 'code') return verifyCode(context, String(form.code ?? '').trim(), redirectTo);
-  const values = { email: typeof form.email === 'string' ? form.email : '' };
-  const parsed = LogInSchema.safeParse(form);
-  if (!parsed.success) return answer({ step: 'password', errors: fieldErrors(parsed.error) as FieldErrors, formError: null, values }, 400);
-  const outcome = await signIn(context.service, parsed.data);
-  if (!outcome.ok) return answer({ step: 'password', errors: {}, formError: outcome.message, values }, outcome.status);
-  // The password was right; for a two-factor account better-auth set its short-lived two_factor cookie instead of a session.
-  if (outcome.twoFactor) return redirect(`/login?${new URLSearchParams({ step: 'code', redirectTo })}`, { headers: outcome.cookies });
-  return loggedIn(redirectTo, outcome.cookies);
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'none', limits: [RATE_LIMITS.signIn, RATE_LIMITS.signInEmail, RATE_LIMITS.twoFactor], input: LogInSchema },
+  async ({ request, context }, { ctx, input }) => {
+    const form = Object.fromEntries(await request.formData());
+    const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo') ?? String(form.redirectTo ?? ''));
+    if (form.intent === 'code') return verifyCode(context, String(form.code ?? '').trim(), redirectTo);
+    const values = { email: typeof form.email === 'string' ? form.email : '' };
+    const parsed = input.safeParse(form);
+    if (!parsed.success) return answer({ step: 'password', errors: fieldErrors(parsed.error) as FieldErrors, formError: null, values }, 400);
+    const outcome = await signIn(ctx, parsed.data);
+    if (!outcome.ok) return answer({ step: 'password', errors: {}, formError: outcome.message, values }, outcome.status);
+    // The password was right; for a two-factor account better-auth set its short-lived two_factor cookie instead of a session.
+    if (outcome.twoFactor) return redirect(`/login?${new URLSearchParams({ step: 'code', redirectTo })}`, { headers: outcome.cookies });
+    return loggedIn(redirectTo, outcome.cookies);
+  },
+);
 
 /** The code step: a TOTP code, or a recovery code (once each); limited like sign-in itself. */
 async function verifyCode(context: Route.ActionArgs['context'], code: string, redirectTo: string) {

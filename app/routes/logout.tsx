@@ -4,17 +4,23 @@ import { withFlash } from '~/lib/flash.server';
 import { safeRedirectPath } from '~/lib/session.server';
 import { MESSAGES } from '~/lib/messages';
 import type { Route } from './+types/logout';
+import { defineAction } from '~/lib/page-action.server';
 
 /** 'Why do I have this issue?' leads to the profile, which shows whether the session is still there. */
 const LOGOUT_HELP = '/profile';
 
-/** Ends the session on the server, then goes home with 'Logged Out' (docs/product.md#logout). */
-export async function action({ request, context }: Route.ActionArgs) {
+/** Ends the session on the server, then goes home with 'Logged Out' (spec §4 "Logout"). */
+/**
+ * Signing out. A post whose session is already gone signs out all the same: better-auth's answer
+ * clears a stale cookie, and the visitor sees they are logged out.
+ */
+async function leave({ request, context }: Route.ActionArgs) {
+  const ctx = context.service;
   try {
-    const { cookies } = await signOut(context.service);
+    const { cookies } = await signOut(ctx);
     return redirect('/', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.loggedOutTitle, text: MESSAGES.loggedOutText }, cookies) });
   } catch (error) {
-    context.service.log.error({ err: error }, 'logout failed');
+    ctx.log.error({ err: error }, 'logout failed');
     const headers = withFlash({
       type: 'dialog',
       kind: 'error',
@@ -25,6 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(safeRedirectPath(new URL(request.headers.get('referer') ?? '/', request.url).pathname), { headers });
   }
 }
+
+export const action = defineAction<Route.ActionArgs>()({ auth: 'user', limits: [], input: 'id', signedOut: leave }, leave);
 
 export function loader() {
   return redirect('/');

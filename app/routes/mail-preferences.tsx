@@ -6,9 +6,10 @@ import { newsletterPreferences, setNewsletterDelivery, unsubscribeMe, unsubscrib
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/mail-preferences';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.preferencesTitle) }, { name: 'robots', content: 'noindex' }];
 
@@ -17,7 +18,7 @@ function who(request: Request, context: Route.LoaderArgs['context']) {
   // A link with its token cut off (`?t=`) is a bad link, said so; not a reason to ask for a login.
   const token = new URL(request.url).searchParams.get('t');
   if (token !== null) return { secret: context.deps.config.SESSION_SECRET, token };
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   return 'me' as const;
 }
 
@@ -33,38 +34,41 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const by = who(request, context);
-  const form = await request.formData();
-  const intent = form.get('intent');
-  const url = new URL(request.url);
-  const back = url.pathname + url.search;
-  const saved = () => redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.preferencesSaved }) });
-  const delivery = DeliverySchema.safeParse(form.get('delivery'));
-  try {
-    if (intent === 'newsletter-delivery' && delivery.success) {
-      await setNewsletterDelivery(context.service, by, delivery.data);
-      return saved();
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'mail-link', limits: [], input: DeliverySchema },
+  async ({ context, request }, { ctx, input }) => {
+    const by = who(request, context);
+    const form = await request.formData();
+    const intent = form.get('intent');
+    const url = new URL(request.url);
+    const back = url.pathname + url.search;
+    const saved = () => redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.preferencesSaved }) });
+    const delivery = input.safeParse(form.get('delivery'));
+    try {
+      if (intent === 'newsletter-delivery' && delivery.success) {
+        await setNewsletterDelivery(ctx, by, delivery.data);
+        return saved();
+      }
+      if (intent === 'newsletter-unsubscribe') {
+        if (by === 'me') await unsubscribeMe(ctx);
+        else await unsubscribeByLink(ctx, by.secret, by.token);
+        return by === 'me' ? saved() : redirect('/', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.unsubscribedTitle }) });
+      }
+      const writerId = String(form.get('writerId') ?? '');
+      if (intent === 'follow-delivery' && delivery.success) {
+        await setFollowDelivery(ctx, writerId, delivery.data);
+        return saved();
+      }
+      if (intent === 'unfollow') {
+        await unfollowWriter(ctx, writerId);
+        return saved();
+      }
+      return redirect(back);
+    } catch (error) {
+      return backWithRefusal(error, back);
     }
-    if (intent === 'newsletter-unsubscribe') {
-      if (by === 'me') await unsubscribeMe(context.service);
-      else await unsubscribeByLink(context.service, by.secret, by.token);
-      return by === 'me' ? saved() : redirect('/', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.unsubscribedTitle }) });
-    }
-    const writerId = String(form.get('writerId') ?? '');
-    if (intent === 'follow-delivery' && delivery.success) {
-      await setFollowDelivery(context.service, writerId, delivery.data);
-      return saved();
-    }
-    if (intent === 'unfollow') {
-      await unfollowWriter(context.service, writerId);
-      return saved();
-    }
-    return redirect(back);
-  } catch (error) {
-    return backWithRefusal(error, back);
-  }
-}
+  },
+);
 
 /** One page for every mail a reader gets: the newsletter, and each followed writer. */
 export default function MailPreferences({ loaderData }: Route.ComponentProps) {

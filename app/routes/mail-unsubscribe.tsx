@@ -5,6 +5,7 @@ import { MESSAGES } from '~/lib/messages';
 import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/mail-unsubscribe';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.unsubscribeTitle) }, { name: 'robots', content: 'noindex' }];
 
@@ -27,13 +28,16 @@ export async function loader({ context, params }: Route.LoaderArgs) {
  * The one-click unsubscribe: a mail client's POST (body `List-Unsubscribe=One-Click`, no
  * cookie, no login) and this page's button alike. The signed link is the whole proof.
  */
-export async function action({ context, params }: Route.ActionArgs) {
-  try {
-    return { state: 'done' as const, result: await unsubscribeByLink(context.service, context.deps.config.SESSION_SECRET, params.token) };
-  } catch (error) {
-    return invalid(error);
-  }
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'mail-link', limits: [], input: 'id' },
+  async ({ context, params }, { ctx }) => {
+    try {
+      return { state: 'done' as const, result: await unsubscribeByLink(ctx, context.deps.config.SESSION_SECRET, params.token) };
+    } catch (error) {
+      return invalid(error);
+    }
+  },
+);
 
 export default function MailUnsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const shown = actionData ?? loaderData;

@@ -5,7 +5,7 @@ import { getInstanceOverview } from '~/features/moderation/instance.service.serv
 import { MESSAGES } from '~/lib/messages';
 import { errorPage } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import type { Route } from './+types/moderation-instance';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 /** Admins only (the service checks the role); to anyone else the screen does not exist. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   try {
     return await getInstanceOverview(context.service, context.deps.config, {
       nodeVersion: process.versions.node,

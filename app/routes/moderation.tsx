@@ -5,14 +5,16 @@ import { MarkdownBody } from '~/features/blogs/components/markdown-body';
 import { renderQuotedBody } from '~/features/blogs/blogs.service.server';
 import { ConfirmDeleteDialog, DeleteContentButton, type PendingDelete, ReasonField, SuspendControls } from '~/features/moderation/components/moderation-controls';
 import { runModerationForm } from '~/features/moderation/moderation-form.server';
+import { GrantModeratorSchema, ModerationReasonSchema, SuspendSchema } from '~/features/moderation/moderation.schema';
 import { getModerationOverview } from '~/features/moderation/moderation.service.server';
 import { listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import type { Route } from './+types/moderation';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);
@@ -30,7 +32,7 @@ function pendingDeleteOf(url: URL): PendingDelete | null {
 
 /** Moderators and admins only; to anyone else the screen does not exist. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+  userOrRedirectToLogin(context, request);
   try {
     const [overview, hold] = await Promise.all([getModerationOverview(context.service), listPendingAndHeld(context.service)]);
     const html = (type: string, text: string) => (type === 'blog' ? renderQuotedBody(context.service, text) : Promise.resolve(null));
@@ -45,17 +47,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** Every button on the screen: the service checks the role and writes the audit log. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
-  try {
-    const result = await runModerationForm(context.service, await request.formData());
-    if ('confirmDelete' in result) return redirect(`/moderation?${new URLSearchParams({ confirmDelete: result.confirmDelete.targetPath, targetId: result.confirmDelete.targetId, reason: result.confirmDelete.reason })}`);
-    if (!result.done) return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text: result.error }) });
-  } catch (error) {
-    return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text: pageRefusal(error).message }) });
-  }
-  return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: { grant: GrantModeratorSchema, reason: ModerationReasonSchema, suspend: SuspendSchema } },
+  async ({ request }, { ctx }) => {
+    try {
+      const result = await runModerationForm(ctx, await request.formData());
+      if ('confirmDelete' in result) return redirect(`/moderation?${new URLSearchParams({ confirmDelete: result.confirmDelete.targetPath, targetId: result.confirmDelete.targetId, reason: result.confirmDelete.reason })}`);
+      if (!result.done) return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text: result.error }) });
+    } catch (error) {
+      return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'error', text: pageRefusal(error).message }) });
+    }
+    return redirect('/moderation', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
+  },
+);
 
 const pathOf = (type: 'blog' | 'comment') => (type === 'blog' ? 'blogs' : 'comments');
 

@@ -9,16 +9,22 @@ import type { CachedRead } from '~/lib/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;
+import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);
   return pageMeta(site, { title: `${MESSAGES.newsletterHeading} · ${site.siteName}`, description: `Subscribe to the ${site.siteName} newsletter.`, path: '/newsletter' });
 };
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const outcome = await subscribeFromForm(context.service, await request.formData());
-  return data(outcome, { status: outcomeStatus(outcome) });
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'none', limits: [RATE_LIMITS.subscribe], input: SubscribeSchema },
+  async ({ request }, { ctx }) => {
+    const outcome = await subscribeFromForm(ctx, await request.formData());
+    return data(outcome, { status: outcomeStatus(outcome) });
+  },
+);
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { subscription: await findMySubscription(context.service) };

@@ -8,9 +8,10 @@ import { displayName } from '~/lib/display-name';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/profile';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Profile') }];
 
@@ -32,20 +33,22 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 const INTENTS = ['enable', 'confirm', 'disable'] as const;
 type Intent = (typeof INTENTS)[number];
 
-/** Two-factor set-up and removal (docs/decisions/015), through better-auth's plugin as the browser would call it. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
-  const form = await request.formData();
-  const intent = String(form.get('intent') ?? '') as Intent;
-  if (!INTENTS.includes(intent)) throw data(null, { status: 400 });
-  const field = (name: string) => String(form.get(name) ?? '');
-  const outcome = await changeTwoFactor(context.service, intent, intent === 'confirm' ? field('code').trim() : field('password'));
-  if (!outcome.ok) return data<TwoFactorActionData>({ intent, error: outcome.message }, { status: outcome.status });
-  if (outcome.setup) return data<TwoFactorActionData>({ intent: 'enable', setup: outcome.setup }, { headers: { 'Cache-Control': 'no-store' } });
-  // Both rotate the session: the new cookie goes with the redirect.
-  const text = intent === 'confirm' ? MESSAGES.twoFactorEnabled : MESSAGES.twoFactorDisabled;
-  return redirect('/profile', { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }, outcome.cookies) });
-}
+/** Two-factor set-up and removal (issue 7), through better-auth's plugin as the browser would call it. */
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [RATE_LIMITS.twoFactor], input: 'id' },
+  async ({ request }, { ctx }) => {
+    const form = await request.formData();
+    const intent = String(form.get('intent') ?? '') as Intent;
+    if (!INTENTS.includes(intent)) throw data(null, { status: 400 });
+    const field = (name: string) => String(form.get(name) ?? '');
+    const outcome = await changeTwoFactor(ctx, intent, intent === 'confirm' ? field('code').trim() : field('password'));
+    if (!outcome.ok) return data<TwoFactorActionData>({ intent, error: outcome.message }, { status: outcome.status });
+    if (outcome.setup) return data<TwoFactorActionData>({ intent: 'enable', setup: outcome.setup }, { headers: { 'Cache-Control': 'no-store' } });
+    // Both rotate the session: the new cookie goes with the redirect.
+    const text = intent === 'confirm' ? MESSAGES.twoFactorEnabled : MESSAGES.twoFactorDisabled;
+    return redirect('/profile', { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }, outcome.cookies) });
+  },
+);
 
 export default function Profile({ loaderData: { profile, twoFactor }, actionData }: Route.ComponentProps) {
   if (!profile) {

@@ -18,6 +18,8 @@ import { pageRefusal } from '~/lib/page-errors.server';
 import { safeRedirectPath } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/register';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Sign Up') }];
 
@@ -31,37 +33,40 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return { providers: context.service.auth.providers(), redirectTo };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const maxBytes = megabytes(context.deps.config.MAX_UPLOAD_MB);
-  const fail = (failure: Partial<Failure>, status: number) =>
-    data({ errors: {}, formError: null, values: { email: '', name: '' }, ...failure } as Failure, status);
-  let form: FormData;
-  try {
-    form = await readUploadForm(request, maxBytes);
-  } catch (error) {
-    const refused = pageRefusal(error);
-    return fail({ formError: refused.message }, refused.status);
-  }
-  const text = (name: string) => (typeof form.get(name) === 'string' ? String(form.get(name)) : '');
-  const values = { email: text('email'), name: text('name') };
-  const parsed = SignUpSchema.safeParse({ email: text('email'), name: text('name'), password: text('password'), terms: form.get('terms') ?? undefined });
-  if (!parsed.success) return fail({ errors: fieldErrors(parsed.error), values }, 400);
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'none', limits: [RATE_LIMITS.signUp, RATE_LIMITS.upload], input: SignUpSchema },
+  async ({ request, context }, { ctx, input }) => {
+    const maxBytes = megabytes(context.deps.config.MAX_UPLOAD_MB);
+    const fail = (failure: Partial<Failure>, status: number) =>
+      data({ errors: {}, formError: null, values: { email: '', name: '' }, ...failure } as Failure, status);
+    let form: FormData;
+    try {
+      form = await readUploadForm(request, maxBytes);
+    } catch (error) {
+      const refused = pageRefusal(error);
+      return fail({ formError: refused.message }, refused.status);
+    }
+    const text = (name: string) => (typeof form.get(name) === 'string' ? String(form.get(name)) : '');
+    const values = { email: text('email'), name: text('name') };
+    const parsed = input.safeParse({ email: text('email'), name: text('name'), password: text('password'), terms: form.get('terms') ?? undefined });
+    if (!parsed.success) return fail({ errors: fieldErrors(parsed.error), values }, 400);
 
-  let image: Buffer | null;
-  try {
-    image = await fileBytes(form, 'image', maxBytes);
-  } catch (error) {
-    const refused = pageRefusal(error);
-    return fail({ errors: { image: imageFailure(refused.message) }, values }, refused.status);
-  }
-  const outcome = await signUp(context.service, { ...parsed.data, image });
-  if (!outcome.ok) {
-    const failure = outcome.field === 'image' ? { errors: { image: imageFailure(outcome.message) } } : { formError: outcome.message };
-    return fail({ ...failure, values }, outcome.status);
-  }
-  const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.signupSuccess, timer: FEEDBACK_MS.success }, outcome.cookies);
-  return redirect('/', { headers });
-}
+    let image: Buffer | null;
+    try {
+      image = await fileBytes(form, 'image', maxBytes);
+    } catch (error) {
+      const refused = pageRefusal(error);
+      return fail({ errors: { image: imageFailure(refused.message) }, values }, refused.status);
+    }
+    const outcome = await signUp(ctx, { ...parsed.data, image });
+    if (!outcome.ok) {
+      const failure = outcome.field === 'image' ? { errors: { image: imageFailure(outcome.message) } } : { formError: outcome.message };
+      return fail({ ...failure, values }, outcome.status);
+    }
+    const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.signupSuccess, timer: FEEDBACK_MS.success }, outcome.cookies);
+    return redirect('/', { headers });
+  },
+);
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const { providers, redirectTo } = loaderData;

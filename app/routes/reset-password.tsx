@@ -9,6 +9,8 @@ import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/reset-password';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Choose a new password') }];
 
@@ -19,18 +21,21 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token: url.searchParams.get('error') ? null : token };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
-  const parsed = ResetPasswordSchema.safeParse(form);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data({ error: errors.password ?? null, formError: errors.token ?? null }, 400);
-  }
-  const outcome = await resetPassword(context.service, parsed.data);
-  if (!outcome.ok) return data({ error: null, formError: outcome.message }, outcome.status);
-  const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.passwordResetTitle, text: MESSAGES.passwordResetText }, outcome.cookies);
-  return redirect('/login', { headers });
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'none', limits: [RATE_LIMITS.reset], input: ResetPasswordSchema },
+  async ({ request }, { ctx, input }) => {
+    const form = Object.fromEntries(await request.formData());
+    const parsed = input.safeParse(form);
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error);
+      return data({ error: errors.password ?? null, formError: errors.token ?? null }, 400);
+    }
+    const outcome = await resetPassword(ctx, parsed.data);
+    if (!outcome.ok) return data({ error: null, formError: outcome.message }, outcome.status);
+    const headers = withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.passwordResetTitle, text: MESSAGES.passwordResetText }, outcome.cookies);
+    return redirect('/login', { headers });
+  },
+);
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

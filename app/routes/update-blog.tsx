@@ -12,6 +12,9 @@ import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/update-blog';
+import { BlogFormSchema } from '~/features/blogs/blogs.schema';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Edit blog') }];
 
@@ -36,26 +39,28 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-  if (!context.user) return signedOutPost(request, { formError: MESSAGES.sessionEnded, values: await readBlogFormValues(context.deps.config, request) });
-  try {
-    // The owner check runs before the upload is read: nobody else's image gets stored.
-    await getBlogForUpdate(context.service, params.id);
-  } catch (error) {
-    refuse(error, params.id);
-  }
-  const form = await readBlogForm(context.service, context.deps.config, request, 'edit');
-  if (!form.ok) return data(form.data, { status: form.status });
-  try {
-    await saveBlogForm(context.service, form, (input) => updateBlog(context.service, params.id, input));
-  } catch (error) {
-    const refused = pageRefusal(error);
-    return data({ formError: refused.message, values: form.input }, { status: refused.status });
-  }
-  return redirect('/allblogs', {
-    headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.updateBlogSuccess, duration: FEEDBACK_MS.success }),
-  });
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [RATE_LIMITS.upload, RATE_LIMITS.blogWrite], input: BlogFormSchema, signedOut: async ({ context, request }) => signedOutPost(request, { formError: MESSAGES.sessionEnded, values: await readBlogFormValues(context.deps.config, request) }) },
+  async ({ context, request, params }, { ctx }) => {
+    try {
+      // The owner check runs before the upload is read: nobody else's image gets stored.
+      await getBlogForUpdate(ctx, params.id);
+    } catch (error) {
+      refuse(error, params.id);
+    }
+    const form = await readBlogForm(ctx, context.deps.config, request, 'edit');
+    if (!form.ok) return data(form.data, { status: form.status });
+    try {
+      await saveBlogForm(ctx, form, (input) => updateBlog(ctx, params.id, input));
+    } catch (error) {
+      const refused = pageRefusal(error);
+      return data({ formError: refused.message, values: form.input }, { status: refused.status });
+    }
+    return redirect('/allblogs', {
+      headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.updateBlogSuccess, duration: FEEDBACK_MS.success }),
+    });
+  },
+);
 
 export default function UpdateBlog({ loaderData, actionData }: Route.ComponentProps) {
   const { blog, author, maxUploadMb, suspension } = loaderData;

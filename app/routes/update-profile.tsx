@@ -21,6 +21,9 @@ import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import { SignedOutNotice } from '~/components/signed-out-notice';
 import type { Route } from './+types/update-profile';
+import { userOrThrow401 } from '~/lib/service-context';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'My Profile') }];
 
@@ -40,29 +43,35 @@ interface ProfileActionData {
   signIn?: string;
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const { deps, service, user } = context;
-  const maxBytes = megabytes(deps.config.MAX_UPLOAD_MB);
-  if (!user) {
-    const name = await readUploadForm(request, maxBytes).then((form) => form.get('name'), () => null);
-    return signedOutPost<ProfileActionData>(request, { failed: true, reason: null, values: { name: typeof name === 'string' ? name : '' } });
-  }
-  try {
-    const form = await readUploadForm(request, maxBytes);
-    const input = UpdateProfileSchema.parse({ name: typeof form.get('name') === 'string' ? form.get('name') : undefined });
-    // A new picture is uploaded first, and only when one was chosen (docs/product.md#profile-form).
-    const image = await fileBytes(form, 'photo', maxBytes);
-    const photo = image ? (await uploadImage(service, image)).url : undefined;
-    await updateOwnProfile(service, user.email, { ...input, photo });
-  } catch (error) {
-    // A zod refusal of the name is a 400; an image or other refusal says why; an outage is a 503.
-    if (error instanceof z.ZodError) return data<ProfileActionData>({ failed: true, reason: null }, 400);
-    const refused = pageRefusal(error);
-    service.log.warn({ err: refused }, 'profile update failed');
-    return data<ProfileActionData>({ failed: true, reason: imageFailure(refused.message) }, refused.status);
-  }
-  return redirect('/update-profile', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.profileSavedTitle, text: MESSAGES.profileSavedText, timer: FEEDBACK_MS.success }) });
+/** A signed-out save: the form again with the typed name, and a way back in. */
+async function profileSignedOut({ context, request }: Route.ActionArgs) {
+  const name = await readUploadForm(request, megabytes(context.deps.config.MAX_UPLOAD_MB)).then((form) => form.get('name'), () => null);
+  return signedOutPost<ProfileActionData>(request, { failed: true, reason: null, values: { name: typeof name === 'string' ? name : '' } });
 }
+
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [RATE_LIMITS.upload], input: UpdateProfileSchema, signedOut: profileSignedOut },
+  async ({ context, request }, { ctx, input: schema }) => {
+    const service = ctx;
+    const user = userOrThrow401(ctx);
+    const maxBytes = megabytes(context.deps.config.MAX_UPLOAD_MB);
+    try {
+      const form = await readUploadForm(request, maxBytes);
+      const input = schema.parse({ name: typeof form.get('name') === 'string' ? form.get('name') : undefined });
+      // A new picture is uploaded first, and only when one was chosen (spec §4).
+      const image = await fileBytes(form, 'photo', maxBytes);
+      const photo = image ? (await uploadImage(service, image)).url : undefined;
+      await updateOwnProfile(service, user.email, { ...input, photo });
+    } catch (error) {
+      // A zod refusal of the name is a 400; an image or other refusal says why; an outage is a 503.
+      if (error instanceof z.ZodError) return data<ProfileActionData>({ failed: true, reason: null }, 400);
+      const refused = pageRefusal(error);
+      service.log.warn({ err: refused }, 'profile update failed');
+      return data<ProfileActionData>({ failed: true, reason: imageFailure(refused.message) }, refused.status);
+    }
+    return redirect('/update-profile', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.profileSavedTitle, text: MESSAGES.profileSavedText, timer: FEEDBACK_MS.success }) });
+  },
+);
 
 export default function UpdateProfile({ loaderData: { profile, suspension }, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

@@ -8,32 +8,38 @@ import { MESSAGES } from '~/lib/messages';
 import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { safeRedirectPath } from '~/lib/session.server';
 import type { Route } from './+types/wishlist-add';
+import { defineAction } from '~/lib/page-action.server';
 
 /**
  * Where 'Add to Wishlist' posts when JavaScript is off: adds, then shows the outcome on the next
  * page as a flash message — the home page goes on to /wishlist (docs/product.md#wishlist-add), All blogs comes back.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
-  // Signed out: the "log in" notice, before the rest of the form is even checked.
-  if (!context.user) {
-    const back = safeRedirectPath(typeof form.redirectTo === 'string' ? form.redirectTo : null);
-    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, action: { text: LOG_IN, href: loginPath(back) } }) });
-  }
-  const parsed = AddWishlistFormSchema.safeParse(form);
-  if (!parsed.success) throw new Response('Bad request', { status: 400 });
-  const { blogId, variant, redirectTo } = parsed.data;
-  const back = safeRedirectPath(redirectTo);
-  try {
-    await addToWishlist(context.service, { blogId, source: variant });
-  } catch (error) {
-    if (pageRefusal(error).code !== 'conflict') errorPage(error);
-    return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'info', title: MESSAGES.alreadyAddedTitle, text: MESSAGES.alreadyAddedText }) });
-  }
-  return variant === 'home'
-    ? redirect('/wishlist', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.homeWishlistSuccess, duration: FEEDBACK_MS.success }) })
-    : redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.wishlistAdded, duration: FEEDBACK_MS.success }) });
+/** Signed out: the "log in" notice, before the rest of the form is even checked. */
+async function wishlistSignedOut({ request }: Route.ActionArgs) {
+  const redirectTo = (await request.formData()).get('redirectTo');
+  const back = safeRedirectPath(typeof redirectTo === 'string' ? redirectTo : null);
+  return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'warning', title: MESSAGES.loginRequired, text: MESSAGES.loginToWishlist, action: { text: LOG_IN, href: loginPath(back) } }) });
 }
+
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: AddWishlistFormSchema, signedOut: wishlistSignedOut },
+  async ({ request }, { ctx, input }) => {
+    const form = Object.fromEntries(await request.formData());
+    const parsed = input.safeParse(form);
+    if (!parsed.success) throw new Response('Bad request', { status: 400 });
+    const { blogId, variant, redirectTo } = parsed.data;
+    const back = safeRedirectPath(redirectTo);
+    try {
+      await addToWishlist(ctx, { blogId, source: variant });
+    } catch (error) {
+      if (pageRefusal(error).code !== 'conflict') errorPage(error);
+      return redirect(back, { headers: withFlash({ type: 'dialog', kind: 'info', title: MESSAGES.alreadyAddedTitle, text: MESSAGES.alreadyAddedText }) });
+    }
+    return variant === 'home'
+      ? redirect('/wishlist', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.homeWishlistSuccess, duration: FEEDBACK_MS.success }) })
+      : redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.wishlistAdded, duration: FEEDBACK_MS.success }) });
+  },
+);
 
 export function loader() {
   return redirect('/wishlist');

@@ -7,17 +7,18 @@ import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { pageRefusal } from '~/lib/page-errors.server';
-import { requireUser } from '~/lib/session.server';
+import { userOrRedirectToLogin } from '~/lib/session.server';
 import { pageTitle } from '~/lib/seo';
 import type { Route } from './+types/wishlist';
+import { defineAction } from '~/lib/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'My Wishlist') }];
 
 const pageOf = (value: unknown) => WishlistPageSchema.shape.page.catch(1).parse(value ?? undefined);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
-  // Another user's email in the path leads to one's own list (docs/product.md#routes).
+  const user = userOrRedirectToLogin(context, request);
+  // Another user's email in the path leads to one's own list (BRIEF §2).
   if (params.email && params.email.toLowerCase() !== user.email.toLowerCase()) {
     throw redirect(`/wishList/${encodeURIComponent(user.email)}`);
   }
@@ -31,23 +32,25 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 }
 
 /** Removal confirmed on the no-JavaScript confirmation panel; the outcome comes as a flash. */
-export async function action({ context, request }: Route.ActionArgs) {
-  requireUser(context, request);
-  const form = await request.formData();
-  const page = pageOf(form.get('page'));
-  const back = `${new URL(request.url).pathname}${page > 1 ? `?page=${page}` : ''}`;
-  let deleted = false;
-  try {
-    deleted = (await removeFromWishlist(context.service, String(form.get('id') ?? ''))).deletedCount > 0;
-  } catch (error) {
-    // A refusal (not yours, gone) is the error dialog; a database outage is the 503 page.
-    context.service.log.warn({ err: pageRefusal(error) }, 'wishlist removal failed');
-  }
-  const flash = deleted
-    ? { type: 'dialog' as const, kind: 'success' as const, title: MESSAGES.deletedTitle, text: MESSAGES.deletedText, timer: FEEDBACK_MS.success }
-    : { type: 'dialog' as const, kind: 'error' as const, title: MESSAGES.deleteErrorTitle, text: MESSAGES.deleteErrorText, timer: FEEDBACK_MS.other };
-  return redirect(back, { headers: withFlash(flash) });
-}
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: 'id' },
+  async ({ request }, { ctx }) => {
+    const form = await request.formData();
+    const page = pageOf(form.get('page'));
+    const back = `${new URL(request.url).pathname}${page > 1 ? `?page=${page}` : ''}`;
+    let deleted = false;
+    try {
+      deleted = (await removeFromWishlist(ctx, String(form.get('id') ?? ''))).deletedCount > 0;
+    } catch (error) {
+      // A refusal (not yours, gone) is the error dialog; a database outage is the 503 page.
+      ctx.log.warn({ err: pageRefusal(error) }, 'wishlist removal failed');
+    }
+    const flash = deleted
+      ? { type: 'dialog' as const, kind: 'success' as const, title: MESSAGES.deletedTitle, text: MESSAGES.deletedText, timer: FEEDBACK_MS.success }
+      : { type: 'dialog' as const, kind: 'error' as const, title: MESSAGES.deleteErrorTitle, text: MESSAGES.deleteErrorText, timer: FEEDBACK_MS.other };
+    return redirect(back, { headers: withFlash(flash) });
+  },
+);
 
 export default function Wishlist({ loaderData }: Route.ComponentProps) {
   const { items, total, page, pages, removing } = loaderData;

@@ -2,16 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limitsOf, OPERATIONS } from '#server/api/openapi.server';
-import { PAGE_ACTIONS } from '~/page-actions';
+import { type Operation, limitsOf } from '#server/http/api/endpoints.server';
+import { OPERATIONS } from '#server/http/api/operations.server';
+import { createTestApp, type TestApp } from '#test/test-app';
+import type { ActionPolicy } from '~/lib/page-action.server';
 import { AUTH_ENDPOINT_LIMITS, RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
 import routes from '~/routes';
 import { type RunningServer, startServer } from '../support/server';
 
 /**
- * docs/decisions/033: a new form or endpoint cannot skip a rate limit, a sign-in check or a schema. The
- * lists come from the declarations themselves — app/routes.ts (every page route) and the API's
- * OPERATIONS (every endpoint, which also registers the handlers) — never from a copy kept here.
+ * A new form or endpoint cannot skip a rate limit, a sign-in check or a schema. What is checked is
+ * what runs: the `action` each route module of app/routes.ts exports (defineAction attaches the
+ * policy it applies), and the routes the API app really mounts (each must be a defined operation,
+ * whose definition is what applies its checks) — never a copy kept here.
  */
 interface RouteEntry {
   file: string;
@@ -20,10 +23,23 @@ interface RouteEntry {
   children?: RouteEntry[];
 }
 const flatten = (entries: RouteEntry[]): RouteEntry[] => entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);
-const pageRoutes = flatten(routes as RouteEntry[]);
-/** A route module's own `action` export, read from its source (importing it would need the Vite build). */
-const hasAction = (file: string) => /^export (async )?function action\b|^export const action\b/m.test(readFileSync(`app/${file}`, 'utf8'));
-const withActions = [...new Map(pageRoutes.filter((r) => hasAction(r.file)).map((r) => [r.file, r])).values()];
+const pageRoutes = [...new Map(flatten(routes as RouteEntry[]).map((r) => [r.file, r])).values()];
+const MODULES = import.meta.glob<{ action?: { policy?: ActionPolicy } }>('/app/routes/*.{ts,tsx}');
+interface PageActionFound {
+  route: RouteEntry;
+  policy: ActionPolicy | undefined;
+}
+/** Every route module's `action` as the app runs it, with the policy it applies (undefined: none). */
+async function pageActions(): Promise<PageActionFound[]> {
+  const found: PageActionFound[] = [];
+  for (const route of pageRoutes) {
+    const load = MODULES[`/app/${route.file}`];
+    if (!load) throw new Error(`app/routes.ts names ${route.file}, which is not a route module here`);
+    const { action } = await load();
+    if (action) found.push({ route, policy: action.policy });
+  }
+  return found;
+}
 const changesState = (method: string) => method !== 'get';
 
 /** The app modules a module reaches through its `~/` and relative imports, with their sources. */
@@ -38,44 +54,72 @@ function reach(start: string, seen = new Map<string, string>()): Map<string, str
   }
   return seen;
 }
-/** Where the rules and declarations themselves are written: naming a rule there counts nothing. */
-const DECLARATIONS = new Set(['app/lib/rate-limits.ts', 'app/page-actions.ts']);
+/** Where the rules and the wrapper are written: naming a rule there counts nothing. */
+const DECLARATIONS = new Set(['app/lib/rate-limits.ts', 'app/lib/page-action.server.ts']);
 /** A rule is counted by `ctx.limit(RATE_LIMITS.x)`, or by the auth port for the better-auth paths it guards. */
 const counts = (code: string, rule: RateLimitRule) => {
   const key = Object.entries(RATE_LIMITS).find(([, r]) => r === rule)?.[0];
-  if (key && code.includes(`RATE_LIMITS.${key}`)) return true;
+  if (key && new RegExp(`ctx\\.limit\\(RATE_LIMITS\\.${key}\\)`).test(code)) return true;
   return Object.entries(AUTH_ENDPOINT_LIMITS).some(([authPath, rules]) => rules.includes(rule) && new RegExp(`ctx\\.auth\\.call\\(['\`]${authPath.replace(/\/(verify-totp|verify-backup-code|enable|disable|get-totp-uri|generate-backup-codes)$/, '/')}`).test(code));
 };
 /** Every exported schema of the features, by name. */
 const SCHEMA_NAMES = new Map(
   Object.values(import.meta.glob<Record<string, unknown>>('/app/features/*/*.schema.ts', { eager: true })).flatMap((mod) => Object.entries(mod).map(([name, value]) => [value, name] as const)),
 );
+/** The API routes a freshly built app mounts, as `method /api/path{param}`; docs and better-auth's catch-all are not operations. */
+const NOT_OPERATIONS = new Set(['/api/auth/*', '/api/*', '/api/openapi.json', '/api/docs']);
+const mounted = (t: TestApp) =>
+  new Set(t.app.routes.filter((r) => r.path.startsWith('/api') && r.method !== 'ALL' && !NOT_OPERATIONS.has(r.path)).map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`));
 
 describe('every state-changing entry point is covered by a declared rule', () => {
-  it('every page action is declared, and each declaration holds for the code it runs (its rate rules counted, its schemas parsed)', () => {
-    expect(withActions.length).toBeGreaterThan(10);
-    const undeclared = withActions.filter((r) => !PAGE_ACTIONS[r.file]).map((r) => r.file);
-    expect(undeclared, 'page actions without a declaration in app/page-actions.ts').toEqual([]);
-    const stale = Object.keys(PAGE_ACTIONS).filter((file) => !withActions.some((r) => r.file === file));
-    expect(stale, 'declarations of modules that have no action').toEqual([]);
+  it('every page action is defined with its policy, and each policy holds for the code it runs (its rate rules counted, its schemas parsed)', async () => {
+    const actions = await pageActions();
+    expect(actions.length).toBeGreaterThan(10);
+    const undeclared = actions.filter((a) => !a.policy).map((a) => a.route.file);
+    expect(undeclared, 'route actions not defined with defineAction (app/lib/page-action.server.ts)').toEqual([]);
     // Each declaration is checked against the code the action runs, not against itself: every
     // declared schema and rate rule must be used by the route module or a module it reaches.
     const wrong: string[] = [];
-    for (const [file, policy] of Object.entries(PAGE_ACTIONS)) {
+    for (const { route, policy } of actions) {
+      const file = route.file;
       const reached = [...reach(`app/${file}`)];
       const code = reached.map(([, source]) => source).join('\n');
-      // A schema is used where it is parsed, not where it is defined.
-      const parsing = reached.filter(([name]) => !name.endsWith('.schema.ts')).map(([, source]) => source).join('\n');
+      if (!policy) continue;
       if (policy.auth === 'none' && policy.limits.length === 0) wrong.push(`${file}: open to anyone, so it needs a rate limit`);
       for (const rule of policy.limits) if (!counts(code, rule)) wrong.push(`${file}: declares ${rule.name}, which nothing it runs counts`);
       if (policy.input === 'id') continue;
-      for (const schema of policy.input) {
+      // A schema is used where it is parsed: by the handler through the `input` the wrapper hands
+      // it, or, named, by a module the action reaches (the policy's own `input:` line aside).
+      const own = readFileSync(`app/${file}`, 'utf8');
+      const parsing = reached.filter(([name]) => !name.endsWith('.schema.ts')).map(([, source]) => source.replace(/^.*\binput: .*$/gm, '')).join('\n');
+      const single = 'safeParse' in policy.input;
+      const schemas: [string, unknown][] = single ? [['', policy.input]] : Object.entries(policy.input);
+      for (const [key, schema] of schemas) {
         const name = SCHEMA_NAMES.get(schema);
-        if (!name || !new RegExp(`\\b${name}\\b`).test(parsing)) wrong.push(`${file}: declares ${name ?? 'a schema'}, which it never parses with`);
+        const handed = new RegExp(single ? '\\b(input|schema)\\.(safeParse|parse)\\(' : `\\binput\\.${key}\\.(safeParse|parse)\\(`).test(own);
+        const named = name !== undefined && new RegExp(`\\b${name}\\b`).test(parsing);
+        if (!handed && !named) wrong.push(`${file}: declares ${name ?? 'a schema'}, which it never parses with`);
       }
     }
     expect(wrong).toEqual([]);
-    console.log(`coverage: ${withActions.length} page actions, each declared, each declared rule counted and schema parsed by the code it reaches`);
+    console.log(`coverage: ${actions.length} page actions, each defined with its policy, each declared rule counted and schema parsed by the code it reaches`);
+  });
+
+});
+
+describe('every API route the app mounts is a defined operation, and each definition covers its writes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => t?.close());
+
+  it('mounts nothing without a definition, and every definition we serve is mounted', () => {
+    const routes = mounted(t);
+    const defined = new Map<string, Operation>(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op]));
+    expect([...routes].filter((r) => !defined.has(r)), 'API routes mounted without a definition (defineOperation)').toEqual([]);
+    expect(OPERATIONS.filter((op) => op.serve && !routes.has(`${op.method} ${op.path}`)).map((op) => `${op.method} ${op.path}`), 'definitions not mounted').toEqual([]);
+    console.log(`coverage: ${routes.size} mounted API routes, each a defined operation`);
   });
 
   it('every state-changing API endpoint needs sign-in or is rate-limited, and declares its body', () => {
@@ -119,7 +163,7 @@ describe('the declared sign-in checks hold on the running server', () => {
 
   it('changes nothing for a signed-out post to every page action that needs sign-in', async () => {
     const wrong: string[] = [];
-    const checked = withActions.filter((r) => PAGE_ACTIONS[r.file]?.auth === 'user');
+    const checked = (await pageActions()).filter((a) => a.policy?.auth === 'user').map((a) => a.route);
     for (const route of checked) {
       const path = route.index ? '/' : `/${route.path!.replace(/:\w+\?/g, '').replace(/:\w+/g, id)}`;
       const res = await fetch(`${server.url}${path}`, {

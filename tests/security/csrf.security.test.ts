@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '#server/api/openapi.server';
+import { OPERATIONS } from '#server/http/api/operations.server';
 import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#test/test-app';
 import { openBrowser } from '../support/browser';
 import { freePort, type RunningServer, startServer } from '../support/server';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '#server/api/openapi.server';
+import { OPERATIONS } from '#server/http/api/operations.server';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 
 // `npm run test:security` sends 5,000 generated bodies per endpoint; inside `npm test` fewer.

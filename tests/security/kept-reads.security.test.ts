@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
 import { categorySlug } from '~/features/feeds/feeds.service.server';
 import type { Cacheability } from '~/lib/cacheability';
-import { API_READS, type KeptRead, keptReadOf, pageReadsOf } from '../../server/middleware/page-cache.server';
+import { API_READS, type KeptRead, keptReadOf, pageReadsOf } from '../../server/http/middleware/page-cache.server';
 import { apiSession, type ApiSession } from '../support/auth';
 import { PUBLIC_BLOG } from '../support/public-blog';
 import { builtRoutes } from '../support/routes';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
 import { loadConfig } from '#server/config.server';
 import { createDeps } from '#server/context.server';
-import { createHttpApp, type HttpApp } from '#server/http.server';
+import { createHttpApp, type HttpApp } from '#server/http/http.server';
 import { createLogger } from '#server/logger.server';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '#test/test-app';
 

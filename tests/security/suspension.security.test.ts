@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
 import { grantModerator, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { MESSAGES } from '~/lib/messages';
-import { refusesSuspended } from '#server/api/endpoints.server';
-import { OPERATIONS } from '#server/api/openapi.server';
-import { ACCOUNT_WRITE_ENDPOINTS } from '#server/auth.server';
+import { refusesSuspended } from '#server/http/api/endpoints.server';
+import { OPERATIONS } from '#server/http/api/operations.server';
+import { ACCOUNT_WRITE_ENDPOINTS } from '~/features/users/account-rules.service.server';
 import { loadConfig } from '#server/config.server';
 import { type AppDeps, createDeps } from '#server/context.server';
-import { createHttpApp } from '#server/http.server';
+import { createHttpApp } from '#server/http/http.server';
 import { createLogger } from '#server/logger.server';
 import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '#test/test-app';
 
@@ -76,7 +76,7 @@ describe.each(TEST_DIALECTS)('suspension on two instances on %s', (dialect) => {
     { name: 'report', method: 'POST', path: '/api/reports', json: { targetType: 'blog', targetId: blogId, reason: 'Spam' } },
     { name: 'save the user record (name and photo)', method: 'POST', path: '/api/users', json: { email: user.user.email, name: 'Renamed', photo: 'https://images.example.com/new.webp' } },
     { name: 'remove a wishlist item', method: 'DELETE', path: `/api/wishlist/${wishlistId}` },
-    // better-auth's own account changes (server/auth.server.ts ACCOUNT_WRITE_ENDPOINTS, checked inside better-auth).
+    // better-auth's own account changes (ACCOUNT_WRITE_ENDPOINTS of the users feature, checked from better-auth's hook).
     { name: 'rename the account', method: 'POST', path: '/api/auth/update-user', json: { name: 'Renamed' } },
     { name: 'change the password', method: 'POST', path: '/api/auth/change-password', json: { currentPassword: user.password, newPassword: 'Evening456' } },
     { name: 'change the email', method: 'POST', path: '/api/auth/change-email', json: { newEmail: `moved-${user.user.id}@example.com` } },

@@ -6,7 +6,7 @@ import { readCurrentVersions } from '~/db/content-version.server';
 import { createScratchDatabase, TEST_DIALECTS } from '#test/databases';
 import { loadConfig } from '#server/config.server';
 import { createDeps } from '#server/context.server';
-import { createHttpApp } from '#server/http.server';
+import { createHttpApp } from '#server/http/http.server';
 import { createLogger } from '#server/logger.server';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { createTestApp, TEST_ORIGIN, type TestUser } from '#test/test-app';

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 // project alone builds here when there is no build yet.
 export default function setup() {
   if (existsSync('build/server/index.js') && process.env.AFTERGLOW_SKIP_BUILD !== '0') return;
-  // Vitest sets NODE_ENV=test, and Vite would build with `import.meta.env.PROD` false: the server
-  // build would then look for the Markdown worker's TypeScript source and render no body.
+  // Vitest runs with NODE_ENV=test, which a child build would inherit and then compile as a
+  // development build (the Markdown worker, among others, is looked for as TypeScript).
   const result = spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) throw new Error('build failed');
 }

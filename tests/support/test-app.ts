@@ -3,7 +3,7 @@ import type { DialectName } from '~/db/schema';
 import type { SessionUser } from '~/lib/service-context';
 import { loadConfig } from '../../server/config.server';
 import { type AppDeps, createDeps, serviceContext } from '../../server/context.server';
-import { createHttpApp, type HttpApp } from '../../server/http.server';
+import { createHttpApp, type HttpApp } from '../../server/http/http.server';
 import { createLogger } from '../../server/logger.server';
 import { createJobs } from '../../server/jobs/registry.server';
 import { drainJobs, type JobBatchReport } from '~/kernel/jobs.server';

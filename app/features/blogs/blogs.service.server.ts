@@ -6,7 +6,7 @@ import { AppError, isAppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
-import { requireUser, type ServiceContext } from '~/lib/service-context';
+import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
 import { type BlogCardJson, type BlogJson, type BlogRow, presentBlog, toCard } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
 import { BodyUnrenderable, renderMarkdown } from './markdown.server';
@@ -99,7 +99,7 @@ export async function renderQuotedBody(ctx: ServiceContext, markdown: string): P
 
 /** The writing form's Preview tab: the body exactly as the blog page renders it (decision 030), counted per client. */
 export async function previewBody(ctx: ServiceContext, input: PreviewInput): Promise<{ html: string }> {
-  requireUser(ctx);
+  userOrThrow401(ctx);
   await ctx.limit(RATE_LIMITS.preview);
   try {
     return { html: await renderMarkdown(input.long_description, { imageBases: ctx.imageBases, remember: false }) };
@@ -152,7 +152,7 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
 
 /** The blog an owner is about to edit; anyone else is refused with the product's text. */
 export async function getBlogForUpdate(ctx: ServiceContext, id: string): Promise<BlogJson> {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   const row = await findVisible(ctx, id);
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
   const [blog] = await present(ctx, [row]);
@@ -370,7 +370,7 @@ export interface LikedBlogJson {
 
 /** GET /blogs/liked/{email} (docs/product.md#the-api): the caller's own likes only. */
 export async function listLikedBlogs(ctx: ServiceContext, email: string, page: PageQuery): Promise<{ items: LikedBlogJson[]; total: number }> {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   if (email.toLowerCase() !== user.email.toLowerCase()) throw new AppError('forbidden', MESSAGES.forbidden);
   const [rows, total] = await Promise.all([
     repo.listLikedBlogs(ctx.db, user.id, { limit: page.limit, offset: (page.page - 1) * page.limit }),

@@ -3,7 +3,7 @@ import { assertCanWrite } from '~/kernel/standing.server';
 import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser, type ServiceContext } from '~/lib/service-context';
+import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
 import * as repo from './follows.repo.server';
 import { FOLLOWING_SHOWN } from './follows.schema';
 
@@ -48,7 +48,7 @@ export interface FollowedWriter {
 
 /** The signed-in reader's Following list, newest first. */
 export async function listFollowing(ctx: ServiceContext): Promise<FollowedWriter[]> {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   const rows = await repo.listFollowing(ctx.db, user.id, FOLLOWING_SHOWN);
   return rows.map((r) => ({ writerId: r.writer_id, name: nameOf(r), photo: r.profile_photo ?? r.account_image, delivery: r.delivery, since: r.created_at }));
 }

@@ -6,7 +6,7 @@ import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
-import { requireUser, type ServiceContext, type SessionUser } from '~/lib/service-context';
+import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
 import * as repo from './moderation.repo.server';
 import type { GrantModeratorInput, ModeratedContent, ModerationReasonInput, ReportInput, SuspendInput } from './moderation.schema';
 
@@ -26,7 +26,7 @@ export async function getRole(ctx: ServiceContext, userId: string): Promise<Role
 
 /** The caller, when their role is at least `least`; 401 when signed out, 403 otherwise. */
 export async function requireRole(ctx: ServiceContext, least: Role): Promise<SessionUser & { role: Role }> {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   const role = await getRole(ctx, user.id);
   if (RANK[role] < RANK[least]) throw new AppError('forbidden', least === 'admin' ? MESSAGES.adminsOnly : MESSAGES.moderatorsOnly);
   return { ...user, role: role as Role };

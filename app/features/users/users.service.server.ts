@@ -1,7 +1,7 @@
 import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser, type ServiceContext, type SessionUser } from '~/lib/service-context';
+import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
 import type { ProfileView } from './users.presenter';
 import { countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
 import { type SaveUserInput, sameEmail, type UpdateProfileInput } from './users.schema';
@@ -14,9 +14,9 @@ interface NewAccount {
 }
 
 
-/** The signed-in user (requireUser), when `email` is theirs: 401 anonymous, 403 anybody else's email. */
+/** The signed-in user (userOrThrow401), when `email` is theirs: 401 anonymous, 403 anybody else's email. */
 export function assertOwnEmail(ctx: ServiceContext, email: string): SessionUser {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   if (!sameEmail(user.email, email)) throw new AppError('forbidden', MESSAGES.forbidden);
   return user;
 }

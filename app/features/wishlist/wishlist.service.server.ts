@@ -4,7 +4,7 @@ import { sameEmail } from '~/features/users/users.schema';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
-import { requireUser, type ServiceContext } from '~/lib/service-context';
+import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
 import { presentWishlistItem, type WishlistItemJson } from './wishlist.presenter';
 import {
   countVisibleWishlistItems,
@@ -47,7 +47,7 @@ export async function listWishlist(
   ctx: ServiceContext,
   input: { email: string } & WishlistPageInput,
 ): Promise<{ items: WishlistItemJson[]; total: number }> {
-  const user = requireUser(ctx);
+  const user = userOrThrow401(ctx);
   if (!sameEmail(input.email, user.email)) throw new AppError('forbidden', MESSAGES.forbidden);
   const [rows, total] = await Promise.all([
     listVisibleWishlistItems(ctx.db, user.id, (input.page - 1) * input.limit, input.limit),

@@ -4,7 +4,8 @@ import { describeOnDialects } from '#test/dialects';
 import { z } from 'zod';
 import type { TestUser } from '#test/test-app';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
-import { buildOpenApiDocument, OPERATIONS } from './openapi.server';
+import { buildOpenApiDocument } from './openapi.server';
+import { OPERATIONS } from './operations.server';
 
 const templated = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 // Routes that are not API operations of their own: the auth library's catch-all (its endpoints

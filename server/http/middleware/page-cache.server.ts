@@ -5,9 +5,9 @@ import { type PageVersions, readCurrentVersions } from '~/db/content-version.ser
 import { countsFreshness } from '~/features/blogs/view-counter.server';
 import { tallies } from '~/lib/metrics.server';
 import type { CachedRead, Cacheability } from '~/lib/cacheability';
-import { OPERATIONS } from '../api/openapi.server';
-import type { AppDeps, AppEnv } from '../context.server';
-import { type BuiltRoute, pagesOf } from '../metrics.server';
+import { OPERATIONS } from '../api/operations.server';
+import type { AppDeps, AppEnv } from '../../context.server';
+import { type BuiltRoute, pagesOf } from '../../metrics.server';
 import { compressWhole, pickEncoding } from './compress.server';
 
 /**

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
-import type { AppDeps, AppEnv } from '../context.server';
-import { buildOpenApiDocument, OPERATIONS } from './openapi.server';
+import type { AppDeps, AppEnv } from '../../context.server';
+import { buildOpenApiDocument } from './openapi.server';
+import { OPERATIONS } from './operations.server';
 
 const AUTH_LABEL = { none: 'no sign-in', optional: 'sign-in optional', required: 'sign-in required' } as const;
 

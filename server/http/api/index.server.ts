@@ -1,21 +1,14 @@
 import { Hono } from 'hono';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import type { AppDeps, AppEnv } from '../context.server';
+import type { AppDeps, AppEnv } from '../../context.server';
 import { AUTH_ENDPOINT_LIMITS, clientRulesOf } from '~/lib/rate-limits';
 import { rateLimit } from '../middleware/rate-limit.server';
 import { docsApi } from './docs.api.server';
 import { apiErrorHandler } from './errors.server';
 import { parseJsonBody } from './handlers.server';
-import { BLOG_HANDLERS } from './blogs.api.server';
-import { COMMENT_HANDLERS } from './comments.api.server';
 import { mountOperations } from './endpoints.server';
-import { OPERATIONS } from './openapi.server';
-import { IMAGE_HANDLERS } from './images.api.server';
-import { MODERATION_HANDLERS } from './moderation.api.server';
-import { SUBSCRIBER_HANDLERS } from './newsletter.api.server';
-import { USER_HANDLERS } from './users.api.server';
-import { WISHLIST_HANDLERS } from './wishlist.api.server';
+import { OPERATIONS } from './operations.server';
 
 /** Hands a request to better-auth with the client address we resolved (never the client's claim). */
 function withClientIp(request: Request, ip: string): Request {
@@ -64,8 +57,8 @@ export function createApi(deps: AppDeps) {
     headers.set('Cross-Origin-Opener-Policy', 'unsafe-none');
     return new Response(response.body, { status: response.status, headers });
   });
-  // Every other /api route comes from its declaration in openapi.server.ts (docs/decisions/033).
-  mountOperations(api, deps, USER_HANDLERS, WISHLIST_HANDLERS, BLOG_HANDLERS, IMAGE_HANDLERS, SUBSCRIBER_HANDLERS, MODERATION_HANDLERS, COMMENT_HANDLERS);
+  // Every other /api route is an operation defined with its policy and handler (docs/decisions/056).
+  mountOperations(api, deps, OPERATIONS);
   api.route('/', docsApi(deps));
 
   return api;

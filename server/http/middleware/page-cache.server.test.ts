@@ -2,12 +2,12 @@ import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
-import { loadConfig } from '../config.server';
-import { createDeps } from '../context.server';
+import { loadConfig } from '../../config.server';
+import { createDeps } from '../../context.server';
 import { createHttpApp, type HttpApp } from '../http.server';
-import { createLogger } from '../logger.server';
-import { builtRoutes } from '../../tests/support/routes';
-import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '../../tests/support/test-app';
+import { createLogger } from '../../logger.server';
+import { builtRoutes } from '../../../tests/support/routes';
+import { createTestApp, TEST_ORIGIN, type TestApp, type TestUser } from '../../../tests/support/test-app';
 
 /**
  * The anonymous response cache (docs/decisions/019): served again until what it shows changes — on this

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { AppError } from '~/lib/errors';
 import type { ServiceContext } from '~/lib/service-context';
-import { type AppDeps, type AppEnv, serviceContext } from '../context.server';
+import { type AppDeps, type AppEnv, serviceContext } from '../../context.server';
 import { rateLimitHeaders } from '../middleware/rate-limit.server';
 import { MESSAGES } from '~/lib/messages';
 

@@ -12,10 +12,10 @@ import {
   sidewaysJpegWithExif,
   TEXT_FILE,
   webpImage,
-} from '../../tests/support/images';
-import { type LocalS3, startLocalS3 } from '../../tests/support/s3';
-import { uploadsDir } from '../../app/features/images/image-store.server';
-import { imageSrcSet } from '../../app/features/images/images.schema';
+} from '../../../tests/support/images';
+import { type LocalS3, startLocalS3 } from '../../../tests/support/s3';
+import { uploadsDir } from '../../../app/features/images/image-store.server';
+import { imageSrcSet } from '../../../app/features/images/images.schema';
 
 const form = (bytes: Buffer, name: string, type: string, field = 'image') => {
   const body = new FormData();

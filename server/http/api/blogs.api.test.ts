@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { MESSAGES } from '~/lib/messages';
 import { createTestApp, type TestUser } from '#test/test-app';
-import type { BlogJson } from '../../app/features/blogs/blogs.presenter';
-import { BLOG_LIMITS } from '../../app/features/blogs/blogs.schema';
-import { photoWithSubject } from '../../tests/support/images';
+import type { BlogJson } from '../../../app/features/blogs/blogs.presenter';
+import { BLOG_LIMITS } from '../../../app/features/blogs/blogs.schema';
+import { photoWithSubject } from '../../../tests/support/images';
 
 /** A multipart body with one file in `image`, as POST /api/images takes it. */
 async function imageForm(bytes: Buffer): Promise<FormData> {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
-import { resolveUser } from '../context.server';
+import { resolveUser } from '../../context.server';
 import type { TestUser } from '#test/test-app';
 
 describeOnDialects('account API on %s', (t) => {
