@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { claimLeased, type LeasedQueue, shownName } from '~/db/shared-sql.server';
+import { claimLeased, type LeasedQueue, releaseLeased, shownName } from '~/db/shared-sql.server';
 import type { Database, DialectName, MailKind, MailQueueTable, MailStream } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -117,16 +117,9 @@ export async function markBounced(db: Db, q: { id: string; email: string; reason
   });
 }
 
-/** Hands a worker's claimed rows back untouched (it is stopping): the attempt did not happen. */
-export async function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('mail_queue')
-    .set((eb) => ({ status: 'queued', claimed_until: null, claimed_by: null, attempts: eb('attempts', '-', 1) }))
-    .where('id', 'in', ids)
-    .where('status', '=', 'sending')
-    .where('claimed_by', '=', worker)
-    .execute();
+/** Hands a stopping worker's claimed rows back without counting an attempt. */
+export function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
+  return releaseLeased(db, MAIL_QUEUE, worker, ids);
 }
 
 export async function bouncedAmong(db: Db, emails: string[]): Promise<Set<string>> {
