@@ -80,3 +80,11 @@ export async function claimLeased<R>(
     returning ${sql.join(q.returning.map((c) => sql.ref(c)))}`.execute(db);
   return result.rows;
 }
+
+/** Hands a worker's claimed rows back untouched (it is stopping): the attempt did not happen. */
+export async function releaseLeased(db: Kysely<Database>, queue: LeasedQueue, worker: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    update ${sql.table(queue.table)} set status = ${queue.waiting}, ${sql.ref(queue.leaseUntil)} = null, claimed_by = null, attempts = attempts - 1
+    where id in (${sql.join(ids)}) and status = ${queue.claimed} and claimed_by = ${worker}`.execute(db);
+}

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { claimLeased, type LeasedQueue } from '~/db/shared-sql.server';
+import { claimLeased, type LeasedQueue, releaseLeased } from '~/db/shared-sql.server';
 import type { Database, DialectName } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -52,16 +52,9 @@ export async function markDead(db: Db, q: { id: string; worker: string; now: str
   await claimedBy(db, q.id, q.worker).set({ status: 'dead', finished_at: q.now, locked_until: null, last_error: q.error.slice(0, 1000) }).execute();
 }
 
-/** Hands a stopping worker's unstarted jobs back without counting an attempt. */
-export async function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('jobs')
-    .set((eb) => ({ status: 'queued', locked_until: null, claimed_by: null, attempts: eb('attempts', '-', 1) }))
-    .where('id', 'in', ids)
-    .where('status', '=', 'running')
-    .where('claimed_by', '=', worker)
-    .execute();
+/** Hands a stopping worker's claimed rows back without counting an attempt. */
+export function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
+  return releaseLeased(db, JOBS, worker, ids);
 }
 
 /** Forgets finished jobs older than `before` (dead ones stay until an operator looks). */

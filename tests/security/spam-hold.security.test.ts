@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
+import { waitForDueJobs } from '#test/jobs';
 import { apiSession, type ApiSession } from '../support/auth';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -45,7 +46,11 @@ describe.each(TEST_DIALECTS)('the spam hold on the built site, %s', (dialect) =>
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const whoAmI = async (session: ApiSession) => ((await (await fetch(`${server.url}/api/auth/get-session`, { headers: { cookie: session.cookie } })).json()) as { user: { id: string } }).user.id;
-  const announced = async (blogId: string) => (await database.db.selectFrom('mail_messages').select('id').where('key', '=', `post:${blogId}`).execute()).length;
+  /** Whether the blog was announced, once the server's worker ran every job due so far. */
+  const announced = async (blogId: string) => {
+    await waitForDueJobs(database.db);
+    return (await database.db.selectFrom('mail_messages').select('id').where('key', '=', `post:${blogId}`).execute()).length;
+  };
 
   /** Where a blog may be seen beyond its own page, as an anonymous visitor (and a crawler) sees it. */
   async function spread(blogId: string) {

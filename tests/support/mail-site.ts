@@ -3,6 +3,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import type { Database, DialectName } from '~/db/schema';
 import { createScratchDatabase, type ScratchDatabase } from '#test/databases';
+import { waitForDueJobs } from '#test/jobs';
 import { type RunningServer, startServer } from './server';
 import { type LocalSmtpServer, type SmtpServerOptions, startSmtpServer } from './smtp-server';
 
@@ -97,18 +98,13 @@ export async function startMailSite(dialect: DialectName, smtpOptions: SmtpServe
     async waitForQueueEmpty(timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const now = new Date().toISOString();
-        const { jobs } = await db
-          .selectFrom('jobs')
-          .select((eb) => eb.fn.countAll<number>().as('jobs'))
-          .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)])]))
-          .executeTakeFirstOrThrow();
+        await waitForDueJobs(db, Math.max(0, deadline - Date.now()));
         const { n } = await db
           .selectFrom('mail_queue')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('status', 'in', ['queued', 'sending'])
           .executeTakeFirstOrThrow();
-        if (Number(n) === 0 && Number(jobs) === 0) return;
+        if (Number(n) === 0) return;
         if (Date.now() > deadline) throw new Error(`${n} mails still queued after ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { claimLeased, type LeasedQueue, shownName } from '~/db/shared-sql.server';
+import { claimLeased, type LeasedQueue, releaseLeased, shownName } from '~/db/shared-sql.server';
 import type { Database, DialectName, MailKind, MailQueueTable, MailStream } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -32,21 +32,22 @@ const at = (dialect: DialectName, iso: string) => (dialect === 'postgres' ? sql`
 const notBounced = sql<boolean>`not exists (select 1 from mail_bounces b where b.email = lower(e.email))`;
 
 /**
- * Queues a message for confirmed newsletter subscribers with this delivery, except `exceptEmail`
- * (the writer) and bounced addresses. One row per address: a reader who also follows the writer
- * gets it once.
+ * Queues a message for newsletter subscribers with this delivery who had confirmed by `now` (the
+ * moment the post was published, or the digest made: the announcement may be queued a little
+ * later, and one who confirmed since did not ask for it), except `exceptEmail` (the writer) and
+ * bounced addresses. One row per address: a reader who also follows the writer gets it once.
  */
 export async function queueForSubscribers(db: Db, dialect: DialectName, q: { messageId: string; delivery: 'post' | 'digest'; exceptEmail: string; now: string }): Promise<number> {
   const result = await sql`
     insert into mail_queue (id, message_id, email, stream, ref, next_attempt_at, created_at)
     select ${randomId(dialect)}, ${q.messageId}, e.email, 'newsletter', e.id, ${at(dialect, q.now)}, ${at(dialect, q.now)}
     from subscribers e
-    where e.confirmed_at is not null and e.delivery = ${q.delivery} and e.email <> ${q.exceptEmail} and ${notBounced}
+    where e.confirmed_at <= ${at(dialect, q.now)} and e.delivery = ${q.delivery} and e.email <> ${q.exceptEmail} and ${notBounced}
     on conflict (message_id, email) do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 
-/** Queues a message for the followers of `writerIds` who chose this delivery. */
+/** Queues a message for the followers of `writerIds` who chose this delivery and followed by `now`. */
 export async function queueForFollowers(
   db: Db,
   dialect: DialectName,
@@ -58,7 +59,7 @@ export async function queueForFollowers(
     insert into mail_queue (id, message_id, email, stream, ref, next_attempt_at, created_at)
     select ${randomId(dialect)}, ${q.messageId}, lower(e.email), 'follow', min(${ref}), ${at(dialect, q.now)}, ${at(dialect, q.now)}
     from follows f join "user" e on e.id = f.follower_id
-    where f.writer_id in (${sql.join(q.writerIds)}) and f.delivery = ${q.delivery} and ${notBounced}
+    where f.writer_id in (${sql.join(q.writerIds)}) and f.delivery = ${q.delivery} and f.created_at <= ${at(dialect, q.now)} and ${notBounced}
     group by lower(e.email)
     on conflict (message_id, email) do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0);
@@ -116,16 +117,9 @@ export async function markBounced(db: Db, q: { id: string; email: string; reason
   });
 }
 
-/** Hands a worker's claimed rows back untouched (it is stopping): the attempt did not happen. */
-export async function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('mail_queue')
-    .set((eb) => ({ status: 'queued', claimed_until: null, claimed_by: null, attempts: eb('attempts', '-', 1) }))
-    .where('id', 'in', ids)
-    .where('status', '=', 'sending')
-    .where('claimed_by', '=', worker)
-    .execute();
+/** Hands a stopping worker's claimed rows back without counting an attempt. */
+export function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
+  return releaseLeased(db, MAIL_QUEUE, worker, ids);
 }
 
 export async function bouncedAmong(db: Db, emails: string[]): Promise<Set<string>> {

@@ -362,7 +362,7 @@ export async function moderatedContent(ctx: ServiceContext, type: ModeratedConte
   if ((type === 'comment' && !comment) || !blog || blog.availability === 'Hidden') throw new AppError('not_found', MESSAGES.contentNotFound);
   const ownerId = comment ? comment.user_id : blog.owner_id;
   const actor = await assertCanModerate(ctx, moderator, ownerId);
-  return { actor, ownerId, blogId: blog.id };
+  return { actor, ownerId, blogId: blog.id, blogOwnerId: blog.owner_id };
 }
 
 /**
