@@ -108,7 +108,8 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
     } finally {
       await site.stop();
     }
-  });
+    // Two starts of a server and the operator's command three times: longer than a page journey.
+  }, 180_000);
 
   describe('on one site', () => {
     let site: Site;
@@ -190,7 +191,7 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       await writer.context.request.post(`${site.url}/api/auth/sign-in/email`, { headers: { origin: site.url }, data: { email: writerUser.email, password: writerUser.password } });
       await writer.page.goto(`${site.url}/update-profile`);
       expect(await writer.page.getByTestId('suspended-banner').textContent()).toContain('Your account is suspended for good.');
-    });
+    }, 150_000);
 
     it('Delete asks first (with and without JavaScript); queue items show rendered Markdown; the audit log reads in names and words; no word breaks mid-word on a phone', async () => {
       const admin = await open({ viewport: VIEWPORTS.phone });
@@ -263,6 +264,6 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       expect(await wordsBrokenMidWord(page)).toEqual([]);
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, 'moderation-audit-log-phone-light');
-    });
+    }, 150_000);
   });
 });
