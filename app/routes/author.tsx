@@ -1,4 +1,4 @@
-import { Form, Link, redirect } from 'react-router';
+import { Link, redirect } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { FeedLink } from '~/components/feed-link';
 import { LocalNumber } from '~/components/local-format';
@@ -10,10 +10,9 @@ import { FollowButton } from '~/features/follows/components/follow-button';
 import { followStateForWriter } from '~/features/follows/follows.service.server';
 import { getAuthor } from '~/features/users/users.service.server';
 import { ReportButton } from '~/features/moderation/components/report-button';
-import { ReasonField, SuspendControls } from '~/features/moderation/components/moderation-controls';
 import { runModerationForm } from '~/features/moderation/moderation-form.server';
-import { getWriterModeration, type WriterModeration } from '~/features/moderation/spam-hold.service.server';
-import { LocalTime } from '~/components/local-format';
+import { getWriterModeration } from '~/features/moderation/spam-hold.service.server';
+import { onDemand } from '~/components/on-demand';
 import { withFlash } from '~/lib/flash.server';
 import { pageRefusal } from '~/lib/page-errors.server';
 import { defineAction } from '~/lib/page-action.server';
@@ -22,6 +21,11 @@ import { MESSAGES } from '~/lib/messages';
 import { errorPage } from '~/lib/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/seo';
 import type { Route } from './+types/author';
+
+// Only moderators see it: its code loads when it is shown (docs/decisions/038).
+const ModerateWriter = onDemand(() => import('~/features/moderation/components/moderate-writer').then((m) => ({ default: m.ModerateWriter })), {
+  serverMarkup: '[data-testid="moderate-writer"]',
+});
 
 export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const site = siteOf(matches);
@@ -74,31 +78,6 @@ export const action = defineAction<Route.ActionArgs>()(
     return redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.moderationDone }) });
   },
 );
-
-/** The moderators' part of a writer's page: where the writer stands, and what may be done about it. */
-function ModerateWriter({ writerId, moderation }: { writerId: string; moderation: WriterModeration }) {
-  const { suspension, heldUntil } = moderation;
-  return (
-    <details className="mt-6 rounded-box bg-base-200 p-4" data-testid="moderate-writer" open={Boolean(suspension || heldUntil)}>
-      <summary className="cursor-pointer font-semibold">{MESSAGES.moderateWriter}</summary>
-      {suspension ? (
-        <p className="mt-2 text-sm" data-testid="writer-suspended">
-          {MESSAGES.writerSuspended(suspension.until)}{suspension.until ? <> <LocalTime iso={suspension.until} withTime /></> : null}. {MESSAGES.removedReason(suspension.reason)}
-        </p>
-      ) : null}
-      {heldUntil ? <p className="mt-2 text-sm" data-testid="writer-held">{MESSAGES.writerOnHold}: until <LocalTime iso={heldUntil} withTime /></p> : null}
-      <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
-        <ReasonField id={`reason-${writerId}`} />
-        {heldUntil ? <button className="btn btn-success btn-sm" name="intent" value="approve-account">{MESSAGES.approveAccount}</button> : null}
-        {suspension ? (
-          <button className="btn btn-outline btn-sm" name="intent" value="unsuspend">{MESSAGES.moderationUnsuspend}</button>
-        ) : (
-          <SuspendControls id={`period-${writerId}`} />
-        )}
-      </Form>
-    </details>
-  );
-}
 
 /** A writer's page (docs/product.md#community-features): name, photo, follow, their feed and their blogs; the writer also sees Hidden ones with views and likes. */
 export default function Author({ loaderData }: Route.ComponentProps) {

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '~/db/schema';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '../support/databases';
-import { type RunningServer, startServer } from '../support/server';
+import { freePort, type RunningServer, startServer } from '../support/server';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { seedBlog, uploadPhoto } from '../support/blogs';
@@ -19,7 +19,8 @@ import { screenshot, useBrowsers, VIEWPORTS, waitForHydration } from '../support
 async function startSite(dialect: DialectName, env: Record<string, string> = {}) {
   const scratch: ScratchDatabase | null = dialect === 'postgres' ? await createScratchDatabase('postgres') : null;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'afterglow-standing-'));
-  const siteEnv = { ...env, DATA_DIR: dataDir, ...(scratch ? { DATABASE_URL: scratch.env.DATABASE_URL! } : {}) };
+  // One port for the site's life, so a restart answers at the same address.
+  const siteEnv = { ...env, DATA_DIR: dataDir, PORT: String(await freePort()), ...(scratch ? { DATABASE_URL: scratch.env.DATABASE_URL! } : {}) };
   let server: RunningServer = await startServer(siteEnv);
   return {
     get url() {
@@ -93,6 +94,8 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       expect(await warning.getByRole('link', { name: 'Moderation' }).getAttribute('href')).toBe('/moderation#pending-heading');
       expect(await owner.page.getByTestId('instance-accounts-waiting').textContent()).toBe('1');
       expect(await axeViolations(owner.page)).toEqual([]);
+      // The page leaves first: a running page would ask the stopped server for route patches.
+      await owner.page.goto('about:blank');
       const restarted = await site.restart();
       await expect.poll(() => restarted.output()).toContain("1 account is waiting for a moderator's approval: see /moderation.");
 
@@ -105,7 +108,8 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
     } finally {
       await site.stop();
     }
-  });
+    // Two starts of a server and the operator's command three times: longer than a page journey.
+  }, 180_000);
 
   describe('on one site', () => {
     let site: Site;
@@ -187,7 +191,7 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       await writer.context.request.post(`${site.url}/api/auth/sign-in/email`, { headers: { origin: site.url }, data: { email: writerUser.email, password: writerUser.password } });
       await writer.page.goto(`${site.url}/update-profile`);
       expect(await writer.page.getByTestId('suspended-banner').textContent()).toContain('Your account is suspended for good.');
-    });
+    }, 150_000);
 
     it('Delete asks first (with and without JavaScript); queue items show rendered Markdown; the audit log reads in names and words; no word breaks mid-word on a phone', async () => {
       const admin = await open({ viewport: VIEWPORTS.phone });
@@ -260,6 +264,6 @@ describe.each(TEST_DIALECTS)('standing and moderation on %s', (dialect) => {
       expect(await wordsBrokenMidWord(page)).toEqual([]);
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, 'moderation-audit-log-phone-light');
-    });
+    }, 150_000);
   });
 });

@@ -1,3 +1,4 @@
+import { emit } from '~/kernel/events.server';
 import { holdEnd, type Suspension } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
