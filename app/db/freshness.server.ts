@@ -51,6 +51,8 @@ function targetKey(target: StaleTarget): string {
       return `blog_of_${target.table}_${target.column}`;
     case 'blogs-of-person':
       return `person_${target.column}`;
+    case 'blogs-of-writer':
+      return `writer_${target.column}`;
   }
 }
 
@@ -69,6 +71,7 @@ function check(rule: FreshnessRule, target: StaleTarget, on: RowChanges) {
     // A revision must not revise itself, and a view is never a reason to re-render (decision 024).
     throw new Error('freshness rule on blogs: name its columns, never `revision` or `views`');
   }
+  if (target.kind === 'blogs-of-writer' && rule.table !== 'blogs') throw new Error('freshness rule: `blogsOfWriter` is for rows of blogs');
   if (target.kind === 'own-revision' && (rule.table !== 'blogs' || on.insert || on.delete)) {
     throw new Error('freshness rule: `ownRevision` is for updates of blogs');
   }
@@ -102,6 +105,9 @@ function staleBlogs(target: StaleTarget, row: string): string {
       return `id = (select blog_id from "${target.table}" where id = ${row}.${target.column})`;
     case 'blogs-of-person':
       return `owner_id = ${row}.${target.column} or id in (select blog_id from comments where user_id = ${row}.${target.column})`;
+    case 'blogs-of-writer':
+      // Her other blogs: the row's own page follows its own revision.
+      return `owner_id = ${row}.${target.column} and id <> ${row}.id`;
     default:
       throw new Error(`no blogs for ${target.kind}`);
   }

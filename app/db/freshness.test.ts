@@ -71,7 +71,7 @@ describeOnDialects('freshness triggers from one table on %s', (t, dialect) => {
     expect(await revision('upgraded')).toBe(1);
 
     const report = await migrateToLatest(db);
-    expect(report).toEqual({ applied: [GENERATED], freshnessRebuilt: true });
+    expect(report).toEqual({ applied: Object.keys(migrations).sort().filter((name) => name >= GENERATED), freshnessRebuilt: true });
     expect(await catalog(db, dialect)).toEqual(fresh);
     await db.updateTable('blogs').set({ title: 'Moved again' }).where('id', '=', 'upgraded').execute();
     expect(await revision('upgraded')).toBe(2);

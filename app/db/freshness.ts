@@ -29,7 +29,8 @@ export type StaleTarget =
   | { kind: 'own-revision' }
   | { kind: 'blog'; column: string }
   | { kind: 'blog-of'; table: string; column: string }
-  | { kind: 'blogs-of-person'; column: string };
+  | { kind: 'blogs-of-person'; column: string }
+  | { kind: 'blogs-of-writer'; column: string };
 
 /** Which row changes count: inserts, deletes, and updates of any column (`true`) or of these. */
 export interface RowChanges {
@@ -49,6 +50,8 @@ export const ownRevision: StaleTarget = { kind: 'own-revision' };
 export const blog = (column: string): StaleTarget => ({ kind: 'blog', column });
 export const blogOf = (table: string, column: string): StaleTarget => ({ kind: 'blog-of', table, column });
 export const blogsOfPerson = (column: string): StaleTarget => ({ kind: 'blogs-of-person', column });
+/** The other blogs of the writer a blogs row names (the end of a post shows her other posts). */
+export const blogsOfWriter = (column: string): StaleTarget => ({ kind: 'blogs-of-writer', column });
 /** Any row added, changed or removed. */
 export const ROWS: RowChanges = { insert: true, delete: true, update: true };
 export const updateOf = (...columns: string[]): RowChanges => ({ update: columns });
@@ -62,12 +65,21 @@ const LISTED_BLOG_COLUMNS = [
   'photo_focus', 'photo_focus_x', 'photo_focus_y', // the photo's focus (decision 040)
 ];
 
+const POST_END_COLUMNS = [
+  'owner_id', 'title', 'category', 'short_description', 'long_description', 'availability', 'photo',
+  'photo_focus', 'photo_focus_x', 'photo_focus_y', 'created_at', 'removed_at', 'pending_since',
+];
+
 export const FRESHNESS: readonly FreshnessRule[] = [
   // A blog's page shows every listed field and its like and comment counts.
   { table: 'blogs', on: updateOf(...LISTED_BLOG_COLUMNS, 'likes', 'comments_count'), stale: [ownRevision] },
   { table: 'blogs', on: { insert: true, delete: true, ...updateOf(...LISTED_BLOG_COLUMNS) }, stale: [scope('lists')] },
   // A comment is on its blog's page (its count is on the blog row, which revises it again).
   { table: 'comments', on: ROWS, stale: [blog('blog_id')] },
+  // The end of a post shows its writer's other posts (docs/decisions/061): when one of her posts
+  // comes, goes or changes what the end shows of it, her other blogs' pages are stale too. Likes,
+  // comments and views show nowhere there.
+  { table: 'blogs', on: { insert: true, delete: true, ...updateOf(...POST_END_COLUMNS) }, stale: [blogsOfWriter('owner_id')] },
   // A person's shown name and photo: on their blogs, the blogs they commented on, lists and the session cache.
   { table: 'user', on: updateOf('name', 'image'), stale: [blogsOfPerson('id'), scope('lists')] },
   { table: 'profiles', on: { insert: true, ...updateOf('name', 'photo') }, stale: [blogsOfPerson('user_id'), scope('lists'), scope('sessions')] },
