@@ -155,9 +155,10 @@ export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser
  * report's target, or the user themselves. A moderator acts on writers, an admin also on
  * moderators; nobody acts on an admin or on themselves.
  */
-export async function assertCanModerate(ctx: ServiceContext, actor: SessionUser & { role: Role }, ownerId: string): Promise<SessionUser & { role: Role }> {
+export async function assertCanModerate(ctx: ServiceContext, actor: SessionUser & { role: Role }, ownerId: string | null): Promise<SessionUser & { role: Role }> {
   await assertCanWrite(ctx);
-  if (ownerId === actor.id || RANK[await getRole(ctx, ownerId)] >= RANK[actor.role]) throw new AppError('forbidden', MESSAGES.cannotModerateStaff);
+  // null: a remote author (a comment from another server), who holds no role here.
+  if (ownerId !== null && (ownerId === actor.id || RANK[await getRole(ctx, ownerId)] >= RANK[actor.role])) throw new AppError('forbidden', MESSAGES.cannotModerateStaff);
   return actor;
 }
 
@@ -230,7 +231,8 @@ async function snapshotOf(ctx: ServiceContext, type: ReportTargetType, id: strin
   }
   if (type === 'comment') {
     const comment = await repo.findCommentForModeration(ctx.db, id);
-    if (!comment || comment.removed_at) return null;
+    // A remote author's comment is reported through federation's own flow (docs/decisions/060).
+    if (!comment || comment.removed_at || comment.deleted_at || comment.user_id === null) return null;
     const blog = await repo.findBlogForModeration(ctx.db, comment.blog_id);
     if (!blog || (blog.availability === 'Hidden' && blog.owner_id !== ctx.user?.id) || blog.removed_at) return null;
     return { blogId: comment.blog_id, ownerId: comment.user_id, text: comment.comment_text };
@@ -373,7 +375,7 @@ export async function deleteContent(ctx: ServiceContext, type: ModeratedContent,
   const { actor, blogId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
-    const deletedCount = type === 'comment' ? await repo.deleteCommentRow(db, id, blogId) : await repo.deleteBlogRow(db, id);
+    const deletedCount = type === 'comment' ? await repo.deleteCommentRow(db, id, blogId, now) : await repo.deleteBlogRow(db, id);
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
     await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason);
     return { deletedCount };
