@@ -11,6 +11,8 @@ const zones = [
   // Shared UI and helpers stay independent of the domain and the transport.
   { target: './app/components', from: ['./app/features', './app/routes', './server'] },
   { target: './app/lib', from: ['./app/features', './app/routes', './server', './app/components'], except: [] },
+  // The shared kernel (jobs, events, account standing) is what features build on: it knows none of them.
+  { target: './app/kernel', from: ['./app/features', './app/routes', './server', './app/components'] },
   // The domain never reaches into transports.
   { target: './app/features', from: ['./app/routes', './server'] },
   { target: './app/db', from: ['./app/features', './app/routes', './server', './app/components'] },
@@ -31,6 +33,35 @@ for (const feature of features) {
     message: `Reach another feature through its *.service.server.ts (decision 035).`,
   });
 }
+
+// Features sit side by side (docs/decisions/057): a feature does not call another feature's
+// service either — what one feature does because of another's change goes through a domain event
+// (app/kernel/events.server.ts), and standing through app/kernel/standing.server.ts. The edges
+// left are reads and the image store, each listed here: a new one is a visible, reviewed line.
+const SERVICE_READS = {
+  blogs: ['images'], // storing and adopting photos
+  users: ['images'], // the sign-up photo
+  feeds: ['blogs', 'images'], // the feeds list blogs
+  home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
+  wishlist: ['blogs'], // a wished blog as its page shows it
+  newsletter: ['follows'], // a mailed unsubscribe link may end follows
+};
+for (const feature of features) {
+  const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];
+  zones.push({
+    target: `./app/features/${feature}`,
+    from: `./app/features/!(${allowed.join('|')})/**/*.service.server.ts`,
+    message: `Features sit side by side: act on another feature's change through a domain event (app/kernel/events.server.ts), or list a read in SERVICE_READS (docs/decisions/057).`,
+  });
+}
+
+// Routes are thin: they reach features only through their services, form adapters, schemas,
+// presenters, components and client-safe helpers — never a repo or another server module.
+zones.push({
+  target: './app/routes',
+  from: './app/features/**/!(*.service|*-form).server.ts',
+  message: 'Routes call services (or a form adapter, *-form.server.ts), never repos or other server modules (docs/decisions/057).',
+});
 
 // File names (decision 035): kebab-case parts joined by dots, `<subject>.<role>[.server].ts`; a
 // feature's own files carry its folder's (plural) name, never the singular; API tests sit beside

@@ -5,6 +5,8 @@ import { loadConfig } from '../../server/config.server';
 import { type AppDeps, createDeps, serviceContext } from '../../server/context.server';
 import { createHttpApp, type HttpApp } from '../../server/http.server';
 import { createLogger } from '../../server/logger.server';
+import { createJobs } from '../../server/jobs/registry.server';
+import { drainJobs, type JobBatchReport } from '~/kernel/jobs.server';
 
 export interface TestApp {
   deps: AppDeps;
@@ -15,6 +17,12 @@ export interface TestApp {
   /** Signs a new user up through better-auth; returns the user, its cookie and bearer token. */
   createUser(overrides?: Partial<{ email: string; name: string; password: string; image: string }>): Promise<TestUser>;
   context(user: SessionUser | null): ReturnType<typeof serviceContext>;
+  /**
+   * Runs the background jobs queued so far (event deliveries, periodic tasks already offered)
+   * with the server's own registry, until none is left: what a change set in motion has then
+   * happened. Without `now`, every queued job counts as due, whatever clock the test set.
+   */
+  runJobs(now?: Date): Promise<JobBatchReport>;
   close(): Promise<void>;
 }
 
@@ -26,6 +34,8 @@ export interface TestUser {
 }
 
 export const TEST_ORIGIN = 'http://afterglow.test';
+/** A clock late enough that every queued job is due (and still an ISO date both databases order as text). */
+const EVERY_JOB_DUE = new Date('9999-12-31T00:00:00.000Z');
 let counter = 0;
 
 /** A real app (real database, real better-auth) on a scratch database, without React Router. */
@@ -34,6 +44,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   const config = loadConfig({ ...scratch.env, ...env });
   const deps = await createDeps(config, createLogger(config.LOG_LEVEL));
   const app = createHttpApp(deps);
+  const jobs = createJobs(config);
 
   const request: TestApp['request'] = async (path, init = {}) => {
     const headers = new Headers(init.headers);
@@ -80,6 +91,9 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
       };
     },
     context: (user) => serviceContext(deps, user),
+    runJobs(now = EVERY_JOB_DUE) {
+      return drainJobs({ ...serviceContext(deps, null), now: () => now }, jobs.registry);
+    },
     async close() {
       await deps.views.close();
       await deps.database.close();

@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ReportTargetType, Role } from '~/db/schema';
+import { emit } from '~/kernel/events.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -30,8 +32,13 @@ export async function requireRole(ctx: ServiceContext, least: Role): Promise<Ses
   return { ...user, role: role as Role };
 }
 
-export async function audit(ctx: Pick<ServiceContext, 'db' | 'now'>, actorId: string | null, action: string, target: { type: string; id: string }, reason: string) {
+/**
+ * Writes the moderation log's row and says so as an event, in the action's transaction. `ownerId`:
+ * whose content the action is about (a user action is about the user).
+ */
+export async function audit(ctx: Pick<ServiceContext, 'db' | 'now'>, actorId: string | null, action: string, target: { type: string; id: string }, reason: string, ownerId?: string | null) {
   await repo.insertLog(ctx.db, { id: newId(), actor_id: actorId, action, target_type: target.type, target_id: target.id, reason, created_at: ctx.now().toISOString() });
+  await emit(ctx, 'moderation.decided', { actorId, action, targetType: target.type, targetId: target.id, ownerId: ownerId ?? (target.type === 'user' ? target.id : null), reason });
 }
 
 // --- Roles -------------------------------------------------------------------------------
@@ -126,29 +133,6 @@ export async function listAuditLog(ctx: ServiceContext, page: { page: number; li
 // --- Restrictions: suspension and comment ban ----------------------------------------------
 
 /**
- * The rule every write passes (blogs, likes, comments, wishlist, uploads, profile, reports): a
- * suspended account can read but not write. Suspending also ends every session at once; this
- * holds for sessions made afterwards (a suspended user may sign in to read).
- */
-export async function assertCanWrite(ctx: ServiceContext): Promise<SessionUser> {
-  const user = requireUser(ctx);
-  const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
-  const suspension = active.find((r) => r.kind === 'suspended');
-  if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
-  return user;
-}
-
-/** assertCanWrite, and not banned from commenting. */
-export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser> {
-  const user = requireUser(ctx);
-  const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
-  const suspension = active.find((r) => r.kind === 'suspended');
-  if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
-  if (active.some((r) => r.kind === 'comment_ban')) throw new AppError('forbidden', MESSAGES.commentBanned);
-  return user;
-}
-
-/**
  * The one rule of every moderation action (docs/decisions/028), for an actor whose role
  * `requireRole` already read (so a non-moderator is refused before anything is looked up): the
  * actor is in good standing and outranks whoever the action is about — the owner of a blog, comment or
@@ -178,6 +162,7 @@ export async function suspendUser(ctx: ServiceContext, userId: string, input: Su
     await repo.upsertRestriction(db, { user_id: userId, kind: 'suspended', until, reason: input.reason, created_by: actor.id, created_at: now.toISOString() });
     await repo.closeReports(db, { type: 'user', id: userId }, 'resolved', actor.id, now.toISOString());
     await audit({ ...ctx, db }, actor.id, until ? `suspend_until ${until}` : 'suspend', { type: 'user', id: userId }, input.reason);
+    await emit({ ...ctx, db }, 'account.suspended', { userId, until, reason: input.reason });
     // Deleting the sessions bumps the `sessions` version (a trigger), so every instance's
     // session cache drops them on its next request (docs/decisions/019).
     return repo.deleteSessions(db, userId);
@@ -343,7 +328,7 @@ export async function moderatedContent(ctx: ServiceContext, type: ModeratedConte
   if ((type === 'comment' && !comment) || !blog || blog.availability === 'Hidden') throw new AppError('not_found', MESSAGES.contentNotFound);
   const ownerId = comment ? comment.user_id : blog.owner_id;
   const actor = await assertCanModerate(ctx, moderator, ownerId);
-  return { actor, ownerId, blogId: blog.id };
+  return { actor, ownerId, blogId: blog.id, blogOwnerId: blog.owner_id };
 }
 
 /**
@@ -351,33 +336,35 @@ export async function moderatedContent(ctx: ServiceContext, type: ModeratedConte
  * reports on it are resolved. Cached pages go stale: the row's change bumps `content`.
  */
 export async function hideContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const { actor } = await moderatedContent(ctx, type, id);
+  const { actor, ownerId, blogOwnerId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: now, removed_reason: input.reason });
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
-    await audit({ ...ctx, db }, actor.id, 'hide', { type, id }, input.reason);
+    await audit({ ...ctx, db }, actor.id, 'hide', { type, id }, input.reason, ownerId);
+    if (type === 'blog' && modifiedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId: blogOwnerId, how: 'removed' });
     return { modifiedCount };
   });
 }
 
 export async function restoreContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const { actor } = await moderatedContent(ctx, type, id);
+  const { actor, ownerId } = await moderatedContent(ctx, type, id);
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: null, removed_reason: null });
-    await audit({ ...ctx, db }, actor.id, 'restore', { type, id }, input.reason);
+    await audit({ ...ctx, db }, actor.id, 'restore', { type, id }, input.reason, ownerId);
     return { modifiedCount };
   });
 }
 
 /** For good: a blog goes with its comments, likes and wishlist rows (ON DELETE CASCADE). */
 export async function deleteContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ deletedCount: number }> {
-  const { actor, blogId } = await moderatedContent(ctx, type, id);
+  const { actor, blogId, ownerId, blogOwnerId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const deletedCount = type === 'comment' ? await repo.deleteCommentRow(db, id, blogId, now) : await repo.deleteBlogRow(db, id);
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
-    await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason);
+    await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason, ownerId);
+    if (type === 'blog' && deletedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId: blogOwnerId, how: 'deleted' });
     return { deletedCount };
   });
 }

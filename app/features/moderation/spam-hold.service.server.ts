@@ -1,4 +1,4 @@
-import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
+import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
@@ -17,58 +17,12 @@ import type { ModeratedContent, ModerationReasonInput } from './moderation.schem
  * the page cache and every instance see the blog appear at once (decision 024).
  */
 
-const DAY_MS = 86_400_000;
-/** What counts as a link in plain text (titles, comments): an address with a scheme or starting www. */
-const LINK = /\b(?:https?:\/\/|www\.)/gi;
-/** A link in a rendered, sanitised body: an anchor the reader can follow (a foreign picture is one too). */
-const HTML_LINK = /<a\s[^>]*\bhref=/gi;
-
-/**
- * Links in plain texts, and in a Markdown body as it is shown: counted in its rendered, sanitised
- * HTML, so character references (`https&#58;//`), reference links and autolinks count exactly
- * as the reader's browser sees them (docs/decisions/029, 047).
- */
-export function countLinks(texts: (string | null | undefined)[], bodyHtml = ''): number {
-  return texts.reduce((n, text) => n + (text?.match(LINK)?.length ?? 0), bodyHtml.match(HTML_LINK)?.length ?? 0);
-}
-
-/** When the account's hold ends, or null when it is not held (hold off, old enough, or approved). */
-export async function holdEnd(ctx: ServiceContext, userId: string): Promise<string | null> {
-  const days = ctx.spamHold?.days ?? 0;
-  if (days <= 0) return null;
-  const account = await repo.findAccountAge(ctx.db, userId);
-  if (!account || account.approvedAt) return null;
-  const end = new Date(account.createdAt.getTime() + days * DAY_MS);
-  return end > ctx.now() ? end.toISOString() : null;
-}
-
-export interface Hold {
-  /** The blog stays out of what spreads it until then (null: not held). */
-  heldUntil: string | null;
-  /** More than K links from a held account: it waits for a moderator. */
-  pending: boolean;
-}
-
-/**
- * What new or changed text of a writer whose hold ends at `heldUntil` carries: plain `texts`, and
- * a Markdown body as rendered and sanitised for its page.
- */
-export function holdOf(ctx: ServiceContext, heldUntil: string | null, texts: (string | null | undefined)[], bodyHtml?: string): Hold {
-  const maxLinks = ctx.spamHold?.maxLinks ?? Number.POSITIVE_INFINITY;
-  return { heldUntil, pending: heldUntil !== null && countLinks(texts, bodyHtml) > maxLinks };
-}
-
-/** What new or changed plain text of `userId` (a comment) carries. */
-export async function holdFor(ctx: ServiceContext, userId: string, texts: (string | null | undefined)[]): Promise<Hold> {
-  return holdOf(ctx, await holdEnd(ctx, userId), texts);
-}
-
 type ReleasedBlog = Awaited<ReturnType<typeof repo.releaseExpiredHolds>>[number];
 
-/** A released blog that is Public, shown and no longer waiting is announced now (once per blog). */
-async function announceReleased(ctx: ServiceContext, blogs: ReleasedBlog[], now: string) {
+/** A released blog that is Public, shown and no longer waiting is published now. */
+async function publishReleased(ctx: ServiceContext, blogs: ReleasedBlog[]) {
   for (const blog of blogs) {
-    if (blog.availability === 'Public' && !blog.removed_at && !blog.held_until && !blog.pending_since) await announceBlog(ctx, blog, now);
+    if (blog.availability === 'Public' && !blog.removed_at && !blog.held_until && !blog.pending_since) await emit(ctx, 'blog.published', { blogId: blog.id, ownerId: blog.owner_id });
   }
 }
 
@@ -84,7 +38,7 @@ export async function approveAccount(ctx: ServiceContext, userId: string, input:
     const approved = await repo.insertApproval(db, { user_id: userId, approved_by: actor.id, approved_at: now, reason: input.reason });
     const released = await repo.releaseAccount(db, userId);
     if (approved === 0 && released.length === 0) return { modifiedCount: 0 };
-    await announceReleased(tx, released, now);
+    await publishReleased(tx, released);
     await audit(tx, actor.id, 'approve_account', { type: 'user', id: userId }, input.reason);
     return { modifiedCount: 1 };
   });
@@ -93,13 +47,12 @@ export async function approveAccount(ctx: ServiceContext, userId: string, input:
 /** A blog or comment that waited in the queue is shown. A blog still held is announced when its hold ends. */
 export async function approveContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
   const { actor } = await moderatedContent(ctx, type, id);
-  const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const tx = { ...ctx, db };
     if (type === 'blog') {
       const blog = await repo.clearPendingBlog(db, id);
       if (!blog) throw new AppError('not_found', MESSAGES.notPending);
-      await announceReleased(tx, [blog], now);
+      await publishReleased(tx, [blog]);
     } else if ((await repo.clearPendingComment(db, id)) === 0) {
       throw new AppError('not_found', MESSAGES.notPending);
     }
@@ -113,7 +66,7 @@ export async function releaseExpiredHolds(ctx: ServiceContext): Promise<{ releas
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const released = await repo.releaseExpiredHolds(db, now);
-    await announceReleased({ ...ctx, db }, released, now);
+    await publishReleased({ ...ctx, db }, released);
     return { released: released.length };
   });
 }
