@@ -44,7 +44,8 @@ const SERVICE_READS = {
   feeds: ['blogs', 'images'], // the feeds list blogs
   home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
   wishlist: ['blogs'], // a wished blog as its page shows it
-  newsletter: ['follows'], // a mailed unsubscribe link may end follows
+  mail: ['images'], // a mailed post's photo
+  newsletter: ['follows', 'mail'], // a mailed unsubscribe link may end follows; the confirmation mail is queued with the subscription
 };
 for (const feature of features) {
   const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];
