@@ -2,7 +2,8 @@ import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { likedByViewer } from '~/features/blogs/blogs.presenter';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blogs.schema';
-import { addComment, deleteBlog, deleteComment, editComment, getBlogWithAuthor, getPostEnd } from '~/features/blogs/blogs.service.server';
+import { addComment, deleteBlog, getBlogWithAuthor, getPostEnd } from '~/features/blogs/blogs.service.server';
+import { isCommentTool, runCommentTool } from '~/features/blogs/comment-form.server';
 import { PostEnd } from '~/features/blogs/components/post-end';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
@@ -26,7 +27,7 @@ import { RateLimitedError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
+import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
 import { userOrRedirectToLogin, signedOutPost } from '~/lib/session.server';
 import type { Route } from './+types/blog-detail';
@@ -125,15 +126,19 @@ async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: s
   return redirect('/allblogs', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.blogDeleted }) });
 }
 
-/** Comment and delete, posted by this page's forms (with or without JavaScript). */
-/** A signed-out post: deleting the blog goes to log in; a comment comes back with its text and a way in. */
+/** Where a comment tool returns to: the comment it was about (its place survives a reload). */
+const commentPlace = (blogId: string, form: FormData) => `/blogs/${blogId}#comment-${String(form.get('commentId') ?? '')}`;
+
+/** A signed-out post: deleting the blog or a comment tool goes to log in; a comment comes back with its text and a way in. */
 async function commentSignedOut({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
-  if (form.get('intent') === 'delete') userOrRedirectToLogin(context, request);
+  const intent = form.get('intent');
+  if (intent === 'delete' || isCommentTool(intent)) userOrRedirectToLogin(context, request);
   const commentText = form.get('commentText');
   return signedOutPost<CommentsActionData>(request, { intent: 'comment', error: MESSAGES.commentError, values: { commentText: typeof commentText === 'string' ? commentText : '' } }, '#comments');
 }
 
+/** Comment, the comment tools (reply, like, pin, hide, edit, delete) and delete, posted by this page's forms (with or without JavaScript). */
 export const action = defineAction<Route.ActionArgs>()(
   { auth: 'user', limits: [RATE_LIMITS.comment], input: CommentSchema, signedOut: commentSignedOut },
   async ({ request, params }, { ctx, input }) => {
@@ -141,7 +146,7 @@ export const action = defineAction<Route.ActionArgs>()(
     const intent = form.get('intent');
     try {
       if (intent === 'delete') return await deleteAndLeave(ctx, params.id);
-      if (intent === 'edit-comment' || intent === 'delete-comment') return await ownComment(ctx, params.id, intent, form);
+      if (isCommentTool(intent)) return await runCommentTool(ctx, intent, form, commentPlace(params.id, form));
       const parsed = input.safeParse({ commentText: form.get('commentText') ?? '' });
       if (!parsed.success) {
         return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
@@ -157,24 +162,6 @@ export const action = defineAction<Route.ActionArgs>()(
     }
   },
 );
-
-/** Writers' own tools (issue 19): edit one's comment, delete it, or delete one on one's blog. */
-async function ownComment(ctx: Route.ActionArgs['context']['service'], blogId: string, intent: 'edit-comment' | 'delete-comment', form: FormData) {
-  const commentId = String(form.get('commentId') ?? '');
-  const back = `/blogs/${blogId}#comments`;
-  try {
-    if (intent === 'delete-comment') await deleteComment(ctx, commentId);
-    else {
-      const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });
-      if (!parsed.success) return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: fieldErrors(parsed.error).commentText ?? MESSAGES.commentError }) });
-      await editComment(ctx, commentId, parsed.data);
-    }
-  } catch (error) {
-    return backWithRefusal(error, back);
-  }
-  const text = intent === 'delete-comment' ? MESSAGES.commentDeleted : MESSAGES.commentUpdated;
-  return redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }) });
-}
 
 const VIEWED_KEY = 'viewedBlogs';
 const VIEWED_KEEP = 500;
@@ -270,7 +257,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         </div>
         <PostEnd blog={blog} previous={end.previous} next={end.next} more={end.more} follow={follow} signedIn={signedIn} />
         <WhileSuspended suspension={suspension}>
-          <Comments comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
+          <Comments blogId={blog._id} comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
         </WhileSuspended>
       </div>
     </article>

@@ -1,9 +1,11 @@
 import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.service.server';
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
-import { assertCanComment, assertCanWrite, holdEnd, holdFor, holdOf } from '~/kernel/standing.server';
+import { assertCanWrite, holdEnd, holdOf } from '~/kernel/standing.server';
 import { emit } from '~/kernel/events.server';
 import { AppError, isAppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
+import { findVisibleBlog } from './blog-visibility.server';
+import { listBlogComments } from './comments.service.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
@@ -15,7 +17,6 @@ import { BodyUnrenderable, renderMarkdown } from './markdown.server';
 export { BodyUnrenderable, renderMarkdown } from './markdown.server';
 import type { ViewCounter } from './view-counter.server';
 import {
-  type CommentInput,
   type CreateBlogInput,
   FEATURED_BLOGS_LIMIT,
   type ListBlogsQuery,
@@ -26,23 +27,7 @@ import {
   type UpdateBlogInput,
 } from './blogs.schema';
 
-/**
- * The detail shows the newest comments; older ones stay in the database, so no page loads an
- * unbounded list (docs/product.md#lists-at-scale).
- */
-export const COMMENTS_SHOWN = 100;
-
-const notFound = () => new AppError('not_found', MESSAGES.blogNotFound);
-
-/**
- * A Hidden blog is a private draft, and a blog a moderator removed or one waiting for a
- * moderator is shown to its owner only: to anyone else none exists (docs/product.md#hidden-blogs, decisions 028, 029).
- */
-async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
-  const row = await repo.findBlog(ctx.db, id);
-  if (!row || ((row.availability === 'Hidden' || row.removed_at || row.pending_since) && row.owner_id !== ctx.user?.id)) throw notFound();
-  return row;
-}
+const findVisible = findVisibleBlog;
 
 async function present(ctx: ServiceContext, rows: (BlogRow & { snippet?: string })[]): Promise<BlogJson[]> {
   const liked = ctx.user ? await repo.likedAmong(ctx.db, ctx.user.id, rows.map((r) => r.id)) : new Set<string>();
@@ -219,7 +204,7 @@ export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson
 export async function getBlogWithAuthor(ctx: ServiceContext, id: string): Promise<{ blog: BlogJson; authorId: string; authorPhoto: string | null; held: boolean }> {
   const row = await findVisible(ctx, id);
   const [comments, liked, authorPhoto] = await Promise.all([
-    repo.listComments(ctx.db, id, COMMENTS_SHOWN, ctx.user?.id ?? null),
+    listBlogComments(ctx, row),
     ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
     repo.findAuthorPhoto(ctx.db, row.owner_id),
   ]);
@@ -379,49 +364,4 @@ export async function listLikedBlogs(ctx: ServiceContext, email: string, page: P
   return { items: rows.map((r) => ({ blogId: r.blog_id, likes: r.likes, likedBy: [user.email] })), total };
 }
 
-/** A comment by the caller (whatever a payload claims); never on one's own blog (docs/product.md#validation). */
-export async function addComment(ctx: ServiceContext, id: string, input: CommentInput): Promise<{ success: true; pending?: true }> {
-  const user = await assertCanComment(ctx);
-  await ctx.limit(RATE_LIMITS.comment);
-  const row = await findVisible(ctx, id);
-  if (row.owner_id === user.id) throw new AppError('forbidden', MESSAGES.cantCommentOwn);
-  const now = ctx.now().toISOString();
-  const hold = await holdFor(ctx, user.id, [input.commentText]);
-  const commentId = newId();
-  await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertComment(trx, {
-      id: commentId,
-      blog_id: id,
-      user_id: user.id,
-      comment_text: input.commentText,
-      commented_at: now,
-      pending_since: hold.pending ? now : null,
-    });
-    // A comment waiting for a moderator is not yet said to anyone.
-    if (!hold.pending) await emit({ ...ctx, db: trx }, 'comment.posted', { commentId, blogId: id, blogOwnerId: row.owner_id, authorId: user.id });
-  });
-  return { success: true, ...(hold.pending ? { pending: true as const } : {}) };
-}
-
-const commentNotFound = () => new AppError('not_found', MESSAGES.commentNotFound);
-
-/** Its author edits a comment; it is then shown as "edited" (docs/product.md#community-features). */
-export async function editComment(ctx: ServiceContext, commentId: string, input: CommentInput): Promise<{ modifiedCount: number }> {
-  const user = await assertCanComment(ctx);
-  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
-  if (!comment) throw commentNotFound();
-  if (comment.user_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthor);
-  const now = ctx.now().toISOString();
-  const hold = await holdFor(ctx, user.id, [input.commentText]);
-  return { modifiedCount: await repo.updateCommentText(ctx.db, commentId, input.commentText, now, hold.pending ? now : undefined) };
-}
-
-/** Its author deletes a comment, or the owner of the blog it is on (docs/product.md#community-features). */
-export async function deleteComment(ctx: ServiceContext, commentId: string): Promise<{ deletedCount: number }> {
-  const user = await assertCanWrite(ctx);
-  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
-  if (!comment) throw commentNotFound();
-  if (comment.user_id !== user.id && comment.blog_owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthorOrBlogOwner);
-  const deletedCount = await ctx.db.transaction().execute((trx) => repo.deleteComment(trx, commentId, comment.blog_id));
-  return { deletedCount };
-}
+export { addComment, deleteComment, editComment } from './comments.service.server';

@@ -60,8 +60,8 @@ export async function approveContent(ctx: ServiceContext, type: ModeratedContent
       await announceReleased(tx, [blog]);
     } else if ((await repo.clearPendingComment(db, id)) === 0) {
       throw new AppError('not_found', MESSAGES.notPending);
-    } else {
-      // A comment that waited is said now, as it is shown.
+    } else if (ownerId !== null) {
+      // A comment that waited is said now, as it is shown (only local accounts wait: ownerId is set).
       await emit(tx, 'comment.posted', { commentId: id, blogId, blogOwnerId, authorId: ownerId });
     }
     await audit(tx, actor.id, 'approve', { type, id }, input.reason);
