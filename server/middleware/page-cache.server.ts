@@ -176,7 +176,8 @@ function withoutNonce(rendered: Buffer, nonce: string, type: string): { body: Bu
   return { body: Buffer.from(html), scriptSources: ["'self'", ...hashes].join(' ') };
 }
 
-function blogOf(path: string): string | null {
+/** The blog whose revision a read follows (its page, its JSON), or null for every other read. */
+export function blogOf(path: string): string | null {
   for (const pattern of BLOG_READ) {
     const match = pattern.exec(path);
     if (match) {
