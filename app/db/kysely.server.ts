@@ -150,7 +150,7 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
     // Every statement of `db` and `authDb` (better-auth) is told to the change watch, failed or
     // not, as PostgreSQL's are told to the version listener below; before it runs too, so a read
     // between the two (another request's, a microtask apart) does not take the last answer.
-    watchStatements(driver, (query) => this.changes.noteStatement(query), true);
+    watchStatements(driver, (query, result) => this.changes.noteStatement(query, result), true);
     return driver;
   }
 }
@@ -180,10 +180,10 @@ class PostgresDialectNotingWrites extends PostgresDialect {
 }
 
 /**
- * Tells `note` of every statement run on the driver's connections when it ends, failed or not,
- * and also before it runs when `before` is set.
+ * Tells `note` of every statement run on the driver's connections when it has ended, with its
+ * result (null when it failed), and also before it runs (no result) when `before` is set.
  */
-function watchStatements(driver: Driver, note: (query: CompiledQuery) => void, before = false): void {
+function watchStatements(driver: Driver, note: (query: CompiledQuery, result?: QueryResult<unknown> | null) => void, before = false): void {
   const acquire = driver.acquireConnection.bind(driver);
   const noted = new WeakSet<DatabaseConnection>();
   driver.acquireConnection = async () => {
@@ -193,10 +193,12 @@ function watchStatements(driver: Driver, note: (query: CompiledQuery) => void, b
       const execute = connection.executeQuery.bind(connection);
       connection.executeQuery = async <R>(query: CompiledQuery) => {
         if (before) note(query);
+        let result: QueryResult<R> | null = null;
         try {
-          return await execute<R>(query);
+          result = await execute<R>(query);
+          return result;
         } finally {
-          note(query);
+          note(query, result);
         }
       };
     }

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, QueryResult } from 'kysely';
 
 /**
  * What a SQLite instance knows about changes to its database without asking it (decision 059).
@@ -43,16 +43,29 @@ export class SqliteChanges {
     this.dataVersion = now;
   }
 
-  /** Told of every statement this process ran (the driver, after it ends, failed or not). */
-  noteStatement(query: CompiledQuery): void {
+  /**
+   * Told of every statement this process runs: before it runs (`result` undefined) and when it has
+   * ended (`result` null when it failed). Any statement that may write moves `generation` both
+   * times; `viewerGeneration` moves once it has ended, only if it changed a row (or failed, or
+   * its count is unknown). Polls that claim nothing (the mail queue's, every second) change no row.
+   */
+  noteStatement(query: CompiledQuery, result?: QueryResult<unknown> | null): void {
     const kind = query.query.kind;
     if (kind === 'SelectQueryNode' || (kind === 'RawNode' && READ_ONLY_RAW.test(query.sql))) return;
     this.generation++;
+    if (result === undefined) return;
     // A transaction's end moves nothing more than its statements did.
     if (kind === 'RawNode' && TRANSACTION_END.test(query.sql)) return;
+    if (result !== null && rowsChanged(result) === 0) return;
     const table = writtenTable(query);
     if (table === null || !VERSIONED_TABLES.has(table)) this.viewerGeneration++;
   }
+}
+
+/** Rows a statement changed: its count (better-sqlite3's `changes`), or the rows it returned. */
+function rowsChanged(result: QueryResult<unknown>): number | null {
+  if (result.numAffectedRows !== undefined) return Number(result.numAffectedRows);
+  return result.rows.length;
 }
 
 const POLL_MS = 1;
@@ -61,12 +74,15 @@ const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
 /** Tables whose every change moves a blog's revision or the lists version (their triggers). */
 const VERSIONED_TABLES = new Set(['blogs', 'comments', 'likes', 'content_version_stripes', 'content_versions']);
 
-/** The table an insert, update or delete of the query builder writes; null for anything else. */
+/** The table an insert, update or delete writes (the query builder's, or raw SQL's first); null when unknown. */
 function writtenTable(query: CompiledQuery): string | null {
   const node = query.query as { kind: string; into?: TableNode; table?: TableNode; from?: { froms: TableNode[] } };
+  if (node.kind === 'RawNode') return RAW_WRITE.exec(query.sql)?.[1] ?? null;
   const table = node.kind === 'InsertQueryNode' ? node.into : node.kind === 'UpdateQueryNode' ? node.table : node.kind === 'DeleteQueryNode' ? node.from?.froms[0] : undefined;
   return table?.kind === 'TableNode' ? (table.table.identifier.name ?? null) : null;
 }
+
+const RAW_WRITE = /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?[\s(]/i;
 
 interface TableNode {
   kind: string;
