@@ -90,7 +90,8 @@ export function stageOfFrame({ functionName: name, url, lineNumber }) {
   // Bundled libraries: React Router's chunks and Kysely's.
   const base = path.basename(url);
   if (/^chunk-[A-Z0-9]+-/.test(base)) return 'React Router and loaders';
-  const top = enclosingOf(url.startsWith('file://') ? new URL(url).pathname : url)[lineNumber] ?? '';
+  // A frame of a bundle that cannot be read (rebuilt since) is known by its own name.
+  const top = enclosingOf(url.startsWith('file://') ? new URL(url).pathname : url)[lineNumber] || name;
   if (OWN_STAGE.has(top)) return OWN_STAGE.get(top);
   if (REACT_ROUTER.has(top) || /^loader$/.test(top)) return 'React Router and loaders';
   if (/^(?:dist|sql|sqlite-introspector|sqlite-adapter|compiled-query)-/.test(base) || /Driver|Connection|QueryCompiler|QueryBuilder|Kysely|Transformer|Executor|withStatementCache/.test(top)) return 'SQL (Kysely, drivers)';
