@@ -7,7 +7,7 @@ import { ServerRouter } from 'react-router';
 import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
 import { NonceProvider } from '~/lib/nonce';
 import { lowerScriptPriority, lowerScriptPriorityStream } from '~/lib/script-priority.server';
-import { fillTemplate, makeTemplate } from '~/lib/viewer-slots.server';
+import { fillTemplate, makeTemplate, type PageTemplate } from '~/lib/viewer-slots.server';
 
 export const streamTimeout = 5_000;
 
@@ -67,15 +67,33 @@ async function renderSignedIn(request: Request, responseStatusCode: number, resp
     // React Router's data script stream is left unread: its encoder finishes on its own (and
     // clears its timer); cancelling it would only make the encoder's last write throw.
     responseHeaders.set('X-Render', 'kept');
-    return wholeResponse(fillTemplate(kept, values), responseStatusCode, responseHeaders);
+    const response = wholeResponse(fillTemplate(kept, values), responseStatusCode, responseHeaders);
+    keepForViewer(loadContext, kept, values, responseStatusCode, responseHeaders);
+    return response;
   }
   const { status, bytes } = await renderWhole(request, responseStatusCode, routerContext, loadContext);
   const template = makeTemplate(bytes.toString('utf8'), values.length - 1, nonce);
-  if (key !== null) {
-    if (status === responseStatusCode) memo?.set(key, template);
-    responseHeaders.set('X-Render', 'new');
-  }
-  return wholeResponse(fillTemplate(template, values), status, responseHeaders);
+  const keep = key !== null && status === responseStatusCode;
+  if (keep) memo?.set(key, template);
+  if (key !== null) responseHeaders.set('X-Render', 'new');
+  const response = wholeResponse(fillTemplate(template, values), status, responseHeaders);
+  if (keep) keepForViewer(loadContext, template, values, status, responseHeaders);
+  return response;
+}
+
+/**
+ * A keepable page's answer, for the viewer memo to send again to this viewer until something it
+ * shows may have changed (server/http/middleware/viewer-memo.server.ts, decision 059).
+ */
+function keepForViewer(loadContext: AppLoadContext, template: PageTemplate, values: string[], status: number, headers: Headers) {
+  if (!loadContext.viewerCapture) return;
+  loadContext.viewerCapture.answer = {
+    status,
+    headers: [...headers].filter(([name]) => name !== 'content-length'),
+    template,
+    values: values.slice(0, -1),
+    requestIdSlot: values.indexOf(loadContext.requestId),
+  };
 }
 
 function wholeResponse(bytes: Buffer, status: number, headers: Headers): Response {

@@ -27,6 +27,8 @@ declare module 'react-router' {
     requestId: string;
     /** The viewer's strings as placeholders in a signed-in document's render (decision 043). */
     slots: import('~/lib/viewer-slots.server').ViewerSlots;
+    /** Set when the viewer memo may keep this page's answer: entry.server leaves it there (decision 059). */
+    viewerCapture?: import('./http/middleware/viewer-memo.server').ViewerCapture;
     clientIp: string;
     /**
      * The request is a form post (not GET/HEAD). A loader rendering after a post whose session

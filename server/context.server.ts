@@ -172,6 +172,8 @@ export interface AppVariables {
    */
   scriptSources?: string;
   user: SessionUser | null;
+  /** Where entry.server leaves a signed-in page's answer for the viewer memo (decision 059). */
+  viewerCapture?: import('./http/middleware/viewer-memo.server').ViewerCapture;
   /** The parsed JSON body of an /api request (server/http/api/handlers.server.ts). */
   json: unknown;
 }

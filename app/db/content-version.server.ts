@@ -35,29 +35,52 @@ const REVISION_SQL = 'select revision from blogs where id = ?';
 const PAGE_VERSIONS_PG_SQL =
   "select 's' as kind, scope as key, sum(version)::text as version from content_version_stripes group by scope " +
   "union all select 'b', id, revision::text from blogs where id = any($1::text[])";
-const statements = new WeakMap<SQLite.Database, { versions: SQLite.Statement; revision: SQLite.Statement }>();
+interface KnownVersions {
+  /** The change watch's generation they were read at. */
+  generation: number;
+  versions: ContentVersions;
+  revisions: Map<string, number | null>;
+}
+const statements = new WeakMap<SQLite.Database, { versions: SQLite.Statement; revision: SQLite.Statement; known: KnownVersions }>();
 
 /**
  * The same read for the hot path, once per request (page cache, session cache). On SQLite it
  * runs prepared statements on the handle itself, about 6 µs each instead of 40 through the query
- * builder. Only while no transaction is open on that handle: one in the middle of a write may
+ * builder, and only after a write: between writes the last answer stands (decision 059). Only while no transaction is open on that handle: one in the middle of a write may
  * hold counters it has not committed; then the builder's path waits its turn. On PostgreSQL it
  * is one named prepared statement on the pool, outside any transaction, unless the instance's
  * version listener knows the answer for sure (docs/decisions/044): then no query at all.
  */
 export function readCurrentVersions(database: DatabaseHandle, blogId: string | null = null): PageVersions | Promise<PageVersions> {
-  const { sqlite, pgPool, versionListener } = database;
+  const { sqlite, pgPool, versionListener, sqliteChanges } = database;
   if (pgPool) return versionListener?.answer(blogId) ?? readFromPool(pgPool, blogId, versionListener);
   if (!sqlite || sqlite.inTransaction) return readPageVersions(database.db, blogId);
   let prepared = statements.get(sqlite);
   if (!prepared) {
-    prepared = { versions: sqlite.prepare(VERSIONS_SQL), revision: sqlite.prepare(REVISION_SQL).pluck() };
+    prepared = { versions: sqlite.prepare(VERSIONS_SQL), revision: sqlite.prepare(REVISION_SQL).pluck(), known: { generation: -1, versions: { lists: 0, sessions: 0 }, revisions: new Map() } };
     statements.set(sqlite, prepared);
   }
-  const versions = toVersions(prepared.versions.all() as { scope: keyof ContentVersions; version: number | bigint }[]);
-  const revision = blogId === null ? undefined : (prepared.revision.get(blogId) as number | bigint | undefined);
-  return { ...versions, blog: revision === undefined ? null : Number(revision) };
+  // What was read stands while nothing was written, here or by another connection (decision 059).
+  const known = prepared.known;
+  sqliteChanges?.poll();
+  if (!sqliteChanges || sqliteChanges.generation !== known.generation) {
+    known.versions = toVersions(prepared.versions.all() as { scope: keyof ContentVersions; version: number | bigint }[]);
+    known.revisions.clear();
+    known.generation = sqliteChanges?.generation ?? -1;
+  }
+  if (blogId === null) return { ...known.versions, blog: null };
+  let revision = known.revisions.get(blogId);
+  if (revision === undefined) {
+    const read = prepared.revision.get(blogId) as number | bigint | undefined;
+    revision = read === undefined ? null : Number(read);
+    if (known.revisions.size >= KNOWN_REVISIONS) known.revisions.clear();
+    known.revisions.set(blogId, revision);
+  }
+  return { ...known.versions, blog: revision };
 }
+
+/** Blog revisions kept between two writes on SQLite: a bound, not a working set (writes clear it). */
+const KNOWN_REVISIONS = 10_000;
 
 interface PgBatch {
   ids: Set<string>;

@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import type { Database, DialectName } from './schema';
+import { SqliteChanges } from './sqlite-changes.server';
 import { VersionListener } from './version-listener.server';
 
 /**
@@ -63,6 +64,8 @@ export interface DatabaseHandle {
    * a trip through the query builder (content-version.server.ts). Absent on PostgreSQL.
    */
   sqlite?: SQLite.Database;
+  /** SQLite: what this process knows of changes without asking the database (decision 059). */
+  sqliteChanges?: SqliteChanges;
   /** PostgreSQL's pool, for the same few reads as named prepared statements. Absent on SQLite. */
   pgPool?: pg.Pool;
   /**
@@ -121,7 +124,8 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // 32 MB of page cache instead of SQLite's 2 MB: the hot indexes and rows of a 100,000-blog
   // site stay in memory (measured by `npm run bench -- --blogs 100000`).
   sqlite.pragma('cache_size = -32768');
-  return { ...wrap(new Kysely<any>({ dialect: new SqliteDialectKeepingErrors(sqlite) }), 'sqlite'), sqlite };
+  const sqliteChanges = new SqliteChanges(sqlite);
+  return { ...wrap(new Kysely<any>({ dialect: new SqliteDialectKeepingErrors(sqlite, sqliteChanges) }), 'sqlite'), sqlite, sqliteChanges };
 }
 
 /**
@@ -130,7 +134,10 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
  * error replaced the one that matters: a full disk answered 500 instead of 503 (decision 009).
  */
 class SqliteDialectKeepingErrors extends SqliteDialect {
-  constructor(private readonly sqlite: SQLite.Database) {
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly changes: SqliteChanges,
+  ) {
     super({ database: withStatementCache(sqlite) });
   }
 
@@ -140,6 +147,10 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
     driver.rollbackTransaction = async (connection) => {
       if (this.sqlite.inTransaction) await rollback(connection);
     };
+    // Every statement of `db` and `authDb` (better-auth) is told to the change watch, failed or
+    // not, as PostgreSQL's are told to the version listener below; before it runs too, so a read
+    // between the two (another request's, a microtask apart) does not take the last answer.
+    watchStatements(driver, (query, result) => this.changes.noteStatement(query, result), true);
     return driver;
   }
 }
@@ -161,25 +172,38 @@ class PostgresDialectNotingWrites extends PostgresDialect {
 
   override createDriver(): Driver {
     const driver = super.createDriver();
-    const acquire = driver.acquireConnection.bind(driver);
-    const noted = new WeakSet<DatabaseConnection>();
-    driver.acquireConnection = async () => {
-      const connection = await acquire();
-      if (!noted.has(connection)) {
-        noted.add(connection);
-        const execute = connection.executeQuery.bind(connection);
-        connection.executeQuery = async <R>(query: CompiledQuery) => {
-          try {
-            return await execute<R>(query);
-          } finally {
-            if (mayWrite(query)) this.onWrite();
-          }
-        };
-      }
-      return connection;
-    };
+    watchStatements(driver, (query) => {
+      if (mayWrite(query)) this.onWrite();
+    });
     return driver;
   }
+}
+
+/**
+ * Tells `note` of every statement run on the driver's connections when it has ended, with its
+ * result (null when it failed), and also before it runs (no result) when `before` is set.
+ */
+function watchStatements(driver: Driver, note: (query: CompiledQuery, result?: QueryResult<unknown> | null) => void, before = false): void {
+  const acquire = driver.acquireConnection.bind(driver);
+  const noted = new WeakSet<DatabaseConnection>();
+  driver.acquireConnection = async () => {
+    const connection = await acquire();
+    if (!noted.has(connection)) {
+      noted.add(connection);
+      const execute = connection.executeQuery.bind(connection);
+      connection.executeQuery = async <R>(query: CompiledQuery) => {
+        if (before) note(query);
+        let result: QueryResult<R> | null = null;
+        try {
+          result = await execute<R>(query);
+          return result;
+        } finally {
+          note(query, result);
+        }
+      };
+    }
+    return connection;
+  };
 }
 
 const READ_ONLY_RAW = /^\s*(select|begin|start transaction|savepoint|release|show)\b/i;

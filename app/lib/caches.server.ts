@@ -17,7 +17,7 @@ import { tallies } from './metrics.server';
  * - `byInput`: a pure function of its key (an edit is a new key), so nothing goes stale; bounded
  *   by the bytes of its text values and keys, for the whole process.
  * The whole-answer caches have their own homes beside what they serve, on the same versions:
- * anonymous reads (server/middleware/page-cache.server.ts), signed-in renders
+ * anonymous reads (server/http/middleware/page-cache.server.ts), signed-in renders
  * (render-memo.server.ts) and sessions (server/context.server.ts).
  */
 type Freshness = { follows: 'lists' } | { maxAgeMs: number } | { byInput: true };

@@ -4,9 +4,12 @@
 // headers and bytes, started in the same run, then cold start and peak memory. Writes
 // bench/results/latest.{md,json} and <dialect>-<blogs>.json; a run on 100,000 blogs also prints
 // how it compares with the last 1,000-blog run on the same database.
+// Then the CPU budget: a kept anonymous blog page and a kept signed-in one, each on a server of its
+// own under `--cpu-prof`, summarised by stage of the request path (scripts/bench/cpu-budget.js).
 // Options: --blogs 1000|100000, --duration s, --connections n, --quick (CI-sized), --only text
-// (scenarios whose name contains it), DATABASE_URL env.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// (scenarios whose name contains it; `--only budget` runs the CPU budget alone), --no-budget,
+// DATABASE_URL env.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -17,6 +20,7 @@ import { BENCH_PASSWORD, benchUserEmail, SEED_FORMAT, seed, WRITERS, writePairs 
 import { startServerProcess } from '../../tests/support/processes.js';
 import { ensureBuild, serverNodeFlags } from '../ensure-build.js';
 import { MARKDOWN_LIMIT, worstPathologicalRender } from './markdown.js';
+import { budgetTable, summariseProfile } from './cpu-budget.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -27,7 +31,9 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     'write-rate': { type: 'string', default: '1000' },
+    budget: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 // The live scenarios (docs/decisions/039): readers spread over LIVE_BLOGS blogs by Zipf popularity while
 // other clients send first-visit views, likes and comments at these fixed rates.
@@ -149,6 +155,33 @@ async function warmPages(url, paths, headers) {
 }
 
 const WARM_UP_REQUESTS = 1500;
+
+/**
+ * One kept page under `--cpu-prof` on a server of its own: warmed like a scenario, then measured
+ * for `duration`; the profile of that window summarised by stage (scripts/bench/cpu-budget.js).
+ * V8 stamps samples with CLOCK_MONOTONIC in µs, as process.hrtime here, so the window is exact.
+ */
+async function profileKeptPage(env, { path: pagePath, headers }) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'afterglow-cpu-prof-'));
+  const app = await startServerProcess({ env, nodeFlags: [...serverNodeFlags(), '--cpu-prof', `--cpu-prof-dir=${dir}`], waitPath: '/', accept: (res) => res.status === 200, intervalMs: 5, quiet: true });
+  try {
+    const url = `${app.url}${pagePath}`;
+    await cannon({ url, headers, amount: WARM_UP_REQUESTS });
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
+    const r = await cannon({ url, headers });
+    const toUs = Number(process.hrtime.bigint() / 1000n);
+    // The profile is written as the process exits.
+    app.child.kill('SIGTERM');
+    await new Promise((resolve) => app.child.once('exit', resolve));
+    const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+    if (!file) throw new Error('the profiled server wrote no .cpuprofile');
+    const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+    return { rps: r.requests.average, summary: summariseProfile(profile, { fromUs, toUs, requests: r.requests.total }) };
+  } finally {
+    if (app.child.exitCode === null) app.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
@@ -341,6 +374,19 @@ async function main() {
   await new Promise((r) => app.child.once('exit', r));
   ceiling.child.kill('SIGTERM');
 
+  // Where each microsecond of a kept page goes: the bench's own reading of its figures.
+  const budgets = [];
+  if (args.budget && (!args.only || 'budget'.includes(args.only))) {
+    for (const page of [
+      { name: 'kept anonymous blog page', path: `/blogs/${blog}` },
+      { name: 'kept signed-in blog page', path: `/blogs/${blog}`, headers: { cookie } },
+    ]) {
+      const { rps, summary } = await profileKeptPage(env, page);
+      budgets.push({ name: `${page.name} (${Math.round(rps)} req/s profiled)`, summary });
+      process.stderr.write(`  CPU budget, ${page.name}: ${summary.busyUsPerRequest.toFixed(0)} µs of main-thread CPU per request\n`);
+    }
+  }
+
   for (let i = 0; i < 4; i++) {
     const again = await startApp(env);
     coldStarts.push(again.coldStartMs);
@@ -360,6 +406,7 @@ async function main() {
     rssAfterMb: Math.round(idleRssMb),
     markdown,
     rows,
+    budgets,
   };
   const table = [
     `Afterglow benchmark — ${dialect}, ${blogCount} blogs, ${connections} connections, ${duration} s per scenario, Node ${process.version}`,
@@ -380,6 +427,9 @@ async function main() {
       ? [`markdown: worst render of ${markdown.bodies} pathological bodies at ${MARKDOWN_LIMIT.toLocaleString('en')} chars = ${markdown.worstMs} ms (${markdown.worstBody}, a preview through the server)${markdown.refused.length ? `; refused: ${markdown.refused.join(', ')}` : ''}`]
       : []),
   ].join('\n');
+  const budgetReport = budgets.length
+    ? ['', `CPU budget (main thread, \`--cpu-prof\`, ${duration} s of one kept page each; the profiler itself adds a little):`, '', budgetTable(budgets)].join('\n')
+    : '';
   const results = path.join(root, 'bench/results');
   // Figures at 100,000 blogs should be within 1.5× of those at 1,000
   // (docs/product.md#speed-safety-and-accessibility). Each run is kept per data
@@ -394,7 +444,7 @@ async function main() {
     return [`| ${now.scenario} | ${(before.ofCeiling * 100).toFixed(0)}% | ${(now.ofCeiling * 100).toFixed(0)}% | ${before.cpuUsPerRequest} → ${now.cpuUsPerRequest} | ${slower.toFixed(2)}× | ${slower <= 1.5 ? 'yes' : 'NO'} |`];
   });
   const report = [
-    table,
+    table + budgetReport,
     ...(scaling.length
       ? ['', `At ${blogCount} blogs against the 1,000-blog run of ${baseline.date} (shares of each run's ceiling):`, '', '| scenario | 1,000 blogs | this run | server CPU µs/req | slower by | within 1.5× |', '|---|---:|---:|---:|---:|---|', ...scaling]
       : []),

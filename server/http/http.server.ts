@@ -18,6 +18,7 @@ import { pageBodyLimit } from './middleware/page-body-limit.server';
 import { type KeptRead, pageCache } from './middleware/page-cache.server';
 import { requestContext } from './middleware/request-context.server';
 import { securityHeaders } from './middleware/security-headers.server';
+import { viewerMemo } from './middleware/viewer-memo.server';
 
 export type PageHandler = (request: Request, context: AppLoadContext) => Promise<Response>;
 
@@ -105,6 +106,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     return next();
   });
   app.use(pageCache(deps, options.pageReads));
+  app.use(viewerMemo(deps, options.pageReads));
   app.route('/api', createApi(deps));
   // Mounted sub-apps do not own their 404s: an unknown /api path must still answer JSON.
   app.all('/api/*', (c) => c.json({ message: MESSAGES.apiNotFound }, 404));
@@ -125,6 +127,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       // A document (not React Router's `.data` answer) for a signed-in viewer is rendered as a
       // template and filled in by entry.server, unless renders are not kept (decision 043).
       slots: new ViewerSlots(user !== null && deps.renderMemo.enabled && !c.req.path.endsWith('.data')),
+      viewerCapture: c.get('viewerCapture'),
       clientIp: c.get('clientIp'),
       formPost: c.req.method !== 'GET' && c.req.method !== 'HEAD',
       failure,

@@ -21,6 +21,8 @@ import { compressWhole, pickEncoding } from './compress.server';
 export interface KeptRead {
   pattern: RegExp;
   cache: Cacheability;
+  /** A page with a component (an HTML document), not a resource route such as a feed. */
+  page?: boolean;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
@@ -38,7 +40,7 @@ export function pageReadsOf(routes: Record<string, BuiltRoute | undefined>): Kep
     if (!CACHEABILITIES.has(cache)) continue;
     const data = route.module?.default !== undefined;
     const body = path === '/' ? (data ? '/(?:_root\\.data)?' : '/') : `${escapeRegExp(path).replace(/:\w+/g, '([^/]+?)')}${data ? '(?:\\.data)?' : ''}`;
-    reads.push({ pattern: new RegExp(`^${body}$`, 'i'), cache: cache as Cacheability });
+    reads.push({ pattern: new RegExp(`^${body}$`, 'i'), cache: cache as Cacheability, page: data });
   }
   return reads;
 }
@@ -195,7 +197,7 @@ function withoutNonce(rendered: Buffer, nonce: string, type: string): { body: Bu
 }
 
 /** The blog a blog's read shows: its path's first parameter. */
-function blogOf(read: KeptRead, path: string): string | null {
+export function blogOf(read: KeptRead, path: string): string | null {
   const match = read.pattern.exec(path);
   if (!match?.[1]) return null;
   try {

@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '#test/dialects';
+import type { TestUser } from '#test/test-app';
+import { createBlog, likeBlog } from '~/features/blogs/blogs.service.server';
+import { followWriter } from '~/features/follows/follows.service.server';
+import { readCurrentVersions } from './content-version.server';
+import { createDatabase, type DatabaseHandle } from './kysely.server';
+
+/**
+ * What a SQLite instance knows of changes without asking (docs/decisions/059): its own statements
+ * as they run, another connection's commits by `PRAGMA data_version` within a millisecond.
+ */
+describe('SQLite change watch', () => {
+  const t = useTestApp('sqlite');
+  let other: DatabaseHandle;
+  let owner: TestUser;
+  let reader: TestUser;
+  let blogId = '';
+
+  beforeAll(async () => {
+    other = createDatabase({ sqlitePath: t.deps.config.SQLITE_PATH });
+    owner = await t.createUser();
+    reader = await t.createUser();
+    ({ insertedId: blogId } = await createBlog(t.context(owner.user), { title: 'Harbour lights', category: 'Personal', type: 'Mini blog', short_description: 'Boats.', long_description: 'Lamps.', availability: 'Public', photo: '/uploads/harbour.webp' }));
+  });
+  afterAll(async () => other?.close());
+  const changes = () => t.deps.database.sqliteChanges!;
+  const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it('keeps a read between writes, and sees its own write at once', async () => {
+    const first = await readCurrentVersions(t.deps.database, blogId);
+    const generation = changes().generation;
+    expect(await readCurrentVersions(t.deps.database, blogId)).toEqual(first);
+    expect(changes().generation, 'a read moves nothing').toBe(generation);
+    await likeBlog(t.context(reader.user), blogId);
+    expect((await readCurrentVersions(t.deps.database, blogId)).blog, 'the revision moved with the like').toBeGreaterThan(first.blog!);
+  });
+
+  it('tells a write no version follows from one a version follows, and a write of no row from one', async () => {
+    const viewer = changes().viewerGeneration;
+    await t.deps.database.db.updateTable('blogs').set({ likes: 7 }).where('id', '=', blogId).execute();
+    expect(changes().viewerGeneration, 'a blog change moves its revision instead').toBe(viewer);
+    await sql`update follows set delivery = 'post' where follower_id = 'nobody'`.execute(t.deps.database.db);
+    expect(changes().viewerGeneration, 'a write that changed no row').toBe(viewer);
+    await followWriter(t.context(reader.user), owner.user.id);
+    expect(changes().viewerGeneration, 'a follow').toBeGreaterThan(viewer);
+  });
+
+  it('sees another connection’s commit within a millisecond', async () => {
+    const before = await readCurrentVersions(t.deps.database, blogId);
+    const viewer = changes().viewerGeneration;
+    await other.db.updateTable('blogs').set({ title: 'Changed elsewhere' }).where('id', '=', blogId).execute();
+    await later();
+    const after = await readCurrentVersions(t.deps.database, blogId);
+    expect(after.blog).toBeGreaterThan(before.blog!);
+    expect(after.lists).toBeGreaterThan(before.lists);
+    expect(changes().viewerGeneration, 'what another connection wrote is not known: everything may have changed').toBeGreaterThan(viewer);
+  });
+});
