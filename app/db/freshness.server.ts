@@ -53,6 +53,8 @@ function targetKey(target: StaleTarget): string {
       return `person_${target.column}`;
     case 'blogs-of-writer':
       return `writer_${target.column}`;
+    case 'blogs-commented-by':
+      return `commented_by_${target.by}`;
   }
 }
 
@@ -67,6 +69,7 @@ function check(rule: FreshnessRule, target: StaleTarget, on: RowChanges) {
   columns.forEach(identifier);
   if ('column' in target) identifier(target.column);
   if (target.kind === 'blog-of') identifier(target.table);
+  if (target.kind === 'blogs-commented-by') identifier(target.by);
   if (rule.table === 'blogs' && (on.update === true || columns.some((c) => c === 'revision' || c === 'views'))) {
     // A revision must not revise itself, and a view is never a reason to re-render (decision 024).
     throw new Error('freshness rule on blogs: name its columns, never `revision` or `views`');
@@ -105,6 +108,8 @@ function staleBlogs(target: StaleTarget, row: string): string {
       return `id = (select blog_id from "${target.table}" where id = ${row}.${target.column})`;
     case 'blogs-of-person':
       return `owner_id = ${row}.${target.column} or id in (select blog_id from comments where user_id = ${row}.${target.column})`;
+    case 'blogs-commented-by':
+      return `id in (select blog_id from comments where ${target.by} = ${row}.${target.column})`;
     case 'blogs-of-writer':
       // Her other blogs: the row's own page follows its own revision.
       return `owner_id = ${row}.${target.column} and id <> ${row}.id`;

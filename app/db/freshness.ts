@@ -30,7 +30,8 @@ export type StaleTarget =
   | { kind: 'blog'; column: string }
   | { kind: 'blog-of'; table: string; column: string }
   | { kind: 'blogs-of-person'; column: string }
-  | { kind: 'blogs-of-writer'; column: string };
+  | { kind: 'blogs-of-writer'; column: string }
+  | { kind: 'blogs-commented-by'; column: string; by: string };
 
 /** Which row changes count: inserts, deletes, and updates of any column (`true`) or of these. */
 export interface RowChanges {
@@ -52,6 +53,8 @@ export const blogOf = (table: string, column: string): StaleTarget => ({ kind: '
 export const blogsOfPerson = (column: string): StaleTarget => ({ kind: 'blogs-of-person', column });
 /** The other blogs of the writer a blogs row names (the end of a post shows her other posts). */
 export const blogsOfWriter = (column: string): StaleTarget => ({ kind: 'blogs-of-writer', column });
+/** The blogs whose comments name this row in `comments.<by>` (a remote author's shown name and picture). */
+export const blogsCommentedBy = (column: string, by: string): StaleTarget => ({ kind: 'blogs-commented-by', column, by });
 /** Any row added, changed or removed. */
 export const ROWS: RowChanges = { insert: true, delete: true, update: true };
 export const updateOf = (...columns: string[]): RowChanges => ({ update: columns });
@@ -76,6 +79,10 @@ export const FRESHNESS: readonly FreshnessRule[] = [
   { table: 'blogs', on: { insert: true, delete: true, ...updateOf(...LISTED_BLOG_COLUMNS) }, stale: [scope('lists')] },
   // A comment is on its blog's page (its count is on the blog row, which revises it again).
   { table: 'comments', on: ROWS, stale: [blog('blog_id')] },
+  // A comment's like count and the reader's own like are on its blog's page (docs/decisions/060).
+  { table: 'comment_likes', on: { insert: true, delete: true }, stale: [blogOf('comments', 'comment_id')] },
+  // A remote author's shown handle, name and picture, on every blog they commented on.
+  { table: 'remote_actors', on: updateOf('handle', 'name', 'avatar_url', 'profile_url'), stale: [blogsCommentedBy('id', 'remote_actor_id')] },
   // The end of a post shows its writer's other posts (docs/decisions/061): when one of her posts
   // comes, goes or changes what the end shows of it, her other blogs' pages are stale too. Likes,
   // comments and views show nowhere there.

@@ -63,10 +63,6 @@ async function renameOver(db: Kysely<any>, from: string, table: string) {
   await sql`pragma legacy_alter_table = off`.execute(db);
 }
 
-const reviseBlogOfComment = (commentId: string) => `update blogs set revision = revision + 1 where id = (select blog_id from comments where id = ${commentId})`;
-const reviseBlogsOfActor = (actorId: string) =>
-  `update blogs set revision = revision + 1 where id in (select blog_id from comments where remote_actor_id = ${actorId})`;
-
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema
@@ -104,11 +100,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       select ${sql.raw(COMMENT_COLUMNS)}, id from comments`.execute(db);
     await renameOver(db, 'comments_threaded', 'comments');
     for (const index of INDEXES) await sql.raw(index).execute(db);
-    // The freshness triggers of 2026-11-26T10-00-00 went with the old table.
-    for (const [event, row] of [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const) {
-      await sql`create trigger ${sql.raw(`comments_${event}_revises_blog`)} after ${sql.raw(event)} on comments
-        begin update blogs set revision = revision + 1 where id = ${sql.raw(row)}.blog_id; end`.execute(db);
-    }
+    // The generated freshness triggers went with the old table: the sync after the migrations
+    // makes them again from app/db/freshness.ts, with the rules for comment likes and remote actors.
   }
 
   await db.schema
@@ -119,24 +112,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('comment_likes_pk', ['comment_id', 'user_id'])
     .execute();
   await db.schema.createIndex('comment_likes_user_idx').on('comment_likes').column('user_id').execute();
-
-  if (pg) {
-    await sql`create function comment_likes_revise_blog() returns trigger language plpgsql as $$
-      begin ${sql.raw(reviseBlogOfComment("(case when tg_op = 'DELETE' then old.comment_id else new.comment_id end)"))}; return null; end $$`.execute(db);
-    await sql`create trigger comment_likes_revise_blog after insert or delete on comment_likes
-      for each row execute function comment_likes_revise_blog()`.execute(db);
-    await sql`create function remote_actors_revise_blogs() returns trigger language plpgsql as $$
-      begin ${sql.raw(reviseBlogsOfActor('new.id'))}; return null; end $$`.execute(db);
-    await sql`create trigger remote_actors_revise_blogs after update of handle, name, avatar_url, profile_url on remote_actors
-      for each row execute function remote_actors_revise_blogs()`.execute(db);
-    return;
-  }
-  await sql`create trigger comment_likes_insert_revises_blog after insert on comment_likes
-    begin ${sql.raw(reviseBlogOfComment('new.comment_id'))}; end`.execute(db);
-  await sql`create trigger comment_likes_delete_revises_blog after delete on comment_likes
-    begin ${sql.raw(reviseBlogOfComment('old.comment_id'))}; end`.execute(db);
-  await sql`create trigger remote_actors_revise_blogs after update of handle, name, avatar_url, profile_url on remote_actors
-    begin ${sql.raw(reviseBlogsOfActor('new.id'))}; end`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -151,8 +126,6 @@ export async function down(db: Kysely<any>): Promise<void> {
       await sql`alter table comments drop column ${sql.raw(column)}`.execute(db);
     }
     await sql`alter table comments alter column user_id set not null`.execute(db);
-    await sql`drop trigger if exists remote_actors_revise_blogs on remote_actors`.execute(db);
-    for (const fn of ['comment_likes_revise_blog', 'remote_actors_revise_blogs']) await sql`drop function if exists ${sql.raw(fn)}()`.execute(db);
   } else {
     await sql`create table comments_flat (
       id text primary key,
@@ -168,10 +141,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`insert into comments_flat select ${sql.raw(COMMENT_COLUMNS)} from comments`.execute(db);
     await renameOver(db, 'comments_flat', 'comments');
     for (const index of INDEXES.slice(0, 3)) await sql.raw(index).execute(db);
-    for (const [event, row] of [['insert', 'new'], ['update', 'new'], ['delete', 'old']] as const) {
-      await sql`create trigger ${sql.raw(`comments_${event}_revises_blog`)} after ${sql.raw(event)} on comments
-        begin update blogs set revision = revision + 1 where id = ${sql.raw(row)}.blog_id; end`.execute(db);
-    }
   }
-  await db.schema.dropTable('remote_actors').execute();
+  // A rule's triggers on a table that goes go with it; the sync makes the rest again.
+  await sql.raw(pg ? 'drop table remote_actors cascade' : 'drop table remote_actors').execute(db);
 }
