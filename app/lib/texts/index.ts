@@ -7,3 +7,4 @@ export * from './instance';
 export * from './mail';
 export * from './moderation';
 export * from './reader-actions';
+export * from './notifications';
