@@ -11,6 +11,8 @@ const zones = [
   // Shared UI and helpers stay independent of the domain and the transport.
   { target: './app/components', from: ['./app/features', './app/routes', './server'] },
   { target: './app/lib', from: ['./app/features', './app/routes', './server', './app/components'], except: [] },
+  // The shared kernel (jobs, events, account standing) is what features build on: it knows none of them.
+  { target: './app/kernel', from: ['./app/features', './app/routes', './server', './app/components'] },
   // The domain never reaches into transports.
   { target: './app/features', from: ['./app/routes', './server'] },
   { target: './app/db', from: ['./app/features', './app/routes', './server', './app/components'] },

@@ -1,18 +1,19 @@
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import { ConfigError, loadConfig } from './config.server';
 import { closeMarkdownPool } from '~/features/blogs/markdown.server';
+import { imageStoreFor } from '~/features/images/image-store.server';
+import { type SweepResult, sweepOrphanedImages, UPLOAD_GRACE_MS } from '~/features/images/image-sweep.service.server';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from './mail.server';
 import { startMailQueue } from './mail-queue.server';
+import { createJobs } from './jobs/registry.server';
+import { startJobRunner } from './jobs/runner.server';
 import { pagePatternsOf } from './metrics.server';
-import { scheduleHoldRelease } from './spam-hold.server';
-import { scheduleUploadSweep } from './upload-sweep.server';
 
 export { ConfigError, StartupError };
-export { sweepUploads } from './upload-sweep.server';
 export { mailStatus } from './mail-status.server';
 
 declare module 'react-router' {
@@ -68,19 +69,16 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   // the build itself, so that is done once.
   const build = await loadBuild();
   const pageHandler = createRequestHandler(dev ? loadBuild : build, dev ? 'development' : 'production');
-  const stopSweep = scheduleUploadSweep(deps);
-  const stopHoldRelease = scheduleHoldRelease(deps);
+  const jobs = startJobRunner(deps, createJobs(deps.config));
   const stopMail = startMailQueue(deps);
   return {
     app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir, pagePatterns: pagePatternsOf(build.routes) }),
     deps,
     async close() {
-      stopSweep();
-      stopHoldRelease();
-      // Buffered views are written first, then the mail in flight is finished and recorded; the
-      // rest of its batch goes back to the queue.
+      // Buffered views are written first, then the job and the mail in flight are finished and
+      // recorded; the rest of their batches goes back to the queue.
       await deps.views.close();
-      await stopMail();
+      await Promise.all([jobs.stop(), stopMail()]);
       await closeMarkdownPool();
       await deps.rateLimits?.close();
       await deps.database.close();
@@ -101,6 +99,11 @@ export async function migrate(env: NodeJS.ProcessEnv = process.env): Promise<str
 export async function openDeps(env: NodeJS.ProcessEnv = process.env): Promise<AppDeps> {
   const config = loadConfig(env);
   return createDeps(config, createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL));
+}
+
+/** `npm run sweep:uploads`: one sweep of the configured image store (disk or S3) now. */
+export function sweepUploads(deps: AppDeps, graceMs = UPLOAD_GRACE_MS): Promise<SweepResult> {
+  return sweepOrphanedImages(serviceContext(deps, null), imageStoreFor(deps.config), graceMs);
 }
 
 /**

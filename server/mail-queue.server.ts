@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import {
   claimMailBatch,
   type MailOutcome,
-  prepareDailyDigest,
   recordMailOutcome,
   releaseMailClaims,
 } from '~/features/newsletter/mail-queue.service.server';
@@ -15,8 +14,6 @@ import { renderQueuedMail } from './mail-templates.server';
 const BATCH_MAX = 100;
 /** How long the worker rests when nothing is due. */
 const IDLE_MS = 1_000;
-/** How often an instance makes sure the last daily digest exists. */
-const DIGEST_CHECK_MS = 60_000;
 
 /**
  * Sorts an SMTP failure (nodemailer's error carries the reply code and the command it answered):
@@ -128,7 +125,6 @@ export function startMailQueue(deps: AppDeps, options: { mailer?: Mailer; worker
   const queue = createMailQueue(deps, options);
   let stopped = false;
   let wake: (() => void) | null = null;
-  let lastDigestCheck = 0;
   const rest = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -138,10 +134,6 @@ export function startMailQueue(deps: AppDeps, options: { mailer?: Mailer; worker
   const loop = (async () => {
     while (!stopped) {
       try {
-        if (Date.now() - lastDigestCheck >= DIGEST_CHECK_MS) {
-          lastDigestCheck = Date.now();
-          await prepareDailyDigest(serviceContext(deps, null), deps.config.MAIL_DIGEST_HOUR);
-        }
         const report = await queue.runBatch();
         if (report.claimed === 0 && !stopped) await rest(IDLE_MS);
       } catch (error) {

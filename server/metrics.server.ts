@@ -3,12 +3,14 @@ import { BlockList, isIPv6 } from 'node:net';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import { readQueues, type Queues } from '~/features/moderation/instance.service.server';
+import { type JobKindStats, jobStats } from '~/kernel/jobs.server';
 import { DURATION_BUCKETS, tallies } from '~/lib/metrics.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { version } from '../package.json';
 import { OPERATIONS } from './api/openapi.server';
 import type { AppDeps, AppEnv } from './context.server';
+import { jobFailures } from './jobs/runner.server';
 
 /**
  * GET /metrics in Prometheus' text format (docs/decisions/052): the process and runtime defaults
@@ -239,6 +241,19 @@ function processMetrics(): Registry {
     },
   });
   new Counter({
+    name: 'afterglow_job_failures_total',
+    help: 'Background jobs that failed on this instance, by kind and outcome (retry: tried again later; dead: given up).',
+    labelNames: ['kind', 'outcome'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [key, n] of jobFailures.entries()) {
+        const [kind, outcome] = key.split('\n');
+        this.inc({ kind, outcome }, n);
+      }
+    },
+  });
+  new Counter({
     name: 'afterglow_sign_in_failures_total',
     help: 'Sign-ins refused for a wrong password or code (the form and the API).',
     registers,
@@ -255,6 +270,7 @@ function instanceMetrics(deps: AppDeps): { registry: Registry; refresh(): Promis
   const registry = new Registry();
   const registers = [registry];
   let queues: Queues | null = null;
+  let jobs: JobKindStats[] = [];
   const gauge = (name: string, help: string, read: (g: Gauge) => void, labelNames: string[] = []) =>
     new Gauge({
       name,
@@ -268,12 +284,22 @@ function instanceMetrics(deps: AppDeps): { registry: Registry; refresh(): Promis
     });
   gauge('afterglow_info', 'The running version, Node.js and database kind (always 1).', (g) => g.set({ version, node: process.versions.node, database: deps.database.dialect }, 1), ['version', 'node', 'database']);
   gauge('afterglow_database_up', 'Whether the last scrape could read the database (1) or not (0).', (g) => g.set(queues ? 1 : 0));
-  gauge('afterglow_queue_depth', 'Items waiting: mails not yet sent, open reports.', (g) => {
-    if (queues) for (const [queue, q] of Object.entries(queues)) g.set({ queue }, q.depth);
+  gauge('afterglow_queue_depth', 'Items waiting: mails not yet sent, open reports, background jobs queued or running.', (g) => {
+    if (!queues) return;
+    for (const [queue, q] of Object.entries(queues)) g.set({ queue }, q.depth);
+    g.set({ queue: 'jobs' }, jobs.reduce((n, k) => n + k.depth, 0));
   }, ['queue']);
   gauge('afterglow_queue_oldest_age_seconds', 'How long the oldest waiting item has waited (0 when none waits).', (g) => {
-    if (queues) for (const [queue, q] of Object.entries(queues)) g.set({ queue }, q.oldestAgeSeconds);
+    if (!queues) return;
+    for (const [queue, q] of Object.entries(queues)) g.set({ queue }, q.oldestAgeSeconds);
+    g.set({ queue: 'jobs' }, Math.max(0, ...jobs.map((k) => k.oldestAgeSeconds)));
   }, ['queue']);
+  gauge('afterglow_jobs_waiting', 'Background jobs queued or running, by kind.', (g) => {
+    for (const k of jobs) g.set({ kind: k.kind }, k.depth);
+  }, ['kind']);
+  gauge('afterglow_jobs_dead', 'Background jobs given up after their last attempt, by kind (kept with their last error).', (g) => {
+    for (const k of jobs) g.set({ kind: k.kind }, k.dead);
+  }, ['kind']);
   gauge('afterglow_views_buffered', 'Views counted but not yet written to the database (written every few seconds).', (g) => g.set(deps.views.buffered));
   const pool = deps.database.pgPool;
   gauge('afterglow_db_pool_max', 'Connections the database pool may open (SQLite: its one connection).', (g) => g.set(pool ? (pool.options.max ?? 10) : 1));
@@ -288,9 +314,10 @@ function instanceMetrics(deps: AppDeps): { registry: Registry; refresh(): Promis
     registry,
     async refresh() {
       try {
-        queues = await readQueues({ db: deps.database.db, now: deps.now });
+        [queues, jobs] = await Promise.all([readQueues({ db: deps.database.db, now: deps.now }), jobStats({ db: deps.database.db, now: deps.now })]);
       } catch (error) {
         queues = null;
+        jobs = [];
         deps.log.warn({ err: error }, 'metrics: the queues could not be read');
       }
     },

@@ -136,6 +136,26 @@ export interface MailQueueTable {
   created_at: string;
 }
 
+export type JobStatus = 'queued' | 'running' | 'done' | 'dead';
+
+/** One piece of background work (app/kernel/jobs.server.ts, docs/decisions/057). */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** The payload as JSON text, checked by the kind's schema when it runs. */
+  payload: string;
+  /** Unique when set: enqueueing the same key again does nothing. */
+  key: string | null;
+  status: Generated<JobStatus>;
+  attempts: Generated<number>;
+  run_at: string;
+  locked_until: string | null;
+  claimed_by: string | null;
+  last_error: string | null;
+  finished_at: string | null;
+  created_at: string;
+}
+
 export interface MailBouncesTable {
   email: string;
   reason: string;
@@ -270,6 +290,7 @@ export interface Database {
   user_restrictions: UserRestrictionsTable;
   account_approvals: AccountApprovalsTable;
   image_focus: ImageFocusTable;
+  jobs: JobsTable;
   notifications: NotificationsTable;
   notification_actors: NotificationActorsTable;
   notification_settings: NotificationSettingsTable;
@@ -312,6 +333,7 @@ export const TABLE_COLUMNS = {
   user_restrictions: ['user_id', 'kind', 'until', 'reason', 'created_by', 'created_at'],
   account_approvals: ['user_id', 'approved_by', 'approved_at', 'reason'],
   image_focus: ['image_id', 'focus_x', 'focus_y', 'created_at'],
+  jobs: ['id', 'kind', 'payload', 'key', 'status', 'attempts', 'run_at', 'locked_until', 'claimed_by', 'last_error', 'finished_at', 'created_at'],
   notifications: ['id', 'recipient_id', 'kind', 'group_key', 'blog_id', 'comment_id', 'actor_id', 'actor_count', 'detail', 'created_at', 'updated_at', 'read_at'],
   notification_actors: ['notification_id', 'actor_id', 'created_at'],
   notification_settings: ['user_id', 'kind', 'delivery'],
@@ -346,6 +368,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   user_restrictions: true,
   account_approvals: true,
   image_focus: true,
+  jobs: true,
   notifications: true,
   notification_actors: true,
   notification_settings: true,

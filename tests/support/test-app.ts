@@ -5,6 +5,8 @@ import { loadConfig } from '../../server/config.server';
 import { type AppDeps, createDeps, serviceContext } from '../../server/context.server';
 import { createHttpApp, type HttpApp } from '../../server/http.server';
 import { createLogger } from '../../server/logger.server';
+import { createJobs } from '../../server/jobs/registry.server';
+import { drainJobs, type JobBatchReport } from '~/kernel/jobs.server';
 
 export interface TestApp {
   deps: AppDeps;
@@ -15,6 +17,11 @@ export interface TestApp {
   /** Signs a new user up through better-auth; returns the user, its cookie and bearer token. */
   createUser(overrides?: Partial<{ email: string; name: string; password: string; image: string }>): Promise<TestUser>;
   context(user: SessionUser | null): ReturnType<typeof serviceContext>;
+  /**
+   * Runs every due background job (event deliveries, periodic tasks already offered) with the
+   * server's own registry, until none is due: what a change set in motion has then happened.
+   */
+  runJobs(now?: Date): Promise<JobBatchReport>;
   close(): Promise<void>;
 }
 
@@ -34,6 +41,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   const config = loadConfig({ ...scratch.env, ...env });
   const deps = await createDeps(config, createLogger(config.LOG_LEVEL));
   const app = createHttpApp(deps);
+  const jobs = createJobs(config);
 
   const request: TestApp['request'] = async (path, init = {}) => {
     const headers = new Headers(init.headers);
@@ -80,6 +88,10 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
       };
     },
     context: (user) => serviceContext(deps, user),
+    runJobs(now) {
+      const ctx = serviceContext(deps, null);
+      return drainJobs(now ? { ...ctx, now: () => now } : ctx, jobs.registry);
+    },
     async close() {
       await deps.views.close();
       await deps.database.close();

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { newId } from '~/lib/ids.server';
+import type { ServiceContext } from '~/lib/service-context';
+import { defineJob, enqueueJob, type JobDefinition, type JobRun } from './jobs.server';
+
+/**
+ * Domain events (docs/decisions/057): what happened, said once by the feature that owns the
+ * change, for whoever cares (mail, notifications, federation, caches) to act on later. Emitting
+ * queues one job in the change's own transaction, so an event exists exactly when its change
+ * committed; a worker then hands it to each subscriber as a job of its own, retried on its own.
+ * Nothing a subscriber does runs on the request that made the change.
+ *
+ * Payloads carry ids and the facts a subscriber cannot read back later (who did it, what it
+ * was); a subscriber reads the current state itself, since it may run minutes afterwards.
+ */
+const id = z.string().min(1);
+
+export const DOMAIN_EVENTS = {
+  /** A blog became Public and reaches readers (not held, not waiting for a moderator). */
+  'blog.published': z.object({ blogId: id, ownerId: id }),
+  /** A blog's content changed (whatever its availability). */
+  'blog.updated': z.object({ blogId: id, ownerId: id }),
+  /** A blog left readers: made Hidden by its writer, removed by a moderator, or deleted. */
+  'blog.withdrawn': z.object({ blogId: id, ownerId: id, how: z.enum(['hidden', 'removed', 'deleted']) }),
+  'comment.posted': z.object({ commentId: id, blogId: id, blogOwnerId: id, authorId: id, parentId: id.nullable().default(null) }),
+  'blog.liked': z.object({ blogId: id, ownerId: id, userId: id }),
+  'follow.started': z.object({ followerId: id, writerId: id }),
+  'follow.ended': z.object({ followerId: id, writerId: id }),
+  'subscriber.confirmed': z.object({ subscriberId: id }),
+  /** A moderator acted on something (the moderation log's action and target). */
+  'moderation.decided': z.object({ actorId: id.nullable(), action: z.string(), targetType: z.string(), targetId: id, ownerId: id.nullable().default(null), reason: z.string().default('') }),
+  'account.suspended': z.object({ userId: id, until: z.string().nullable(), reason: z.string() }),
+} as const;
+
+export type EventName = keyof typeof DOMAIN_EVENTS;
+export type EventData<N extends EventName> = z.output<(typeof DOMAIN_EVENTS)[N]>;
+
+export interface DomainEvent<N extends EventName = EventName> {
+  /** Unique per emit: a subscriber may key its own idempotence on it. */
+  id: string;
+  name: N;
+  /** When the change happened (ISO). */
+  at: string;
+  data: EventData<N>;
+}
+
+const envelope = z.object({ id, name: z.enum(Object.keys(DOMAIN_EVENTS) as [EventName, ...EventName[]]), at: z.iso.datetime(), data: z.unknown() });
+
+/** The job every emit queues; its handler (made by eventJobs) hands the event to each subscriber. */
+const EVENT_KIND = 'event';
+
+/**
+ * Says that `name` happened. Call it with the context of the transaction that made the change,
+ * so the event commits with it. Costs one INSERT.
+ */
+export async function emit<N extends EventName>(ctx: Pick<ServiceContext, 'db' | 'now'>, name: N, data: z.input<(typeof DOMAIN_EVENTS)[N]>): Promise<void> {
+  const event = { id: newId(), name, at: ctx.now().toISOString(), data: DOMAIN_EVENTS[name].parse(data) };
+  await enqueueJob(ctx, fanOutDefinition, event, { key: `event:${event.id}` });
+}
+
+export interface Subscription<N extends EventName = EventName> {
+  event: N;
+  subscriber: string;
+  job: JobDefinition<DomainEvent<N>>;
+}
+
+/**
+ * A subscriber of one event, run as its own job kind (`on:<event>:<subscriber>`), so its retries
+ * touch no other subscriber. Listed in server/jobs/registry.server.ts.
+ */
+export function onEvent<N extends EventName>(
+  event: N,
+  subscriber: string,
+  run: (ctx: ServiceContext, event: DomainEvent<N>, job: JobRun) => Promise<void>,
+  options: { maxAttempts?: number; retryMs?: number } = {},
+): Subscription<N> {
+  const payload = envelope.extend({ name: z.literal(event), data: DOMAIN_EVENTS[event] }) as unknown as z.ZodType<DomainEvent<N>>;
+  return { event, subscriber, job: defineJob({ kind: `on:${event}:${subscriber}`, payload, run, ...options }) };
+}
+
+// Its handler is set by eventJobs; emit only needs its kind and schema.
+const fanOutDefinition = defineJob<DomainEvent>({
+  kind: EVENT_KIND,
+  payload: envelope as unknown as z.ZodType<DomainEvent>,
+  run: async () => {
+    throw new Error('the event fan-out runs only in a registry made by eventJobs');
+  },
+});
+
+/**
+ * The job kinds of the events: the fan-out (one job per subscriber of the event, keyed by event
+ * and subscriber, so a fan-out run twice makes each delivery once) and every subscription's own.
+ */
+export function eventJobs(subscriptions: readonly Subscription<any>[]): JobDefinition<any>[] {
+  const seen = new Set<string>();
+  for (const s of subscriptions) {
+    const key = `${s.event}:${s.subscriber}`;
+    if (seen.has(key)) throw new Error(`"${s.subscriber}" subscribes to ${s.event} twice`);
+    seen.add(key);
+  }
+  const fanOut = defineJob<DomainEvent>({
+    ...fanOutDefinition,
+    run: async (ctx, event) => {
+      for (const s of subscriptions) {
+        if (s.event === event.name) await enqueueJob(ctx, s.job, event, { key: `event:${event.id}:${s.subscriber}` });
+      }
+    },
+  });
+  return [fanOut, ...subscriptions.map((s) => s.job)];
+}

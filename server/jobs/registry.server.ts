@@ -1,0 +1,56 @@
+import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
+import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
+import { prepareDailyDigest } from '~/features/newsletter/mail-queue.service.server';
+import { eventJobs, type Subscription } from '~/kernel/events.server';
+import { type JobDefinition, JobRegistry, pruneDoneJobs } from '~/kernel/jobs.server';
+import { definePeriodic, type PeriodicTask } from '~/kernel/schedule.server';
+import type { Config } from '../config.server';
+
+const MINUTE = 60_000;
+
+/**
+ * Every piece of background work, in one place (docs/decisions/057): the periodic tasks, the
+ * event subscriptions and any other job kind. A worker runs only the kinds listed here; a new
+ * one is added to this file and nowhere else.
+ */
+export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): PeriodicTask[] {
+  return [
+    // A held blog reaches the sitemap, feeds, featured and the newsletter at most this long after
+    // its writer's N days end (docs/decisions/029).
+    definePeriodic({
+      name: 'spam-hold-release',
+      everyMs: 5 * MINUTE,
+      run: async (ctx) => {
+        const { released } = await releaseExpiredHolds(ctx);
+        if (released > 0) ctx.log.info({ released }, 'spam hold ended for blogs');
+      },
+    }),
+    // Uploaded images nothing refers to any more (docs/decisions/018).
+    definePeriodic({ name: 'upload-sweep', everyMs: 60 * MINUTE, run: async (ctx) => void (await sweepOrphanedImages(ctx, ctx.images)) }),
+    // The last daily digest exists once its hour has passed (made once, whoever gets there first).
+    definePeriodic({ name: 'mail-digest', everyMs: 5 * MINUTE, run: async (ctx) => void (await prepareDailyDigest(ctx, config.MAIL_DIGEST_HOUR)) }),
+    definePeriodic({ name: 'jobs-prune', everyMs: 60 * MINUTE, run: async (ctx) => void (await pruneDoneJobs(ctx)) }),
+  ];
+}
+
+/** Who acts on which domain event. */
+export const SUBSCRIPTIONS: Subscription<any>[] = [];
+
+/** Job kinds that are neither periodic nor a subscription. */
+const OTHER_JOBS: JobDefinition<any>[] = [];
+
+export interface Jobs {
+  registry: JobRegistry;
+  periodic: PeriodicTask[];
+}
+
+export function createJobs(config: Pick<Config, 'MAIL_DIGEST_HOUR'>, extra: { subscriptions?: Subscription<any>[]; jobs?: JobDefinition<any>[] } = {}): Jobs {
+  const periodic = periodicTasks(config);
+  const registry = new JobRegistry([
+    ...periodic.map((t) => t.job),
+    ...eventJobs([...SUBSCRIPTIONS, ...(extra.subscriptions ?? [])]),
+    ...OTHER_JOBS,
+    ...(extra.jobs ?? []),
+  ]);
+  return { registry, periodic };
+}
