@@ -3,6 +3,7 @@ import { BlogFormSchema, CommentSchema, PreviewSchema } from '~/features/blogs/b
 import { FollowFormSchema } from '~/features/follows/follows.schema';
 import { GrantModeratorSchema, ModerationReasonSchema, ReportSchema, SuspendSchema } from '~/features/moderation/moderation.schema';
 import { DeliverySchema, SubscribeSchema } from '~/features/newsletter/newsletter.schema';
+import { NotificationSettingsSchema } from '~/features/notifications/notifications.schema';
 import { ForgotPasswordSchema, LogInSchema, ResetPasswordSchema, SignUpSchema, UpdateProfileSchema } from '~/features/users/users.schema';
 import { AddWishlistFormSchema } from '~/features/wishlist/wishlist.schema';
 import { RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
@@ -46,7 +47,8 @@ export const PAGE_ACTIONS: Readonly<Record<string, PageActionPolicy>> = {
   'routes/wishlist-add.tsx': { auth: 'user', limits: [], input: [AddWishlistFormSchema] },
   'routes/follow.tsx': { auth: 'user', limits: [], input: [FollowFormSchema] },
   'routes/following.tsx': { auth: 'user', limits: [], input: 'id' },
-  'routes/mail-preferences.tsx': { auth: 'mail-link', limits: [], input: [DeliverySchema] },
+  'routes/notifications.tsx': { auth: 'user', limits: [], input: 'id' },
+  'routes/mail-preferences.tsx': { auth: 'mail-link', limits: [], input: [DeliverySchema, NotificationSettingsSchema] },
   'routes/mail-unsubscribe.tsx': { auth: 'mail-link', limits: [], input: 'id' },
   'routes/report.tsx': { auth: 'user', limits: [RATE_LIMITS.report], input: [ReportSchema] },
   'routes/moderation.tsx': { auth: 'user', limits: [], input: [GrantModeratorSchema, ModerationReasonSchema, SuspendSchema] },

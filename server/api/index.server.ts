@@ -14,6 +14,7 @@ import { OPERATIONS } from './openapi.server';
 import { IMAGE_HANDLERS } from './images.api.server';
 import { MODERATION_HANDLERS } from './moderation.api.server';
 import { SUBSCRIBER_HANDLERS } from './newsletter.api.server';
+import { NOTIFICATION_HANDLERS } from './notifications.api.server';
 import { USER_HANDLERS } from './users.api.server';
 import { WISHLIST_HANDLERS } from './wishlist.api.server';
 
@@ -65,7 +66,7 @@ export function createApi(deps: AppDeps) {
     return new Response(response.body, { status: response.status, headers });
   });
   // Every other /api route comes from its declaration in openapi.server.ts (docs/decisions/033).
-  mountOperations(api, deps, USER_HANDLERS, WISHLIST_HANDLERS, BLOG_HANDLERS, IMAGE_HANDLERS, SUBSCRIBER_HANDLERS, MODERATION_HANDLERS, COMMENT_HANDLERS);
+  mountOperations(api, deps, USER_HANDLERS, WISHLIST_HANDLERS, BLOG_HANDLERS, IMAGE_HANDLERS, SUBSCRIBER_HANDLERS, MODERATION_HANDLERS, COMMENT_HANDLERS, NOTIFICATION_HANDLERS);
   api.route('/', docsApi(deps));
 
   return api;

@@ -3,6 +3,7 @@ import { BlogResponse, Pending } from '~/features/blogs/blog-json.schema';
 import { CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blogs.schema';
 import { AuditPageSchema, GrantModeratorSchema, ModerationReasonSchema, REPORT_REASONS, REPORT_TARGET_TYPES, ReportSchema, ROLES, SuspendSchema } from '~/features/moderation/moderation.schema';
 import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
+import { ListNotificationsQuerySchema, MarkNotificationsReadSchema, NotificationSchema } from '~/features/notifications/notifications.schema';
 import { PasswordSchema, SaveUserSchema, TokenRequestSchema, UpdateProfileSchema } from '~/features/users/users.schema';
 import { AUTH_INPUT } from '../auth-input.server';
 import { AUTH_ENDPOINT_LIMITS, RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
@@ -64,6 +65,7 @@ const PendingResponse = z.strictObject({
   ).describe('Blogs and comments of held accounts with more than SPAM_HOLD_MAX_LINKS links, the longest waiting first'),
   held: z.array(z.strictObject({ userId: text, name: text, heldUntil: text, blogs: z.number().int() })).describe('Accounts on the spam hold with blogs held'),
 });
+const UnreadCountResponse = z.strictObject({ unread: z.number().int() });
 const CommentPostedResponse = z.strictObject({ success: z.boolean(), pending: Pending });
 
 const SignUpBody = AUTH_INPUT['/sign-up/email'].extend({ password: PasswordSchema });
@@ -167,6 +169,10 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/moderation/moderators', tag: 'Moderation', auth: 'required', summary: 'Make a user a moderator by email (admins only)', body: GrantModeratorSchema, responses: { 200: { description: 'Granted (modifiedCount 0: already staff)', schema: GrantedResponse }, ...staffOnly, ...bad, 404: { description: 'No such user', schema: MessageResponse } } },
   { method: 'delete', path: '/api/moderation/moderators/{id}', tag: 'Moderation', auth: 'required', summary: 'Take the moderator role back (admins only)', body: ModerationReasonSchema, responses: { 200: { description: 'Revoked (modifiedCount 0: was not one)', schema: ModifiedResponse }, ...staffOnly, ...bad, ...modNotFound } },
   { method: 'get', path: '/api/moderation/log', tag: 'Moderation', auth: 'required', summary: 'The audit log, newest first: who did what to what, when and why (admins only)', query: AuditPageSchema, responses: { 200: { description: 'Entries', schema: AuditEntryResponse, list: true, paged: true }, ...staffOnly, ...bad } },
+  // Notifications (docs/decisions/062): the caller's own, always.
+  { method: 'get', path: '/api/notifications', tag: 'Notifications', auth: 'required', standing: 'any', summary: "The caller's notifications, grouped (\"Jonas and 4 others liked …\"), newest activity first", query: ListNotificationsQuerySchema, responses: { 200: { description: 'Notifications', schema: NotificationSchema, list: true, paged: true }, 401: denied[401], ...bad } },
+  { method: 'get', path: '/api/notifications/unread-count', tag: 'Notifications', auth: 'required', standing: 'any', summary: 'How many of the caller’s notifications are unread (may be a few seconds old)', responses: { 200: { description: 'The count', schema: UnreadCountResponse }, 401: denied[401] } },
+  { method: 'post', path: '/api/notifications/read', tag: 'Notifications', auth: 'required', standing: 'any', summary: 'Mark the caller’s notifications read: those in `ids`, or all without it', body: MarkNotificationsReadSchema, responses: { 200: { description: 'Marked', schema: ModifiedResponse }, 401: denied[401], ...bad } },
 ];
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });

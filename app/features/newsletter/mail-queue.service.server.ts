@@ -1,5 +1,5 @@
 import type { MailKind, MailStream, NotificationKind } from '~/db/schema';
-import { type NoticeLine, noticesForMail } from '~/features/notifications/notification-mail.server';
+import { type NoticeLine, noticesForMail } from '~/features/notifications/notification-mail.service.server';
 import { newId } from '~/lib/ids.server';
 import type { ServiceContext } from '~/lib/service-context';
 import { MESSAGES } from '~/lib/messages';

@@ -1,76 +1,90 @@
-import { z } from 'zod';
+import { definePeriodic } from '~/kernel/schedule.server';
+import { onEvent } from '~/kernel/events.server';
 import type { ServiceContext } from '~/lib/service-context';
-import { encodeModerationDetail } from './notifications.presenter';
+import { encodeModerationDetail, type ModerationDetail } from './notifications.presenter';
 import * as repo from './notifications.repo.server';
-import { notify } from './notifications.service.server';
+import { notify, prepareNotificationDigests, purgeOldNotifications } from './notifications.service.server';
 
 /**
- * Domain events turned into notifications. Each handler is run by the job runner after the
- * change committed (never while a page waits) and reads what it needs anew, so an event about
- * something removed or held since tells nobody. Handlers are safe to run twice for likes and
- * follows (a person counts once per group); a comment's second run tells its recipient again.
+ * Domain events turned into notifications (docs/decisions/062). Each handler is a job the runner
+ * runs after the change committed, never while a page waits, and reads what it needs anew: an
+ * event about something removed or held since tells nobody. Run twice (a worker died after the
+ * work), likes and follows count a person once per group; a comment tells its recipient again.
  */
-const id = z.string().min(1).max(64);
-
-export const CommentPostedEvent = z.object({ commentId: id, blogId: id, authorId: id, parentId: id.nullish(), parentAuthorId: id.nullish() });
-export const BlogLikedEvent = z.object({ blogId: id, userId: id });
-export const CommentLikedEvent = z.object({ commentId: id, userId: id });
-export const FollowStartedEvent = z.object({ followerId: id, writerId: id });
-export const ModerationDecidedEvent = z.object({
-  action: z.enum(['hide', 'restore', 'delete', 'approve']),
-  targetType: z.enum(['blog', 'comment']),
-  targetId: id,
-  ownerId: id,
-  blogId: id.nullish(),
-  title: z.string().max(300).default(''),
-  reason: z.string().max(1000).default(''),
-});
 
 /** A comment or reply: the parent comment's author hears of the reply, the post's writer of the comment. */
-export async function onCommentPosted(ctx: ServiceContext, event: z.infer<typeof CommentPostedEvent>): Promise<void> {
+export async function onCommentPosted(ctx: ServiceContext, event: { commentId: string; parentId: string | null }): Promise<void> {
   const comment = await repo.findComment(ctx.db, event.commentId);
   // Removed by a moderator or waiting for one (spam hold): nobody is told, as nobody sees it.
   if (!comment || comment.removed_at !== null || comment.pending_since !== null) return;
   const blog = await repo.findBlog(ctx.db, comment.blog_id);
   if (!blog) return;
-  const parentAuthor = event.parentId ? (event.parentAuthorId ?? null) : null;
-  if (parentAuthor) {
-    await notify(ctx, { recipientId: parentAuthor, kind: 'reply', groupKey: `reply:${event.parentId}`, actorId: comment.user_id, blogId: blog.id, commentId: comment.id });
+  const parent = event.parentId ? await repo.findComment(ctx.db, event.parentId) : undefined;
+  if (parent) {
+    await notify(ctx, { recipientId: parent.user_id, kind: 'reply', groupKey: `reply:${parent.id}`, actorId: comment.user_id, blogId: blog.id, commentId: comment.id });
   }
-  // The writer is told of every comment on her post, unless the reply was to her own comment
-  // (she was told of it as a reply).
-  if (blog.owner_id !== parentAuthor) {
+  // The writer hears of every comment on her post, but of a reply to her own comment only once,
+  // as a reply.
+  if (blog.owner_id !== parent?.user_id) {
     await notify(ctx, { recipientId: blog.owner_id, kind: 'comment', groupKey: `comment:${blog.id}`, actorId: comment.user_id, blogId: blog.id, commentId: comment.id });
   }
 }
 
-export async function onBlogLiked(ctx: ServiceContext, event: z.infer<typeof BlogLikedEvent>): Promise<void> {
+export async function onBlogLiked(ctx: ServiceContext, event: { blogId: string; userId: string }): Promise<void> {
   const blog = await repo.findBlog(ctx.db, event.blogId);
   if (!blog) return;
   await notify(ctx, { recipientId: blog.owner_id, kind: 'like_post', groupKey: `like_post:${blog.id}`, actorId: event.userId, blogId: blog.id });
 }
 
-export async function onCommentLiked(ctx: ServiceContext, event: z.infer<typeof CommentLikedEvent>): Promise<void> {
+export async function onCommentLiked(ctx: ServiceContext, event: { commentId: string; userId: string }): Promise<void> {
   const comment = await repo.findComment(ctx.db, event.commentId);
   if (!comment || comment.removed_at !== null) return;
   await notify(ctx, { recipientId: comment.user_id, kind: 'like_comment', groupKey: `like_comment:${comment.id}`, actorId: event.userId, blogId: comment.blog_id, commentId: comment.id });
 }
 
-export async function onFollowStarted(ctx: ServiceContext, event: z.infer<typeof FollowStartedEvent>): Promise<void> {
+export async function onFollowStarted(ctx: ServiceContext, event: { followerId: string; writerId: string }): Promise<void> {
   await notify(ctx, { recipientId: event.writerId, kind: 'follow', groupKey: 'follow', actorId: event.followerId });
 }
 
-/** Each decision is its own notification: a hide and the later restore are two things to know. */
-export async function onModerationDecided(ctx: ServiceContext, event: z.infer<typeof ModerationDecidedEvent>): Promise<void> {
-  const blogId = event.action === 'delete' && event.targetType === 'blog' ? null : (event.blogId ?? (event.targetType === 'blog' ? event.targetId : null));
-  const blog = blogId ? await repo.findBlog(ctx.db, blogId) : undefined;
+const DECISIONS: ReadonlySet<string> = new Set<ModerationDetail['action']>(['hide', 'restore', 'delete', 'approve']);
+
+/**
+ * A moderator's decision about a member's blog or comment; each its own notification (a hide and
+ * the later restore are two things to know), naming no moderator: they act for the site.
+ */
+export async function onModerationDecided(
+  ctx: ServiceContext,
+  event: { id: string; action: string; targetType: string; targetId: string; ownerId: string | null; reason: string },
+): Promise<void> {
+  if (!event.ownerId || !DECISIONS.has(event.action) || (event.targetType !== 'blog' && event.targetType !== 'comment')) return;
+  const comment = event.targetType === 'comment' ? await repo.findComment(ctx.db, event.targetId) : undefined;
+  const blog = await repo.findBlog(ctx.db, comment ? comment.blog_id : event.targetId);
+  const detail: ModerationDetail = { action: event.action as ModerationDetail['action'], target: event.targetType, reason: event.reason, title: blog?.title ?? '' };
   await notify(ctx, {
     recipientId: event.ownerId,
     kind: 'moderation',
-    groupKey: `moderation:${event.targetType}:${event.targetId}:${ctx.now().toISOString()}`,
+    groupKey: `moderation:${event.id}`,
     actorId: null,
-    blogId: blog ? blog.id : null,
-    commentId: event.targetType === 'comment' && event.action !== 'delete' ? event.targetId : null,
-    detail: encodeModerationDetail({ action: event.action, target: event.targetType, reason: event.reason, title: event.title }),
+    blogId: blog?.id ?? null,
+    commentId: comment?.id ?? null,
+    detail: encodeModerationDetail(detail),
   });
+}
+
+/** What notifications subscribe to; listed once in server/jobs/registry.server.ts. */
+export const NOTIFICATION_SUBSCRIPTIONS = [
+  onEvent('comment.posted', 'notifications', (ctx, e) => onCommentPosted(ctx, e.data)),
+  onEvent('blog.liked', 'notifications', (ctx, e) => onBlogLiked(ctx, e.data)),
+  onEvent('follow.started', 'notifications', (ctx, e) => onFollowStarted(ctx, e.data)),
+  onEvent('moderation.decided', 'notifications', (ctx, e) => onModerationDecided(ctx, { id: e.id, ...e.data })),
+];
+
+const HOUR = 3_600_000;
+
+/** The daily digests once their hour has passed, and the purge of old notifications. */
+export function notificationTasks(config: { MAIL_DIGEST_HOUR: number }) {
+  return [
+    definePeriodic({ name: 'notification-digest', everyMs: HOUR / 12, run: async (ctx) => void (await prepareNotificationDigests(ctx, config.MAIL_DIGEST_HOUR)) }),
+    definePeriodic({ name: 'notification-purge', everyMs: 6 * HOUR, run: async (ctx) => void (await purgeOldNotifications(ctx)) }),
+  ];
 }

@@ -191,5 +191,5 @@ export async function findComment(db: Db, id: string) {
 }
 
 export async function findBlog(db: Db, id: string) {
-  return db.selectFrom('blogs').select(['id', 'owner_id', 'availability', 'removed_at', 'pending_since']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('blogs').select(['id', 'owner_id', 'title', 'availability', 'removed_at', 'pending_since']).where('id', '=', id).executeTakeFirst();
 }

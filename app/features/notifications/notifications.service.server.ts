@@ -2,7 +2,7 @@ import type { NotificationDelivery, NotificationKind } from '~/db/schema';
 import { digestPeriod, queueNoticeDigest, queueNoticeMail } from '~/features/newsletter/mail-queue.service.server';
 import { newId } from '~/lib/ids.server';
 import { requireUser, type ServiceContext } from '~/lib/service-context';
-import { deliveriesOf } from './notification-mail.server';
+import { deliveriesOf } from './notification-mail.service.server';
 import { presentNotification } from './notifications.presenter';
 import * as repo from './notifications.repo.server';
 import {
