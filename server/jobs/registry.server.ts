@@ -1,6 +1,6 @@
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
-import { prepareDailyDigest } from '~/features/newsletter/mail-queue.service.server';
+import { MAIL_SUBSCRIPTIONS, prepareDailyDigest } from '~/features/newsletter/mail-queue.service.server';
 import { NOTIFICATION_SUBSCRIPTIONS, notificationTasks } from '~/features/notifications/notification-events.server';
 import { eventJobs, type Subscription } from '~/kernel/events.server';
 import { type JobDefinition, JobRegistry, pruneDoneJobs } from '~/kernel/jobs.server';
@@ -36,7 +36,7 @@ export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): Periodi
 }
 
 /** Who acts on which domain event. */
-export const SUBSCRIPTIONS: Subscription<any>[] = [...NOTIFICATION_SUBSCRIPTIONS];
+export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
 const OTHER_JOBS: JobDefinition<any>[] = [];

@@ -18,8 +18,9 @@ export interface TestApp {
   createUser(overrides?: Partial<{ email: string; name: string; password: string; image: string }>): Promise<TestUser>;
   context(user: SessionUser | null): ReturnType<typeof serviceContext>;
   /**
-   * Runs every due background job (event deliveries, periodic tasks already offered) with the
-   * server's own registry, until none is due: what a change set in motion has then happened.
+   * Runs the background jobs queued so far (event deliveries, periodic tasks already offered)
+   * with the server's own registry, until none is left: what a change set in motion has then
+   * happened. Without `now`, every queued job counts as due, whatever clock the test set.
    */
   runJobs(now?: Date): Promise<JobBatchReport>;
   close(): Promise<void>;
@@ -33,6 +34,8 @@ export interface TestUser {
 }
 
 export const TEST_ORIGIN = 'http://afterglow.test';
+/** A clock late enough that every queued job is due (and still an ISO date both databases order as text). */
+const EVERY_JOB_DUE = new Date('9999-12-31T00:00:00.000Z');
 let counter = 0;
 
 /** A real app (real database, real better-auth) on a scratch database, without React Router. */
@@ -88,9 +91,8 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
       };
     },
     context: (user) => serviceContext(deps, user),
-    runJobs(now) {
-      const ctx = serviceContext(deps, null);
-      return drainJobs(now ? { ...ctx, now: () => now } : ctx, jobs.registry);
+    runJobs(now = EVERY_JOB_DUE) {
+      return drainJobs({ ...serviceContext(deps, null), now: () => now }, jobs.registry);
     },
     async close() {
       await deps.views.close();

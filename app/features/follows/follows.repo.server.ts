@@ -3,18 +3,21 @@ import type { Database, MailDelivery } from '~/db/schema';
 
 type Db = Kysely<Database>;
 
-export async function insertFollow(db: Db, row: { follower_id: string; writer_id: string; created_at: string }): Promise<void> {
-  await db
+/** False when the reader followed the writer already. */
+export async function insertFollow(db: Db, row: { follower_id: string; writer_id: string; created_at: string }): Promise<boolean> {
+  const result = await db
     .insertInto('follows')
     .values(row)
     .onConflict((oc) => oc.columns(['follower_id', 'writer_id']).doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export async function deleteFollows(db: Db, followerId: string, writerId?: string): Promise<number> {
+/** Answers the writers no longer followed. */
+export async function deleteFollows(db: Db, followerId: string, writerId?: string): Promise<string[]> {
   let query = db.deleteFrom('follows').where('follower_id', '=', followerId);
   if (writerId) query = query.where('writer_id', '=', writerId);
-  return Number((await query.executeTakeFirst()).numDeletedRows);
+  return (await query.returning('writer_id').execute()).map((r) => r.writer_id);
 }
 
 export async function setFollowDelivery(db: Db, followerId: string, writerId: string, delivery: MailDelivery): Promise<number> {

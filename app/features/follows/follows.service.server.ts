@@ -1,5 +1,6 @@
 import type { MailDelivery } from '~/db/schema';
 import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import { requireUser, type ServiceContext } from '~/lib/service-context';
@@ -13,13 +14,22 @@ export async function followWriter(ctx: ServiceContext, writerId: string): Promi
   const user = await assertCanWrite(ctx);
   if (writerId === user.id) throw new AppError('bad_request', MESSAGES.followSelf);
   if (!(await repo.findWriter(ctx.db, writerId))) throw new AppError('not_found', MESSAGES.writerNotFound);
-  await repo.insertFollow(ctx.db, { follower_id: user.id, writer_id: writerId, created_at: ctx.now().toISOString() });
+  await ctx.db.transaction().execute(async (db) => {
+    if (await repo.insertFollow(db, { follower_id: user.id, writer_id: writerId, created_at: ctx.now().toISOString() })) await emit({ ...ctx, db }, 'follow.started', { followerId: user.id, writerId });
+  });
   return { following: true };
+}
+
+/** Ends the reader's follow of one writer, or of every writer; says so for each one that ended. */
+async function endFollows(ctx: ServiceContext, followerId: string, writerId?: string): Promise<void> {
+  await ctx.db.transaction().execute(async (db) => {
+    for (const ended of await repo.deleteFollows(db, followerId, writerId)) await emit({ ...ctx, db }, 'follow.ended', { followerId, writerId: ended });
+  });
 }
 
 export async function unfollowWriter(ctx: ServiceContext, writerId: string): Promise<{ following: false }> {
   const user = await assertCanWrite(ctx);
-  await repo.deleteFollows(ctx.db, user.id, writerId);
+  await endFollows(ctx, user.id, writerId);
   return { following: false };
 }
 
@@ -59,7 +69,7 @@ export async function followStateForWriter(ctx: ServiceContext, writerId: string
  */
 export async function endFollowsByLink(ctx: ServiceContext, followerId: string, writerId?: string): Promise<{ writerName: string | null }> {
   const writer = writerId ? await repo.findWriter(ctx.db, writerId) : undefined;
-  await repo.deleteFollows(ctx.db, followerId, writerId);
+  await endFollows(ctx, followerId, writerId);
   return { writerName: writer ? nameOf(writer) : null };
 }
 

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ReportTargetType, Role } from '~/db/schema';
+import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -30,8 +31,13 @@ export async function requireRole(ctx: ServiceContext, least: Role): Promise<Ses
   return { ...user, role: role as Role };
 }
 
-export async function audit(ctx: Pick<ServiceContext, 'db' | 'now'>, actorId: string | null, action: string, target: { type: string; id: string }, reason: string) {
+/**
+ * Writes the moderation log's row and says so as an event, in the action's transaction. `ownerId`:
+ * whose content the action is about (a user action is about the user).
+ */
+export async function audit(ctx: Pick<ServiceContext, 'db' | 'now'>, actorId: string | null, action: string, target: { type: string; id: string }, reason: string, ownerId?: string) {
   await repo.insertLog(ctx.db, { id: newId(), actor_id: actorId, action, target_type: target.type, target_id: target.id, reason, created_at: ctx.now().toISOString() });
+  await emit(ctx, 'moderation.decided', { actorId, action, targetType: target.type, targetId: target.id, ownerId: ownerId ?? (target.type === 'user' ? target.id : null), reason });
 }
 
 // --- Roles -------------------------------------------------------------------------------
@@ -177,6 +183,7 @@ export async function suspendUser(ctx: ServiceContext, userId: string, input: Su
     await repo.upsertRestriction(db, { user_id: userId, kind: 'suspended', until, reason: input.reason, created_by: actor.id, created_at: now.toISOString() });
     await repo.closeReports(db, { type: 'user', id: userId }, 'resolved', actor.id, now.toISOString());
     await audit({ ...ctx, db }, actor.id, until ? `suspend_until ${until}` : 'suspend', { type: 'user', id: userId }, input.reason);
+    await emit({ ...ctx, db }, 'account.suspended', { userId, until, reason: input.reason });
     // Deleting the sessions bumps the `sessions` version (a trigger), so every instance's
     // session cache drops them on its next request (docs/decisions/019).
     return repo.deleteSessions(db, userId);
@@ -349,33 +356,35 @@ export async function moderatedContent(ctx: ServiceContext, type: ModeratedConte
  * reports on it are resolved. Cached pages go stale: the row's change bumps `content`.
  */
 export async function hideContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const { actor } = await moderatedContent(ctx, type, id);
+  const { actor, ownerId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: now, removed_reason: input.reason });
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
-    await audit({ ...ctx, db }, actor.id, 'hide', { type, id }, input.reason);
+    await audit({ ...ctx, db }, actor.id, 'hide', { type, id }, input.reason, ownerId);
+    if (type === 'blog' && modifiedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId, how: 'removed' });
     return { modifiedCount };
   });
 }
 
 export async function restoreContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const { actor } = await moderatedContent(ctx, type, id);
+  const { actor, ownerId } = await moderatedContent(ctx, type, id);
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: null, removed_reason: null });
-    await audit({ ...ctx, db }, actor.id, 'restore', { type, id }, input.reason);
+    await audit({ ...ctx, db }, actor.id, 'restore', { type, id }, input.reason, ownerId);
     return { modifiedCount };
   });
 }
 
 /** For good: a blog goes with its comments, likes and wishlist rows (ON DELETE CASCADE). */
 export async function deleteContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ deletedCount: number }> {
-  const { actor, blogId } = await moderatedContent(ctx, type, id);
+  const { actor, blogId, ownerId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const deletedCount = type === 'comment' ? await repo.deleteCommentRow(db, id, blogId) : await repo.deleteBlogRow(db, id);
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
-    await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason);
+    await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason, ownerId);
+    if (type === 'blog' && deletedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId, how: 'deleted' });
     return { deletedCount };
   });
 }

@@ -1,4 +1,4 @@
-import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
+import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
@@ -65,10 +65,10 @@ export async function holdFor(ctx: ServiceContext, userId: string, texts: (strin
 
 type ReleasedBlog = Awaited<ReturnType<typeof repo.releaseExpiredHolds>>[number];
 
-/** A released blog that is Public, shown and no longer waiting is announced now (once per blog). */
-async function announceReleased(ctx: ServiceContext, blogs: ReleasedBlog[], now: string) {
+/** A released blog that is Public, shown and no longer waiting is published now. */
+async function publishReleased(ctx: ServiceContext, blogs: ReleasedBlog[]) {
   for (const blog of blogs) {
-    if (blog.availability === 'Public' && !blog.removed_at && !blog.held_until && !blog.pending_since) await announceBlog(ctx, blog, now);
+    if (blog.availability === 'Public' && !blog.removed_at && !blog.held_until && !blog.pending_since) await emit(ctx, 'blog.published', { blogId: blog.id, ownerId: blog.owner_id });
   }
 }
 
@@ -84,7 +84,7 @@ export async function approveAccount(ctx: ServiceContext, userId: string, input:
     const approved = await repo.insertApproval(db, { user_id: userId, approved_by: actor.id, approved_at: now, reason: input.reason });
     const released = await repo.releaseAccount(db, userId);
     if (approved === 0 && released.length === 0) return { modifiedCount: 0 };
-    await announceReleased(tx, released, now);
+    await publishReleased(tx, released);
     await audit(tx, actor.id, 'approve_account', { type: 'user', id: userId }, input.reason);
     return { modifiedCount: 1 };
   });
@@ -93,13 +93,12 @@ export async function approveAccount(ctx: ServiceContext, userId: string, input:
 /** A blog or comment that waited in the queue is shown. A blog still held is announced when its hold ends. */
 export async function approveContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
   const { actor } = await moderatedContent(ctx, type, id);
-  const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const tx = { ...ctx, db };
     if (type === 'blog') {
       const blog = await repo.clearPendingBlog(db, id);
       if (!blog) throw new AppError('not_found', MESSAGES.notPending);
-      await announceReleased(tx, [blog], now);
+      await publishReleased(tx, [blog]);
     } else if ((await repo.clearPendingComment(db, id)) === 0) {
       throw new AppError('not_found', MESSAGES.notPending);
     }
@@ -113,7 +112,7 @@ export async function releaseExpiredHolds(ctx: ServiceContext): Promise<{ releas
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const released = await repo.releaseExpiredHolds(db, now);
-    await announceReleased({ ...ctx, db }, released, now);
+    await publishReleased({ ...ctx, db }, released);
     return { released: released.length };
   });
 }

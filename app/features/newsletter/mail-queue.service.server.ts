@@ -3,6 +3,7 @@ import { type NoticeLine, noticesForMail } from '~/features/notifications/notifi
 import { newId } from '~/lib/ids.server';
 import type { ServiceContext } from '~/lib/service-context';
 import { MESSAGES } from '~/lib/messages';
+import { onEvent } from '~/kernel/events.server';
 import * as repo from './mail-queue.repo.server';
 import type { MailTokenSubject } from './mail-token.server';
 
@@ -13,9 +14,10 @@ const MAX_BACKOFF_MS = 6 * 3600_000;
 
 /**
  * Announces a blog that just became Public to the confirmed newsletter subscribers who chose a
- * mail per post and to the writer's followers who did. Call it inside the transaction that makes
- * the blog Public, so the announcement commits with it or not at all. A blog is announced once:
- * made Hidden and Public again, it is not sent again.
+ * mail per post and to the writer's followers who did (on "blog.published", below). A blog is
+ * announced once: made Hidden and Public again, it is not sent again, and a delivery of the event
+ * run twice queues nothing the second time. Whether the blog is still shown is asked again when
+ * each mail is sent.
  */
 export async function announceBlog(ctx: ServiceContext, blog: { id: string; owner_id: string }, publishedAt: string): Promise<{ queued: number }> {
   const now = publishedAt;
@@ -283,3 +285,10 @@ export async function mailStatus(ctx: ServiceContext, limit = 20): Promise<{ mes
   const messages = [...byMessage.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return { messages, bouncedAddresses: await repo.countBounces(ctx.db) };
 }
+
+/** What mail does when something happens elsewhere (listed in server/jobs/registry.server.ts). */
+export const MAIL_SUBSCRIPTIONS = [
+  onEvent('blog.published', 'mail-announce', async (ctx, event) => {
+    await announceBlog(ctx, { id: event.data.blogId, owner_id: event.data.ownerId }, event.at);
+  }),
+];

@@ -25,7 +25,9 @@ describeOnDialects('newsletter sending on %s', (t, dialect) => {
   let reader: TestUser;
   let secret: string;
   const at = (iso: string): ServiceContext => ({ ...t.context(null), now: () => new Date(iso) });
+  // What the changes so far set in motion: the announcement is queued by the "blog.published" job.
   const queueFor = async (messageKey: string) =>
+    (await t.runJobs()) &&
     t.deps.database.db
       .selectFrom('mail_queue as q')
       .innerJoin('mail_messages as m', 'm.id', 'q.message_id')

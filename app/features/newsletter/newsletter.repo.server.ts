@@ -28,9 +28,10 @@ export async function findSubscriber(db: Db, by: { id: string } | { email: strin
 }
 
 /** Sets confirmed_at once; false when there is no such subscriber. */
-export async function confirmSubscriber(db: Db, id: string, now: string): Promise<boolean> {
-  await db.updateTable('subscribers').set({ confirmed_at: now }).where('id', '=', id).where('confirmed_at', 'is', null).execute();
-  return (await findSubscriber(db, { id })) !== undefined;
+/** Whether the subscriber exists, and whether this call confirmed it (false: confirmed before). */
+export async function confirmSubscriber(db: Db, id: string, now: string): Promise<{ exists: boolean; confirmedNow: boolean }> {
+  const result = await db.updateTable('subscribers').set({ confirmed_at: now }).where('id', '=', id).where('confirmed_at', 'is', null).executeTakeFirst();
+  return { exists: (await findSubscriber(db, { id })) !== undefined, confirmedNow: Number(result.numUpdatedRows) > 0 };
 }
 
 export async function deleteSubscriber(db: Db, id: string): Promise<void> {

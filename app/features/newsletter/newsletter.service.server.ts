@@ -1,6 +1,7 @@
 import type { MailDelivery, NotificationKind } from '~/db/schema';
 import { endFollowsByLink, writerName } from '~/features/follows/follows.service.server';
 import { stopNoticeMailByLink } from '~/features/notifications/notifications.service.server';
+import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -43,7 +44,14 @@ function subjectOf(secret: string, token: string, kinds: MailTokenSubject['kind'
 /** The confirmation link: marks the address confirmed (again is fine). */
 export async function confirmSubscription(ctx: ServiceContext, secret: string, token: string): Promise<{ email: string; manageToken: string }> {
   const subject = subjectOf(secret, token, ['confirm']);
-  if (subject.kind !== 'confirm' || !(await repo.confirmSubscriber(ctx.db, subject.subscriberId, ctx.now().toISOString()))) throw invalidLink();
+  if (subject.kind !== 'confirm') throw invalidLink();
+  const { subscriberId } = subject;
+  const { exists } = await ctx.db.transaction().execute(async (db) => {
+    const confirmed = await repo.confirmSubscriber(db, subscriberId, ctx.now().toISOString());
+    if (confirmed.confirmedNow) await emit({ ...ctx, db }, 'subscriber.confirmed', { subscriberId });
+    return confirmed;
+  });
+  if (!exists) throw invalidLink();
   const subscriber = (await repo.findSubscriber(ctx.db, { id: subject.subscriberId }))!;
   return { email: subscriber.email, manageToken: signMailToken(secret, { kind: 'newsletter', subscriberId: subscriber.id }) };
 }
