@@ -71,12 +71,15 @@ export async function onModerationDecided(
   });
 }
 
+/** A notification is dated when its event happened, not when a worker got to it. */
+const at = (ctx: ServiceContext, event: { at: string }): ServiceContext => ({ ...ctx, now: () => new Date(event.at) });
+
 /** What notifications subscribe to; listed once in server/jobs/registry.server.ts. */
 export const NOTIFICATION_SUBSCRIPTIONS = [
-  onEvent('comment.posted', 'notifications', (ctx, e) => onCommentPosted(ctx, e.data)),
-  onEvent('blog.liked', 'notifications', (ctx, e) => onBlogLiked(ctx, e.data)),
-  onEvent('follow.started', 'notifications', (ctx, e) => onFollowStarted(ctx, e.data)),
-  onEvent('moderation.decided', 'notifications', (ctx, e) => onModerationDecided(ctx, { id: e.id, ...e.data })),
+  onEvent('comment.posted', 'notifications', (ctx, e) => onCommentPosted(at(ctx, e), e.data)),
+  onEvent('blog.liked', 'notifications', (ctx, e) => onBlogLiked(at(ctx, e), e.data)),
+  onEvent('follow.started', 'notifications', (ctx, e) => onFollowStarted(at(ctx, e), e.data)),
+  onEvent('moderation.decided', 'notifications', (ctx, e) => onModerationDecided(at(ctx, e), { id: e.id, ...e.data })),
 ];
 
 const HOUR = 3_600_000;
