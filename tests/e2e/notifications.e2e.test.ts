@@ -130,6 +130,7 @@ describe('notifications, in a browser, with the real SMTP server', () => {
     expect(texts[1]).toBe('Jonas commented on “Lanterns on the pier”');
     expect(await page.locator('[data-testid="notification"][data-read="false"]').count()).toBe(2);
     expect(await page.getByTestId('notification-count').count()).toBe(0);
+    await screenshot(page, 'notifications-list-unread-desktop-light');
     await page.goto(`${base}/`);
     expect(await page.getByTestId('notification-count').count()).toBe(0);
     expect(await page.getByTestId('notification-bell').getAttribute('aria-label')).toBe('Notifications');
