@@ -42,6 +42,7 @@ export const PAGE_ACTIONS: Readonly<Record<string, PageActionPolicy>> = {
   'routes/update-blog.tsx': { auth: 'user', limits: [RATE_LIMITS.upload], input: [BlogFormSchema] },
   'routes/blog-preview.ts': { auth: 'user', limits: [], input: [PreviewSchema] },
   'routes/blog-detail.tsx': { auth: 'user', limits: [RATE_LIMITS.comment], input: [CommentSchema] },
+  'routes/comment-thread.tsx': { auth: 'user', limits: [RATE_LIMITS.comment], input: [CommentSchema] },
   'routes/blog-like.tsx': { auth: 'user', limits: [], input: 'id' },
   'routes/wishlist.tsx': { auth: 'user', limits: [], input: 'id' },
   'routes/wishlist-add.tsx': { auth: 'user', limits: [], input: [AddWishlistFormSchema] },

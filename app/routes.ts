@@ -14,6 +14,7 @@ export default [
   route('allblogs', 'routes/all-blogs.tsx'),
   route('addBlog', 'routes/add-blog.tsx'),
   route('blogs/:id', 'routes/blog-detail.tsx'),
+  route('blogs/:id/comments/:commentId', 'routes/comment-thread.tsx'),
   route('authors/:id', 'routes/author.tsx'),
   route('blogs/:id/like', 'routes/blog-like.tsx'),
   route('updateBlog/:id', 'routes/update-blog.tsx'),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 
-const TABLES = ['user', 'account', 'session', 'blogs', 'comments', 'likes', 'wishlist', 'subscribers', 'profiles'];
+const TABLES = ['user', 'account', 'session', 'blogs', 'comments', 'comment_likes', 'remote_actors', 'likes', 'wishlist', 'subscribers', 'profiles'];
 
 export async function backup({ dataDir, databaseUrl, out }) {
   mkdirSync(out, { recursive: true });

@@ -45,7 +45,7 @@ describe.each(TEST_DIALECTS)('backup and restore on %s', (dialect) => {
       await db.insertInto('likes').values({ blog_id: `b${i}`, user_id: reader.user.id, user_email: reader.user.email, created_at: now }).execute();
       await db
         .insertInto('comments')
-        .values({ id: `c${i}`, blog_id: `b${i}`, user_id: reader.user.id, comment_text: 'Nice', commented_at: now })
+        .values({ id: `c${i}`, blog_id: `b${i}`, user_id: reader.user.id, root_id: `c${i}`, comment_text: 'Nice', commented_at: now })
         .execute();
     }
     await db.insertInto('subscribers').values({ id: 's1', email: 'fan@example.com', created_at: now }).execute();

@@ -52,8 +52,24 @@ export interface ImageFocusTable {
 export interface CommentsTable {
   id: string;
   blog_id: string;
-  /** The commenter, shown through the user's id (current name and photo), never a copy. */
-  user_id: string;
+  /** The commenter, shown through the user's id (current name and photo), never a copy; null: a remote actor wrote it. */
+  user_id: string | null;
+  /** The remote author (federation); exactly one of user_id and remote_actor_id is set (a CHECK). */
+  remote_actor_id: string | null;
+  /** The comment this one answers; null: a top-level comment (docs/decisions/060). */
+  parent_id: string | null;
+  /** The thread's top-level comment (its own id for a top-level one): a thread is one index read. */
+  root_id: string;
+  /** How far below its root: 0 for a top-level comment. */
+  depth: Generated<number>;
+  likes: Generated<number>;
+  /** The blog's writer pinned it: shown first; one per blog (a partial unique index). */
+  pinned_at: string | null;
+  /** The blog's writer hid it: gone for others; she and its author see it marked hidden. */
+  hidden_at: string | null;
+  hidden_by: string | null;
+  /** Deleted while replies hang under it: kept as "[deleted]" so the thread stays readable. */
+  deleted_at: string | null;
   comment_text: string;
   commented_at: string;
   removed_at: string | null;
@@ -62,6 +78,25 @@ export interface CommentsTable {
   edited_at: string | null;
   /** More than K links from a held account: shown to its author only until a moderator approves it. */
   pending_since: string | null;
+}
+
+/** An author from another server (federation); shown by these fields, kept fresh by federation. */
+export interface RemoteActorsTable {
+  id: string;
+  uri: string;
+  handle: string;
+  name: string | null;
+  avatar_url: string | null;
+  profile_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One like per user and comment; comments.likes counts them. */
+export interface CommentLikesTable {
+  comment_id: string;
+  user_id: string;
+  created_at: string;
 }
 
 export interface LikesTable {
@@ -274,6 +309,8 @@ export interface NotificationSettingsTable {
 export interface Database {
   blogs: BlogsTable;
   comments: CommentsTable;
+  remote_actors: RemoteActorsTable;
+  comment_likes: CommentLikesTable;
   likes: LikesTable;
   wishlist: WishlistTable;
   subscribers: SubscribersTable;
@@ -316,7 +353,9 @@ export type DialectName = 'sqlite' | 'postgres';
 type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
 export const TABLE_COLUMNS = {
   blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'photo_focus_x', 'photo_focus_y', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason', 'held_until', 'pending_since'],
-  comments: ['id', 'blog_id', 'user_id', 'comment_text', 'commented_at', 'removed_at', 'removed_reason', 'edited_at', 'pending_since'],
+  comments: ['id', 'blog_id', 'user_id', 'remote_actor_id', 'parent_id', 'root_id', 'depth', 'likes', 'pinned_at', 'hidden_at', 'hidden_by', 'deleted_at', 'comment_text', 'commented_at', 'removed_at', 'removed_reason', 'edited_at', 'pending_since'],
+  remote_actors: ['id', 'uri', 'handle', 'name', 'avatar_url', 'profile_url', 'created_at', 'updated_at'],
+  comment_likes: ['comment_id', 'user_id', 'created_at'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
   subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],
@@ -352,6 +391,8 @@ type AssertAll<T, Listed> = Exclude<keyof T, Listed> extends never ? true : neve
 export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (typeof TABLE_COLUMNS)[T][number]> } = {
   blogs: true,
   comments: true,
+  remote_actors: true,
+  comment_likes: true,
   likes: true,
   wishlist: true,
   subscribers: true,

@@ -18,10 +18,22 @@ export function shownPhoto(userIdColumn: string): RawBuilder<string | null> {
   return sql<string | null>`coalesce((select p.photo from profiles p where p.user_id = ${sql.ref(userIdColumn)}), (select u.image from "user" u where u.id = ${sql.ref(userIdColumn)}))`;
 }
 
-/** The comment and its share of its blog's count, together (call inside a transaction). */
-export async function deleteComment(db: Kysely<Database>, id: string, blogId: string): Promise<number> {
-  const result = await db.deleteFrom('comments').where('id', '=', id).executeTakeFirst();
-  const deleted = Number(result.numDeletedRows);
+/**
+ * The comment and its share of its blog's count, together (call inside a transaction). A comment
+ * that replies hang under stays as a "[deleted]" placeholder, its text gone, so the thread below it
+ * still reads (docs/decisions/060); it leaves the count all the same.
+ */
+export async function deleteComment(db: Kysely<Database>, id: string, blogId: string, at: string): Promise<number> {
+  const reply = await db.selectFrom('comments').select('id').where('parent_id', '=', id).limit(1).executeTakeFirst();
+  const result = reply
+    ? await db
+        .updateTable('comments')
+        .set({ deleted_at: at, comment_text: DELETED_COMMENT_TEXT, pinned_at: null })
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst()
+    : await db.deleteFrom('comments').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const deleted = Number('numUpdatedRows' in result ? result.numUpdatedRows : result.numDeletedRows);
   if (deleted > 0) {
     await db
       .updateTable('blogs')
@@ -31,6 +43,9 @@ export async function deleteComment(db: Kysely<Database>, id: string, blogId: st
   }
   return deleted;
 }
+
+/** What a deleted comment's row keeps in place of its text (the column allows no empty text). */
+export const DELETED_COMMENT_TEXT = '[deleted]';
 
 /**
  * The blog visibility rule's first part (docs/decisions/028, 029): Public, not removed by a

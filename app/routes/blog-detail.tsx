@@ -2,7 +2,8 @@ import { type MouseEvent, useEffect } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { likedByViewer } from '~/features/blogs/blogs.presenter';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blogs.schema';
-import { addComment, deleteBlog, deleteComment, editComment, getBlogWithAuthor } from '~/features/blogs/blogs.service.server';
+import { addComment, deleteBlog, getBlogWithAuthor } from '~/features/blogs/blogs.service.server';
+import { isCommentTool, runCommentTool } from '~/features/blogs/comment-forms.server';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
@@ -23,7 +24,7 @@ import { RateLimitedError } from '~/lib/errors';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
-import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
+import { errorPage, pageRefusal } from '~/lib/page-errors.server';
 import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
 import { requireUser, signedOutPost } from '~/lib/session.server';
 import type { Route } from './+types/blog-detail';
@@ -112,18 +113,21 @@ async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: s
   return redirect('/allblogs', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.blogDeleted }) });
 }
 
-/** Comment and delete, posted by this page's forms (with or without JavaScript). */
+/** Where a comment tool returns to: the comment it was about (its place survives a reload). */
+const commentPlace = (blogId: string, form: FormData) => `/blogs/${blogId}#comment-${String(form.get('commentId') ?? '')}`;
+
+/** Comment, the comment tools (reply, like, pin, hide, edit, delete) and delete, posted by this page's forms (with or without JavaScript). */
 export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get('intent');
   if (!context.user) {
-    if (intent === 'delete') requireUser(context, request);
+    if (intent === 'delete' || isCommentTool(intent)) requireUser(context, request);
     const commentText = form.get('commentText');
     return signedOutPost<CommentsActionData>(request, { intent: 'comment', error: MESSAGES.commentError, values: { commentText: typeof commentText === 'string' ? commentText : '' } }, '#comments');
   }
   try {
     if (intent === 'delete') return await deleteAndLeave(context.service, params.id);
-    if (intent === 'edit-comment' || intent === 'delete-comment') return await ownComment(context.service, params.id, intent, form);
+    if (isCommentTool(intent)) return await runCommentTool(context.service, intent, form, commentPlace(params.id, form));
     const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });
     if (!parsed.success) {
       return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
@@ -137,24 +141,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const message = refused.code === 'forbidden' || refused.code === 'rate_limited' ? refused.message : MESSAGES.commentError;
     return data<CommentsActionData>({ intent: 'comment', error: message }, { status: refused.status, headers: refused instanceof RateLimitedError ? refused.headers : undefined });
   }
-}
-
-/** Writers' own tools (issue 19): edit one's comment, delete it, or delete one on one's blog. */
-async function ownComment(ctx: Route.ActionArgs['context']['service'], blogId: string, intent: 'edit-comment' | 'delete-comment', form: FormData) {
-  const commentId = String(form.get('commentId') ?? '');
-  const back = `/blogs/${blogId}#comments`;
-  try {
-    if (intent === 'delete-comment') await deleteComment(ctx, commentId);
-    else {
-      const parsed = CommentSchema.safeParse({ commentText: form.get('commentText') ?? '' });
-      if (!parsed.success) return redirect(back, { headers: withFlash({ type: 'toast', kind: 'error', text: fieldErrors(parsed.error).commentText ?? MESSAGES.commentError }) });
-      await editComment(ctx, commentId, parsed.data);
-    }
-  } catch (error) {
-    return backWithRefusal(error, back);
-  }
-  const text = intent === 'delete-comment' ? MESSAGES.commentDeleted : MESSAGES.commentUpdated;
-  return redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }) });
 }
 
 const VIEWED_KEY = 'viewedBlogs';
@@ -249,7 +235,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
           {isOwner ? <DeleteBlog /> : null}
           {signedIn && !isOwner ? <ReportButton targetType="blog" targetId={blog._id} label={`${MESSAGES.report}: ${blog.title}`} /> : null}
         </div>
-        <Comments comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
+        <Comments blogId={blog._id} comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
       </div>
     </article>
   );

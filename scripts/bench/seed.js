@@ -136,6 +136,7 @@ export async function seed({ blogs: blogCount, env = process.env, log = true }) 
         const u = users[(offset + k + 1) % users.length];
         comments.push({
           id: `${blogIds[i]}-c${k}`,
+          root_id: `${blogIds[i]}-c${k}`,
           blog_id: blogIds[i],
           user_id: u.id,
           comment_text: text(rand, 20, 300),

@@ -172,9 +172,9 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
       expect(missing.status).toBe(400);
       expect(((await missing.json()) as { message: string }).message).toMatch(/^commentText/);
       const blog = (await (await get(`/api/blogs/${id}`)).json()) as BlogJson;
-      expect(blog.comments).toEqual([{ _id: expect.any(String), userName: 'Oscar Other', userPhoto: null, isMine: false, commentText: 'What a sky!', commentedAt: expect.any(String), edited: false }]);
+      expect(blog.comments).toEqual([{ _id: expect.any(String), userName: 'Oscar Other', userPhoto: null, isMine: false, isAuthor: false, commentText: 'What a sky!', commentedAt: expect.any(String), edited: false, parentId: null, depth: 0, likes: 0, likedByMe: false, pinned: false, deleted: false }]);
       const seenByAuthor = (await (await get(`/api/blogs/${id}`, other, how)).json()) as BlogJson;
-      expect(seenByAuthor.comments).toEqual([{ _id: expect.any(String), userName: 'Oscar Other', userPhoto: null, userEmail: other.user.email, isMine: true, commentText: 'What a sky!', commentedAt: expect.any(String), edited: false }]);
+      expect(seenByAuthor.comments).toEqual([{ _id: expect.any(String), userName: 'Oscar Other', userPhoto: null, userEmail: other.user.email, isMine: true, isAuthor: false, commentText: 'What a sky!', commentedAt: expect.any(String), edited: false, parentId: null, depth: 0, likes: 0, likedByMe: false, pinned: false, deleted: false }]);
       const count = await t.deps.database.db.selectFrom('blogs').select('comments_count').where('id', '=', id).executeTakeFirstOrThrow();
       expect(count.comments_count).toBe(1);
     });

@@ -95,6 +95,28 @@ describeOnDialects('the OpenAPI document on %s', (t, dialect) => {
     expect(await call('get', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner })).toMatchObject({ isOwner: true, email: owner.user.email });
     const seenByCommenter = await call('get', '/api/blogs/{id}', `/api/blogs/${id}`, { user: other });
     expect(seenByCommenter.comments).toEqual([expect.objectContaining({ isMine: true, userEmail: other.user.email })]);
+    // Threads (docs/decisions/060): every answer of the reply, like, pin and hide operations.
+    const top = (seenByCommenter.comments as { _id: string }[])[0]!._id;
+    const on = (what: string, comment = top) => `/api/comments/${comment}/${what}`;
+    const { insertedId: reply } = (await call('post', '/api/comments/{id}/replies', on('replies'), { user: owner, json: { commentText: 'Thank you' } })) as { insertedId: string };
+    await call('post', '/api/comments/{id}/replies', on('replies'), { user: other, json: {} });
+    await call('post', '/api/comments/{id}/replies', on('replies', crypto.randomUUID()), { user: other, json: { commentText: 'x' } });
+    expect(((await call('get', '/api/comments/{id}/thread', on('thread'))).comments as unknown[]).length).toBe(2);
+    await call('get', '/api/comments/{id}/thread', on('thread', crypto.randomUUID()));
+    await call('post', '/api/comments/{id}/like', on('like'), { user: owner });
+    await call('post', '/api/comments/{id}/like', on('like'), { user: other });
+    await call('post', '/api/comments/{id}/like', on('like'));
+    await call('delete', '/api/comments/{id}/like', on('like'), { user: owner });
+    await call('post', '/api/comments/{id}/pin', on('pin'), { user: owner });
+    await call('post', '/api/comments/{id}/pin', on('pin', reply), { user: owner });
+    await call('post', '/api/comments/{id}/pin', on('pin'), { user: other });
+    await call('delete', '/api/comments/{id}/pin', on('pin'), { user: owner });
+    await call('post', '/api/comments/{id}/hide', on('hide'), { user: owner });
+    await call('post', '/api/comments/{id}/replies', on('replies'), { user: other, json: { commentText: 'Why?' } });
+    await call('post', '/api/comments/{id}/pin', on('pin'), { user: owner });
+    await call('delete', '/api/comments/{id}/hide', on('hide'), { user: owner });
+    await call('delete', '/api/comments/{id}/hide', on('hide', crypto.randomUUID()), { user: owner });
+    await call('delete', '/api/comments/{id}', `/api/comments/${reply}`, { user: owner });
     await call('get', '/api/blogs/{id}', '/api/blogs/not-an-id');
     await call('get', '/api/blogs/{id}', `/api/blogs/${crypto.randomUUID()}`);
     await call('patch', '/api/blogs/{id}/view', `/api/blogs/${id}/view`);
@@ -167,6 +189,6 @@ describeOnDialects('the OpenAPI document on %s', (t, dialect) => {
     await call('delete', '/api/blogs/{id}', `/api/blogs/${id}`, { user: owner });
     await call('post', '/api/moderation/users/{id}/suspend', `/api/moderation/users/${other.user.id}/suspend`, { user: owner, json: { reason: 'Done', days: 1 } });
     await call('post', '/api/moderation/users/{id}/unsuspend', `/api/moderation/users/${other.user.id}/unsuspend`, { user: owner, json: why });
-    expect(checked.length).toBe(82);
+    expect(checked.length).toBe(101);
   });
 });

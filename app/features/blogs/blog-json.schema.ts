@@ -21,9 +21,21 @@ export const CommentResponse = z.strictObject({
   userPhoto: text.nullable().describe("The commenter's current photo"),
   userEmail: ownEmail('the commenter'),
   isMine: z.boolean().describe('Whether the caller wrote the comment'),
+  isAuthor: z.boolean().describe("Whether the blog's writer wrote it (the \"Author\" badge)"),
+  remote: z
+    .strictObject({ handle: text.describe('`@name@server`'), profileUrl: text.nullable() })
+    .optional()
+    .describe('Only for a comment from another server (federation): its author is not a local user'),
   commentText: text,
   commentedAt: text,
   edited: z.boolean().describe('Its author changed it after posting'),
+  parentId: id.nullable().describe('The comment this one replies to; null: a top-level comment'),
+  depth: z.number().int().describe('0 for a top-level comment, 1 for a reply to it, and so on'),
+  likes: z.number().int(),
+  likedByMe: z.boolean().describe('Whether the caller liked it'),
+  pinned: z.boolean().describe("The blog's writer pinned it: it comes first"),
+  deleted: z.boolean().describe('Deleted while replies hang under it: shown as "[deleted]", with no author or text'),
+  hidden: z.literal(true).optional().describe("Only to its author and the blog's writer: the writer hid it, and nobody else is shown it"),
   removed: Removal,
   pending: Pending,
 });
@@ -47,7 +59,7 @@ export const BlogResponse = z.strictObject({
   likes: z.number().int(),
   likedBy: z.array(text).describe("The caller's email when the caller liked it; empty otherwise"),
   views: z.number().int(),
-  comments: z.array(CommentResponse).optional().describe('Only on GET /api/blogs/{id}'),
+  comments: z.array(CommentResponse).optional().describe('Only on GET /api/blogs/{id}: the pinned comment first, then each thread in reading order (a reply right after what it answers)'),
   removed: Removal,
   pending: Pending,
   snippet: text.optional().describe('Only with `?q=`: an excerpt of the long description as HTML, the text escaped and the matched words in `<mark>`'),

@@ -13,12 +13,22 @@ import { readingTime } from './reading-time';
  */
 export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision'> & { author_name: string | null };
 
-/** A comment with its author's name and photo as shown now, read through user_id. */
+/** A comment with its author's name and photo as shown now, read through user_id or its remote actor. */
 export interface CommentRow {
   id: string;
-  user_id: string;
+  /** Null: a remote actor wrote it (remote_handle, remote_profile_url). */
+  user_id: string | null;
   user_name: string | null;
   user_photo: string | null;
+  remote_handle: string | null;
+  remote_profile_url: string | null;
+  parent_id: string | null;
+  root_id: string;
+  depth: number;
+  likes: number;
+  pinned_at: string | null;
+  hidden_at: string | null;
+  deleted_at: string | null;
   comment_text: string;
   commented_at: string;
   removed_at: string | null;
@@ -43,7 +53,18 @@ export type BlogJson = z.infer<typeof BlogResponse>;
 
 const shownName = (name: string | null) => name || MESSAGES.defaultDisplayName;
 
-export function presentComment(row: CommentRow, viewer: Viewer | null): CommentJson {
+/** What the viewer needs to know about a comment beyond its row: the blog's writer, and their likes. */
+export interface CommentSight {
+  writerId: string;
+  liked: ReadonlySet<string>;
+}
+
+export function presentComment(row: CommentRow, viewer: Viewer | null, sight: CommentSight): CommentJson {
+  const thread = { parentId: row.parent_id, depth: row.depth, likes: row.likes, pinned: row.pinned_at !== null };
+  // A deleted comment keeps its place in the thread and nothing else (docs/decisions/060).
+  if (row.deleted_at) {
+    return { _id: row.id, userName: MESSAGES.deletedComment, userPhoto: null, isMine: false, isAuthor: false, commentText: MESSAGES.deletedComment, commentedAt: row.commented_at, edited: false, ...thread, likedByMe: false, deleted: true };
+  }
   const isMine = viewer !== null && row.user_id === viewer.id;
   return {
     _id: row.id,
@@ -51,9 +72,16 @@ export function presentComment(row: CommentRow, viewer: Viewer | null): CommentJ
     userPhoto: row.user_photo,
     ...(isMine ? { userEmail: viewer.email } : {}),
     isMine,
+    isAuthor: row.user_id === sight.writerId,
+    ...(row.remote_handle ? { remote: { handle: row.remote_handle, profileUrl: row.remote_profile_url } } : {}),
     commentText: row.comment_text,
     commentedAt: row.commented_at,
     edited: row.edited_at !== null,
+    ...thread,
+    likedByMe: sight.liked.has(row.id),
+    deleted: false,
+    // Only its author and the writer are shown a hidden comment at all (comment-threads.ts).
+    ...(row.hidden_at ? { hidden: true as const } : {}),
     ...(isMine && row.removed_at ? { removed: { reason: row.removed_reason ?? '' } } : {}),
     ...(isMine && row.pending_since ? { pending: true as const } : {}),
   };
@@ -63,7 +91,7 @@ export function presentBlog(
   row: BlogRow & { snippet?: string },
   viewer: Viewer | null,
   likedByViewer: boolean,
-  comments?: CommentRow[],
+  comments?: CommentJson[],
 ): BlogJson {
   const isOwner = viewer !== null && row.owner_id === viewer.id;
   return {
@@ -86,7 +114,7 @@ export function presentBlog(
     likes: row.likes,
     likedBy: likedByViewer && viewer ? [viewer.email] : [],
     views: row.views,
-    ...(comments ? { comments: comments.map((comment) => presentComment(comment, viewer)) } : {}),
+    ...(comments ? { comments } : {}),
     ...(isOwner && row.removed_at ? { removed: { reason: row.removed_reason ?? '' } } : {}),
     ...(isOwner && row.pending_since ? { pending: true as const } : {}),
     ...(row.snippet === undefined ? {} : { snippet: snippetHtml(row.snippet) }),

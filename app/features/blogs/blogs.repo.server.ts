@@ -1,8 +1,8 @@
 import { type AliasedExpression, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, sql, type Updateable } from 'kysely';
 import { readContentVersions } from '~/db/content-version.server';
 import type { Database, DialectName } from '~/db/schema';
-import { blogShownToAll, shownName, shownPhoto } from '~/db/shared-sql.server';
-import { type BlogRow, type CommentRow, MARK_CLOSE, MARK_OPEN } from './blogs.presenter';
+import { blogShownToAll, shownName } from '~/db/shared-sql.server';
+import { type BlogRow, MARK_CLOSE, MARK_OPEN } from './blogs.presenter';
 
 type Db = Kysely<Database>;
 
@@ -366,54 +366,3 @@ export async function countLikedBlogs(db: Db, userId: string): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
-
-export async function insertComment(db: Db, comment: Insertable<Database['comments']>): Promise<void> {
-  await db.insertInto('comments').values(comment).execute();
-  await db
-    .updateTable('blogs')
-    .set((eb) => ({ comments_count: eb('comments_count', '+', 1) }))
-    .where('id', '=', comment.blog_id)
-    .execute();
-}
-
-/**
- * The newest `limit` comments, returned oldest first (reading order). A comment a moderator
- * removed, or one waiting for a moderator, is left out, except for its own author.
- */
-export async function listComments(db: Db, blogId: string, limit: number, viewerId: string | null): Promise<CommentRow[]> {
-  const rows = await db
-    .selectFrom('comments')
-    .select(['user_id', shownName('comments.user_id').as('user_name'), shownPhoto('comments.user_id').as('user_photo'), 'comment_text', 'commented_at', 'id', 'removed_at', 'removed_reason', 'edited_at', 'pending_since'])
-    .where('blog_id', '=', blogId)
-    .where((eb) => {
-      const shown = eb.and([eb('removed_at', 'is', null), eb('pending_since', 'is', null)]);
-      return viewerId ? eb.or([shown, eb('user_id', '=', viewerId)]) : shown;
-    })
-    .orderBy('commented_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.reverse();
-}
-
-/** A comment with the owner of the blog it is on: who may change or delete it. */
-export async function findCommentWithBlogOwner(db: Db, id: string) {
-  return db
-    .selectFrom('comments')
-    .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
-    .select(['comments.id', 'comments.blog_id', 'comments.user_id', 'blogs.owner_id as blog_owner_id'])
-    .where('comments.id', '=', id)
-    .executeTakeFirst();
-}
-
-export async function updateCommentText(db: Db, id: string, text: string, at: string, pendingSince?: string): Promise<number> {
-  const result = await db
-    .updateTable('comments')
-    .set({ comment_text: text, edited_at: at, ...(pendingSince ? { pending_since: pendingSince } : {}) })
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** The comment and its share of its blog's count, together (call inside a transaction). */
-export { deleteComment } from '~/db/shared-sql.server';

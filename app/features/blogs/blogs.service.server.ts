@@ -1,10 +1,12 @@
+import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
 import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.service.server';
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
-import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
-import { holdEnd, holdFor, holdOf } from '~/features/moderation/spam-hold.service.server';
-import { emit } from '~/kernel/events.server';
+import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { holdEnd, holdOf } from '~/features/moderation/spam-hold.service.server';
 import { AppError, isAppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
+import { findVisibleBlog } from './blog-visibility.server';
+import { listBlogComments } from './comments.service.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { requireUser, type ServiceContext } from '~/lib/service-context';
@@ -13,7 +15,6 @@ import * as repo from './blogs.repo.server';
 import { renderMarkdown } from './markdown.server';
 import type { ViewCounter } from './view-counter.server';
 import {
-  type CommentInput,
   type CreateBlogInput,
   FEATURED_BLOGS_LIMIT,
   type ListBlogsQuery,
@@ -24,20 +25,7 @@ import {
   type UpdateBlogInput,
 } from './blogs.schema';
 
-/** The detail shows the newest comments; older ones stay in the database (BRIEF: no unbounded list). */
-export const COMMENTS_SHOWN = 100;
-
-const notFound = () => new AppError('not_found', MESSAGES.blogNotFound);
-
-/**
- * A Hidden blog is a private draft, and a blog a moderator removed or one waiting for a
- * moderator is shown to its owner only: to anyone else none exists (BRIEF §2, decisions 028, 029).
- */
-async function findVisible(ctx: ServiceContext, id: string): Promise<BlogRow> {
-  const row = await repo.findBlog(ctx.db, id);
-  if (!row || ((row.availability === 'Hidden' || row.removed_at || row.pending_since) && row.owner_id !== ctx.user?.id)) throw notFound();
-  return row;
-}
+const findVisible = findVisibleBlog;
 
 async function present(ctx: ServiceContext, rows: (BlogRow & { snippet?: string })[]): Promise<BlogJson[]> {
   const liked = ctx.user ? await repo.likedAmong(ctx.db, ctx.user.id, rows.map((r) => r.id)) : new Set<string>();
@@ -118,15 +106,15 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
     held_until: hold.heldUntil,
     pending_since: hold.pending ? now : null,
   };
-  // A held or waiting blog is published when it is released (spam-hold.service.server.ts).
+  // A held or waiting blog is announced when it is released (spam-hold.service.server.ts).
   if (row.availability !== 'Public' || hold.heldUntil) {
     await repo.insertBlog(ctx.db, row);
     return { insertedId: id };
   }
-  // Published: the event commits with the blog or not at all.
+  // Published: the announcement to subscribers and followers commits with the blog or not at all.
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertBlog(trx, row);
-    await emit({ ...ctx, db: trx }, 'blog.published', { blogId: id, ownerId: userId });
+    await announceBlog({ ...ctx, db: trx }, row, now);
   });
   return { insertedId: id };
 }
@@ -163,15 +151,11 @@ async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, inp
   // Many links added while held: it waits (again) for a moderator (docs/decisions/029).
   if (hold.pending && !row.pending_since) change.pending_since = publishedAt;
   const waits = row.held_until !== null || (change.pending_since ?? row.pending_since) !== null;
-  const ids = { blogId: id, ownerId: row.owner_id };
+  if (!(row.availability === 'Hidden' && patch.availability === 'Public') || waits) return { modifiedCount: await repo.updateBlog(ctx.db, id, change) };
+  // A Hidden draft made Public is published now: announced with the change, once per blog.
   return ctx.db.transaction().execute(async (trx) => {
-    const tx = { ...ctx, db: trx };
     const modifiedCount = await repo.updateBlog(trx, id, change);
-    await emit(tx, 'blog.updated', ids);
-    // A Hidden draft made Public is published now (subscribers hear of a blog once, however
-    // often it is hidden and shown again).
-    if (row.availability === 'Hidden' && patch.availability === 'Public' && !waits) await emit(tx, 'blog.published', ids);
-    if (row.availability === 'Public' && patch.availability === 'Hidden') await emit(tx, 'blog.withdrawn', { ...ids, how: 'hidden' });
+    await announceBlog({ ...ctx, db: trx }, { id, owner_id: row.owner_id }, publishedAt);
     return { modifiedCount };
   });
 }
@@ -181,11 +165,7 @@ export async function deleteBlog(ctx: ServiceContext, id: string): Promise<{ del
   const user = await assertCanWrite(ctx);
   const row = await findVisible(ctx, id);
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.forbidden);
-  return ctx.db.transaction().execute(async (trx) => {
-    const deletedCount = await repo.deleteBlog(trx, id);
-    if (deletedCount > 0) await emit({ ...ctx, db: trx }, 'blog.withdrawn', { blogId: id, ownerId: row.owner_id, how: 'deleted' });
-    return { deletedCount };
-  });
+  return { deletedCount: await repo.deleteBlog(ctx.db, id) };
 }
 
 /** The blog with its newest comments. Throws not_found for unknown ids and others' Hidden blogs. */
@@ -200,7 +180,7 @@ export async function getBlog(ctx: ServiceContext, id: string): Promise<BlogJson
 export async function getBlogWithAuthor(ctx: ServiceContext, id: string): Promise<{ blog: BlogJson; authorId: string; held: boolean }> {
   const row = await findVisible(ctx, id);
   const [comments, liked] = await Promise.all([
-    repo.listComments(ctx.db, id, COMMENTS_SHOWN, ctx.user?.id ?? null),
+    listBlogComments(ctx, row),
     ctx.user ? repo.likedAmong(ctx.db, ctx.user.id, [id]) : Promise.resolve(new Set<string>()),
   ]);
   return { blog: presentBlog(row, ctx.user, liked.has(id), comments), authorId: row.owner_id, held: row.held_until !== null };
@@ -297,13 +277,12 @@ export async function unlikeBlog(ctx: ServiceContext, id: string): Promise<{ mod
 /** Adds or removes the caller's like and moves the count with it, in one transaction. */
 async function setLiked(ctx: ServiceContext, id: string, liked: boolean): Promise<{ modifiedCount: number; likes: number }> {
   const user = await assertCanWrite(ctx);
-  const blog = await findVisible(ctx, id);
+  await findVisible(ctx, id);
   return ctx.db.transaction().execute(async (trx) => {
     const changed = liked
       ? await repo.insertLike(trx, { blog_id: id, user_id: user.id, user_email: user.email, created_at: ctx.now().toISOString() })
       : await repo.deleteLike(trx, id, user.id);
     const likes = changed ? await repo.addToLikes(trx, id, liked ? 1 : -1) : await repo.likesOf(trx, id);
-    if (changed && liked) await emit({ ...ctx, db: trx }, 'blog.liked', { blogId: id, ownerId: blog.owner_id, userId: user.id });
     return { modifiedCount: changed, likes };
   });
 }
@@ -325,49 +304,4 @@ export async function listLikedBlogs(ctx: ServiceContext, email: string, page: P
   return { items: rows.map((r) => ({ blogId: r.blog_id, likes: r.likes, likedBy: [user.email] })), total };
 }
 
-/** A comment by the caller (whatever a payload claims); never on one's own blog (spec §5). */
-export async function addComment(ctx: ServiceContext, id: string, input: CommentInput): Promise<{ success: true; pending?: true }> {
-  const user = await assertCanComment(ctx);
-  await ctx.limit(RATE_LIMITS.comment);
-  const row = await findVisible(ctx, id);
-  if (row.owner_id === user.id) throw new AppError('forbidden', MESSAGES.cantCommentOwn);
-  const now = ctx.now().toISOString();
-  const hold = await holdFor(ctx, user.id, [input.commentText]);
-  const commentId = newId();
-  await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertComment(trx, {
-      id: commentId,
-      blog_id: id,
-      user_id: user.id,
-      comment_text: input.commentText,
-      commented_at: now,
-      pending_since: hold.pending ? now : null,
-    });
-    // A comment waiting for a moderator is not yet said to anyone.
-    if (!hold.pending) await emit({ ...ctx, db: trx }, 'comment.posted', { commentId, blogId: id, blogOwnerId: row.owner_id, authorId: user.id });
-  });
-  return { success: true, ...(hold.pending ? { pending: true as const } : {}) };
-}
-
-const commentNotFound = () => new AppError('not_found', MESSAGES.commentNotFound);
-
-/** Its author edits a comment; it is then shown as "edited" (issue 19). */
-export async function editComment(ctx: ServiceContext, commentId: string, input: CommentInput): Promise<{ modifiedCount: number }> {
-  const user = await assertCanComment(ctx);
-  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
-  if (!comment) throw commentNotFound();
-  if (comment.user_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthor);
-  const now = ctx.now().toISOString();
-  const hold = await holdFor(ctx, user.id, [input.commentText]);
-  return { modifiedCount: await repo.updateCommentText(ctx.db, commentId, input.commentText, now, hold.pending ? now : undefined) };
-}
-
-/** Its author deletes a comment, or the owner of the blog it is on (issue 19). */
-export async function deleteComment(ctx: ServiceContext, commentId: string): Promise<{ deletedCount: number }> {
-  const user = await assertCanWrite(ctx);
-  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
-  if (!comment) throw commentNotFound();
-  if (comment.user_id !== user.id && comment.blog_owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthorOrBlogOwner);
-  const deletedCount = await ctx.db.transaction().execute((trx) => repo.deleteComment(trx, commentId, comment.blog_id));
-  return { deletedCount };
-}
+export { addComment, deleteComment, editComment } from './comments.service.server';

@@ -73,7 +73,7 @@ export async function findBlogForModeration(db: Db, id: string) {
 export async function findCommentForModeration(db: Db, id: string) {
   return db
     .selectFrom('comments')
-    .select(['id', 'blog_id', 'user_id', 'comment_text', 'removed_at', 'removed_reason'])
+    .select(['id', 'blog_id', 'user_id', 'comment_text', 'removed_at', 'removed_reason', 'deleted_at'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -246,7 +246,8 @@ export async function listPending(db: Db, limit: number) {
     .where(notDraft);
   const comments = db
     .selectFrom('comments')
-    .select([sql<'blog' | 'comment'>`'comment'`.as('type'), 'id', 'user_id as owner_id', sql<string>`''`.as('title'), 'comment_text as text', 'pending_since', 'blog_id'])
+    // Only local accounts are held (decision 029): user_id is set on every waiting comment.
+    .select([sql<'blog' | 'comment'>`'comment'`.as('type'), 'id', sql<string>`user_id`.as('owner_id'), sql<string>`''`.as('title'), 'comment_text as text', 'pending_since', 'blog_id'])
     .where('pending_since', 'is not', null)
     .where(onNoDraft);
   const rows = await db

@@ -35,7 +35,7 @@ export async function requireRole(ctx: ServiceContext, least: Role): Promise<Ses
  * Writes the moderation log's row and says so as an event, in the action's transaction. `ownerId`:
  * whose content the action is about (a user action is about the user).
  */
-export async function audit(ctx: Pick<ServiceContext, 'db' | 'now'>, actorId: string | null, action: string, target: { type: string; id: string }, reason: string, ownerId?: string) {
+export async function audit(ctx: Pick<ServiceContext, 'db' | 'now'>, actorId: string | null, action: string, target: { type: string; id: string }, reason: string, ownerId?: string | null) {
   await repo.insertLog(ctx.db, { id: newId(), actor_id: actorId, action, target_type: target.type, target_id: target.id, reason, created_at: ctx.now().toISOString() });
   await emit(ctx, 'moderation.decided', { actorId, action, targetType: target.type, targetId: target.id, ownerId: ownerId ?? (target.type === 'user' ? target.id : null), reason });
 }
@@ -161,9 +161,10 @@ export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser
  * report's target, or the user themselves. A moderator acts on writers, an admin also on
  * moderators; nobody acts on an admin or on themselves.
  */
-export async function assertCanModerate(ctx: ServiceContext, actor: SessionUser & { role: Role }, ownerId: string): Promise<SessionUser & { role: Role }> {
+export async function assertCanModerate(ctx: ServiceContext, actor: SessionUser & { role: Role }, ownerId: string | null): Promise<SessionUser & { role: Role }> {
   await assertCanWrite(ctx);
-  if (ownerId === actor.id || RANK[await getRole(ctx, ownerId)] >= RANK[actor.role]) throw new AppError('forbidden', MESSAGES.cannotModerateStaff);
+  // null: a remote author (a comment from another server), who holds no role here.
+  if (ownerId !== null && (ownerId === actor.id || RANK[await getRole(ctx, ownerId)] >= RANK[actor.role])) throw new AppError('forbidden', MESSAGES.cannotModerateStaff);
   return actor;
 }
 
@@ -237,7 +238,8 @@ async function snapshotOf(ctx: ServiceContext, type: ReportTargetType, id: strin
   }
   if (type === 'comment') {
     const comment = await repo.findCommentForModeration(ctx.db, id);
-    if (!comment || comment.removed_at) return null;
+    // A remote author's comment is reported through federation's own flow (docs/decisions/060).
+    if (!comment || comment.removed_at || comment.deleted_at || comment.user_id === null) return null;
     const blog = await repo.findBlogForModeration(ctx.db, comment.blog_id);
     if (!blog || (blog.availability === 'Hidden' && blog.owner_id !== ctx.user?.id) || blog.removed_at) return null;
     return { blogId: comment.blog_id, ownerId: comment.user_id, text: comment.comment_text };
@@ -348,7 +350,7 @@ export async function moderatedContent(ctx: ServiceContext, type: ModeratedConte
   if ((type === 'comment' && !comment) || !blog || blog.availability === 'Hidden') throw new AppError('not_found', MESSAGES.contentNotFound);
   const ownerId = comment ? comment.user_id : blog.owner_id;
   const actor = await assertCanModerate(ctx, moderator, ownerId);
-  return { actor, ownerId, blogId: blog.id };
+  return { actor, ownerId, blogId: blog.id, blogOwnerId: blog.owner_id };
 }
 
 /**
@@ -356,13 +358,13 @@ export async function moderatedContent(ctx: ServiceContext, type: ModeratedConte
  * reports on it are resolved. Cached pages go stale: the row's change bumps `content`.
  */
 export async function hideContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const { actor, ownerId } = await moderatedContent(ctx, type, id);
+  const { actor, ownerId, blogOwnerId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: now, removed_reason: input.reason });
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
     await audit({ ...ctx, db }, actor.id, 'hide', { type, id }, input.reason, ownerId);
-    if (type === 'blog' && modifiedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId, how: 'removed' });
+    if (type === 'blog' && modifiedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId: blogOwnerId, how: 'removed' });
     return { modifiedCount };
   });
 }
@@ -378,13 +380,13 @@ export async function restoreContent(ctx: ServiceContext, type: ModeratedContent
 
 /** For good: a blog goes with its comments, likes and wishlist rows (ON DELETE CASCADE). */
 export async function deleteContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ deletedCount: number }> {
-  const { actor, blogId, ownerId } = await moderatedContent(ctx, type, id);
+  const { actor, blogId, ownerId, blogOwnerId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
-    const deletedCount = type === 'comment' ? await repo.deleteCommentRow(db, id, blogId) : await repo.deleteBlogRow(db, id);
+    const deletedCount = type === 'comment' ? await repo.deleteCommentRow(db, id, blogId, now) : await repo.deleteBlogRow(db, id);
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
     await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason, ownerId);
-    if (type === 'blog' && deletedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId, how: 'deleted' });
+    if (type === 'blog' && deletedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId: blogOwnerId, how: 'deleted' });
     return { deletedCount };
   });
 }

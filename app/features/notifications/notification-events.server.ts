@@ -12,15 +12,23 @@ import { notify, prepareNotificationDigests, purgeOldNotifications } from './not
  * work), likes and follows count a person once per group; a comment tells its recipient again.
  */
 
-/** A comment or reply: the parent comment's author hears of the reply, the post's writer of the comment. */
+/** Seen by others: not removed by a moderator, waiting for one (spam hold), hidden by the writer or deleted. */
+const shown = (c: { removed_at: string | null; pending_since: string | null; hidden_at: string | null; deleted_at: string | null }) =>
+  c.removed_at === null && c.pending_since === null && c.hidden_at === null && c.deleted_at === null;
+
+/**
+ * A comment or reply: the parent comment's author hears of the reply, the post's writer of the
+ * comment. A remote author's comment tells the writer without naming anyone yet (its actor is
+ * not a member); a reply to a remote author's comment tells nobody here.
+ */
 export async function onCommentPosted(ctx: ServiceContext, event: { commentId: string; parentId: string | null }): Promise<void> {
   const comment = await repo.findComment(ctx.db, event.commentId);
-  // Removed by a moderator or waiting for one (spam hold): nobody is told, as nobody sees it.
-  if (!comment || comment.removed_at !== null || comment.pending_since !== null) return;
+  // Nobody is told of what nobody sees.
+  if (!comment || !shown(comment)) return;
   const blog = await repo.findBlog(ctx.db, comment.blog_id);
   if (!blog) return;
   const parent = event.parentId ? await repo.findComment(ctx.db, event.parentId) : undefined;
-  if (parent) {
+  if (parent?.user_id) {
     await notify(ctx, { recipientId: parent.user_id, kind: 'reply', groupKey: `reply:${parent.id}`, actorId: comment.user_id, blogId: blog.id, commentId: comment.id });
   }
   // The writer hears of every comment on her post, but of a reply to her own comment only once,
@@ -38,7 +46,7 @@ export async function onBlogLiked(ctx: ServiceContext, event: { blogId: string; 
 
 export async function onCommentLiked(ctx: ServiceContext, event: { commentId: string; userId: string }): Promise<void> {
   const comment = await repo.findComment(ctx.db, event.commentId);
-  if (!comment || comment.removed_at !== null) return;
+  if (!comment?.user_id || !shown(comment)) return;
   await notify(ctx, { recipientId: comment.user_id, kind: 'like_comment', groupKey: `like_comment:${comment.id}`, actorId: event.userId, blogId: comment.blog_id, commentId: comment.id });
 }
 

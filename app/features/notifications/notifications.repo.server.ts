@@ -187,7 +187,7 @@ export async function digestRecipients(db: Db, q: { from: string; to: string; de
 }
 
 export async function findComment(db: Db, id: string) {
-  return db.selectFrom('comments').select(['id', 'blog_id', 'user_id', 'removed_at', 'pending_since']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('comments').select(['id', 'blog_id', 'user_id', 'removed_at', 'pending_since', 'hidden_at', 'deleted_at']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function findBlog(db: Db, id: string) {

@@ -8,3 +8,4 @@ export * from './mail';
 export * from './moderation';
 export * from './reader-actions';
 export * from './notifications';
+export * from './threads';

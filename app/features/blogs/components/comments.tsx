@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Form, Link, useLocation, useNavigation, useSearchParams, useSubmit } from 'react-router';
-import { Avatar } from '~/components/avatar';
+import { Form, Link, useLocation, useNavigation, useSubmit } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { lazy } from '~/lib/lazy';
@@ -8,10 +7,8 @@ import { loginPath } from '~/lib/login-path';
 import { MESSAGES } from '~/lib/messages';
 import type { CommentJson } from '../blogs.presenter';
 import { BLOG_LIMITS } from '../blogs.constants';
-import { LocalTime } from '~/components/local-format';
 import { SignedOutNotice } from '~/components/signed-out-notice';
-import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
-import { ReportButton } from '~/features/moderation/components/report-button';
+import { CommentNode, threadTrees } from './comment-thread';
 
 /**
  * The comment form's schema (and zod, 23 KB gzipped) loads when a reader starts on the form, not
@@ -34,58 +31,18 @@ export interface CommentsActionData {
 }
 
 export interface CommentsProps {
+  blogId: string;
   comments: CommentJson[];
+  /** The writer: no top-level comment (the spec's rule), but replies, pin and hide. */
   isOwner: boolean;
   /** Visitors see "Log in to comment"; signed-in readers may report others' comments. */
   signedIn: boolean;
   actionData?: CommentsActionData;
 }
 
-/** The query parameter that opens a comment's edit form: a link, so it works before JavaScript. */
-export const EDIT_COMMENT_PARAM = 'editComment';
-
-/**
- * Edit (its author) and Delete (its author or the blog's owner), as plain forms to the page's
- * action. Edit is a link to this page with `?editComment=<id>`, which renders the form in place:
- * no script is needed to open it, and the comment's text is on the page once until then.
- */
-function OwnCommentTools({ comment, canDelete }: { comment: CommentJson; canDelete: boolean }) {
-  const [searchParams] = useSearchParams();
-  const editing = comment.isMine && searchParams.get(EDIT_COMMENT_PARAM) === comment._id;
-  const anchor = `#comment-${comment._id}`;
-  if (!comment.isMine && !canDelete) return null;
-  return (
-    <div className="mt-2 flex flex-wrap items-start gap-2">
-      {comment.isMine && !editing ? (
-        <Link to={`?${new URLSearchParams({ [EDIT_COMMENT_PARAM]: comment._id })}${anchor}`} preventScrollReset className="btn btn-ghost btn-xs" data-testid="edit-comment">
-          {MESSAGES.editComment}
-        </Link>
-      ) : null}
-      {editing ? (
-        <Form method="post" preventScrollReset className="mt-2 flex w-full flex-col gap-2">
-          <input type="hidden" name="intent" value="edit-comment" />
-          <input type="hidden" name="commentId" value={comment._id} />
-          <label htmlFor={`edit-${comment._id}`} className="text-sm font-semibold">Comment</label>
-          <textarea id={`edit-${comment._id}`} name="commentText" rows={3} required maxLength={BLOG_LIMITS.commentText} className="textarea w-full" defaultValue={comment.commentText} />
-          <div className="flex gap-2">
-            <button type="submit" className="btn btn-primary btn-sm">{MESSAGES.saveComment}</button>
-            <Link to={`?${anchor}`} preventScrollReset className="btn btn-ghost btn-sm">{MESSAGES.cancel}</Link>
-          </div>
-        </Form>
-      ) : null}
-      {canDelete ? (
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value="delete-comment" />
-          <input type="hidden" name="commentId" value={comment._id} />
-          <button type="submit" className="btn btn-ghost btn-xs">{MESSAGES.deleteComment}</button>
-        </Form>
-      ) : null}
-    </div>
-  );
-}
-
 /** 'Leave a Comment' and the comments list (spec §2, §5). Posts to the detail route's action. */
-export function Comments({ comments, isOwner, signedIn, actionData }: CommentsProps) {
+export function Comments({ blogId, comments, isOwner, signedIn, actionData }: CommentsProps) {
+  const view = { blogId, isOwner, signedIn };
   const location = useLocation();
   const { dialog } = useFeedback();
   const navigation = useNavigation();
@@ -180,31 +137,8 @@ export function Comments({ comments, isOwner, signedIn, actionData }: CommentsPr
         <p className="mt-8 opacity-85">{MESSAGES.noComments}</p>
       ) : (
         <ol className="mt-8 flex flex-col gap-4" aria-label="Comments" data-testid="comments">
-          {comments.map((comment, index) => (
-            <li key={`${comment.commentedAt}-${index}`} id={`comment-${comment._id}`} className="flex gap-3 rounded-box bg-base-200 p-4">
-              <Avatar src={comment.userPhoto} alt="" size={40} />
-              <div className="min-w-0 flex-1">
-                {/* Report sits on the name's line, so the text below keeps the card's whole width on a phone. */}
-                <div className="flex items-start justify-between gap-2">
-                  <p className="font-semibold">
-                    {comment.userName}{' '}
-                    <span className="whitespace-nowrap text-sm font-normal opacity-75">
-                      <LocalTime iso={comment.commentedAt} withTime />
-                      {comment.edited ? ` · ${MESSAGES.edited}` : null}
-                    </span>
-                  </p>
-                  {signedIn && !comment.isMine ? (
-                    <div className="shrink-0">
-                      <ReportButton targetType="comment" targetId={comment._id} label={`${MESSAGES.report}: comment by ${comment.userName}`} />
-                    </div>
-                  ) : null}
-                </div>
-                {comment.removed ? <RemovedNotice reason={comment.removed.reason} /> : null}
-                {comment.pending ? <WaitingNotice /> : null}
-                <p className="whitespace-pre-line break-words">{comment.commentText}</p>
-                <OwnCommentTools comment={comment} canDelete={comment.isMine || isOwner} />
-              </div>
-            </li>
+          {threadTrees(comments).map((node) => (
+            <CommentNode key={node.comment._id} node={node} view={view} level={0} />
           ))}
         </ol>
       )}

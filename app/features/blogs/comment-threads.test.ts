@@ -1,0 +1,101 @@
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnDialects } from '#test/dialects';
+import { MESSAGES } from '~/lib/messages';
+import type { TestUser } from '#test/test-app';
+import { createBlog, getBlog } from './blogs.service.server';
+import { addComment, deleteComment, listThread, replyToComment, setCommentHidden, setCommentLiked, setCommentPinned } from './comments.service.server';
+
+/** Threads (docs/decisions/060): replies, the writer's answers, likes, pin, hide and "[deleted]". */
+describeOnDialects('comment threads on %s', (t) => {
+  let writer: TestUser;
+  let reader: TestUser;
+  let third: TestUser;
+  let blogId = '';
+  const ctx = (u: TestUser | null) => t.context(u?.user ?? null);
+  const comments = async (viewer: TestUser | null = null) => (await getBlog(ctx(viewer), blogId)).comments!;
+  const texts = async (viewer: TestUser | null = null) => (await comments(viewer)).map((c) => `${'>'.repeat(c.depth)}${c.commentText}`);
+  const revision = async () => (await t.deps.database.db.selectFrom('blogs').select(['revision', 'comments_count']).where('id', '=', blogId).executeTakeFirstOrThrow());
+
+  beforeAll(async () => {
+    [writer, reader, third] = [await t.createUser({ name: 'Wren Writer' }), await t.createUser({ name: 'Reed Reader' }), await t.createUser({ name: 'Thea Third' })];
+    blogId = (await createBlog(ctx(writer), { title: 'T', category: 'Personal', type: 'Mini blog', short_description: 's', long_description: 'l', availability: 'Public', photo: '/uploads/x-1600.webp' })).insertedId;
+  });
+
+  it('a reader comments, the writer replies with the Author badge, a third reader answers her; counts include replies', async () => {
+    await expect(addComment(ctx(writer), blogId, { commentText: 'Mine' })).rejects.toMatchObject({ status: 403, message: MESSAGES.cantCommentOwn });
+    const before = await revision();
+    await expect(addComment(ctx(reader), blogId, { commentText: 'Lovely' })).resolves.toEqual({ success: true });
+    const top = { insertedId: (await comments())[0]!._id };
+    const answer = await replyToComment(ctx(writer), top.insertedId, { commentText: 'Thank you' });
+    await replyToComment(ctx(third), answer.insertedId, { commentText: 'Agreed' });
+    expect(await texts()).toEqual(['Lovely', '>Thank you', '>>Agreed']);
+    const shown = await comments();
+    expect(shown.map((c) => [c.userName, c.isAuthor, c.parentId])).toEqual([
+      ['Reed Reader', false, null],
+      ['Wren Writer', true, top.insertedId],
+      ['Thea Third', false, answer.insertedId],
+    ]);
+    const after = await revision();
+    expect(after.comments_count).toBe(before.comments_count + 3);
+    expect(after.revision).toBeGreaterThan(before.revision);
+    await expect(replyToComment(ctx(null), top.insertedId, { commentText: 'x' })).rejects.toMatchObject({ status: 401 });
+    await expect(replyToComment(ctx(reader), 'nope', { commentText: 'x' })).rejects.toMatchObject({ status: 404 });
+    expect((await listThread(ctx(null), answer.insertedId)).comments.map((c) => c.commentText)).toEqual(['Thank you', 'Agreed']);
+  });
+
+  it('likes: one per reader, never one’s own, and the page is fresh at once', async () => {
+    const [top] = await comments();
+    await expect(setCommentLiked(ctx(reader), top!._id, true)).rejects.toMatchObject({ status: 403, message: MESSAGES.cantLikeOwnComment });
+    const before = (await revision()).revision;
+    await expect(setCommentLiked(ctx(third), top!._id, true)).resolves.toEqual({ modifiedCount: 1, likes: 1 });
+    await expect(setCommentLiked(ctx(third), top!._id, true)).resolves.toEqual({ modifiedCount: 0, likes: 1 });
+    expect((await revision()).revision).toBeGreaterThan(before);
+    expect((await comments(third))[0]).toMatchObject({ likes: 1, likedByMe: true });
+    expect((await comments(writer))[0]).toMatchObject({ likes: 1, likedByMe: false });
+    await expect(setCommentLiked(ctx(third), top!._id, false)).resolves.toEqual({ modifiedCount: 1, likes: 0 });
+  });
+
+  it('the writer pins one top-level comment, which comes first; nobody else pins, and no reply', async () => {
+    await addComment(ctx(third), blogId, { commentText: 'Later' });
+    const [first, reply, , laterComment] = await comments();
+    const later = { insertedId: laterComment!._id };
+    await expect(setCommentPinned(ctx(reader), later.insertedId, true)).rejects.toMatchObject({ status: 403, message: MESSAGES.onlyWriterPinsOrHides });
+    await expect(setCommentPinned(ctx(writer), reply!._id, true)).rejects.toMatchObject({ status: 400, message: MESSAGES.onlyTopLevelPinned });
+    await expect(setCommentPinned(ctx(writer), later.insertedId, true)).resolves.toEqual({ modifiedCount: 1 });
+    expect((await texts())[0]).toBe('Later');
+    expect((await comments())[0]).toMatchObject({ pinned: true });
+    // Pinning another unpins the first: one per post.
+    await setCommentPinned(ctx(writer), first!._id, true);
+    expect((await comments()).filter((c) => c.pinned).map((c) => c._id)).toEqual([first!._id]);
+    await setCommentPinned(ctx(writer), first!._id, false);
+    expect(await texts()).toEqual(['Lovely', '>Thank you', '>>Agreed', 'Later']);
+  });
+
+  it('a hidden comment is gone for others, replies and all; its author and the writer see it marked', async () => {
+    const [top] = await comments();
+    await expect(setCommentHidden(ctx(third), top!._id, true)).rejects.toMatchObject({ status: 403 });
+    await expect(setCommentHidden(ctx(writer), top!._id, true)).resolves.toEqual({ modifiedCount: 1 });
+    expect(await texts()).toEqual(['Later']);
+    expect(await texts(third)).toEqual(['Later']);
+    for (const viewer of [writer, reader]) {
+      expect((await comments(viewer))[0]).toMatchObject({ commentText: 'Lovely', hidden: true });
+    }
+    await expect(replyToComment(ctx(third), top!._id, { commentText: 'x' })).rejects.toMatchObject({ status: 404 });
+    await expect(listThread(ctx(null), top!._id)).rejects.toMatchObject({ status: 404 });
+    await setCommentHidden(ctx(writer), top!._id, false);
+    expect(await texts()).toEqual(['Lovely', '>Thank you', '>>Agreed', 'Later']);
+  });
+
+  it('deleting a comment with replies leaves "[deleted]" above them; without replies it goes', async () => {
+    const [, answer, agreed] = await comments();
+    const before = (await revision()).comments_count;
+    await expect(deleteComment(ctx(writer), answer!._id)).resolves.toEqual({ deletedCount: 1 });
+    expect(await texts()).toEqual(['Lovely', `>${MESSAGES.deletedComment}`, '>>Agreed', 'Later']);
+    expect((await comments())[1]).toMatchObject({ deleted: true, userName: MESSAGES.deletedComment, isAuthor: false });
+    await expect(replyToComment(ctx(reader), answer!._id, { commentText: 'x' })).rejects.toMatchObject({ status: 404 });
+    await expect(deleteComment(ctx(third), agreed!._id)).resolves.toEqual({ deletedCount: 1 });
+    // The placeholder has nothing left to hold up.
+    expect(await texts()).toEqual(['Lovely', 'Later']);
+    expect((await revision()).comments_count).toBe(before - 2);
+  });
+});

@@ -1,0 +1,170 @@
+import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { holdFor } from '~/features/moderation/spam-hold.service.server';
+import { AppError } from '~/lib/errors';
+import { newId } from '~/lib/ids.server';
+import { MESSAGES } from '~/lib/messages';
+import { RATE_LIMITS } from '~/lib/rate-limits';
+import type { ServiceContext } from '~/lib/service-context';
+import { findVisibleBlog } from './blog-visibility.server';
+import { type BlogRow, type CommentJson, type CommentRow, presentComment } from './blogs.presenter';
+import type { CommentInput } from './blogs.schema';
+import { arrangeThreads, commentShownTo } from './comment-threads';
+import * as repo from './comments.repo.server';
+
+// Comments and their threads (docs/decisions/060): the spec's top-level comment, replies under
+// any comment, likes, and the writer's pin and hide. Every rule here; pages and API only call.
+
+/** The detail shows the newest top-level comments; older ones stay in the database (no unbounded list). */
+export const COMMENTS_SHOWN = 100;
+/** Replies read with them, oldest first; a thread page reads one thread up to THREAD_SHOWN. */
+export const REPLIES_SHOWN = 500;
+export const THREAD_SHOWN = 500;
+
+const commentNotFound = () => new AppError('not_found', MESSAGES.commentNotFound);
+
+async function present(ctx: ServiceContext, rows: CommentRow[], writerId: string): Promise<CommentJson[]> {
+  const liked = ctx.user ? await repo.commentsLikedAmong(ctx.db, ctx.user.id, rows.map((r) => r.id)) : new Set<string>();
+  return rows.map((row) => presentComment(row, ctx.user, { writerId, liked }));
+}
+
+/** The blog page's comments: the pinned one first, then each thread in reading order, as the viewer may see them. */
+export async function listBlogComments(ctx: ServiceContext, blog: Pick<BlogRow, 'id' | 'owner_id'>): Promise<CommentJson[]> {
+  const viewer = ctx.user ? { id: ctx.user.id, isWriter: ctx.user.id === blog.owner_id } : null;
+  const rows = await repo.listBlogComments(ctx.db, blog.id, COMMENTS_SHOWN, REPLIES_SHOWN, viewer);
+  return present(ctx, arrangeThreads(rows, ctx.user?.id ?? null, blog.owner_id), blog.owner_id);
+}
+
+/**
+ * A comment the caller may see, on a blog the caller may see: anything else does not exist for
+ * them (404), whoever asks.
+ */
+async function findShownComment(ctx: ServiceContext, id: string) {
+  const comment = await repo.findCommentWithBlogOwner(ctx.db, id);
+  if (!comment || comment.deleted_at || !commentShownTo(comment, ctx.user?.id ?? null, comment.blog_owner_id)) throw commentNotFound();
+  const blog = await findVisibleBlog(ctx, comment.blog_id);
+  return { comment, blog };
+}
+
+/** One comment and the replies under it, for its thread page and the API. */
+export async function listThread(ctx: ServiceContext, id: string): Promise<{ blogId: string; isOwner: boolean; comments: CommentJson[] }> {
+  const comment = await repo.findCommentWithBlogOwner(ctx.db, id);
+  if (!comment) throw commentNotFound();
+  const blog = await findVisibleBlog(ctx, comment.blog_id);
+  const rows = arrangeThreads(await repo.listThread(ctx.db, comment.root_id, THREAD_SHOWN), ctx.user?.id ?? null, blog.owner_id, id);
+  if (rows.length === 0) throw commentNotFound();
+  return { blogId: blog.id, isOwner: ctx.user?.id === blog.owner_id, comments: await present(ctx, rows, blog.owner_id) };
+}
+
+interface NewComment {
+  blogId: string;
+  parent: { id: string; root_id: string; depth: number } | null;
+}
+
+/** Writes a comment or a reply under the same standing, rate limit and spam hold (decision 029). */
+async function insertComment(ctx: ServiceContext, userId: string, input: CommentInput, at: NewComment) {
+  const now = ctx.now().toISOString();
+  const hold = await holdFor(ctx, userId, [input.commentText]);
+  const id = newId();
+  await ctx.db.transaction().execute((trx) =>
+    repo.insertComment(trx, {
+      id,
+      blog_id: at.blogId,
+      user_id: userId,
+      parent_id: at.parent?.id ?? null,
+      root_id: at.parent?.root_id ?? id,
+      depth: at.parent ? at.parent.depth + 1 : 0,
+      comment_text: input.commentText,
+      commented_at: now,
+      pending_since: hold.pending ? now : null,
+    }),
+  );
+  return { success: true as const, insertedId: id, ...(hold.pending ? { pending: true as const } : {}) };
+}
+
+/**
+ * A top-level comment by the caller (whatever a payload claims); never on one's own blog (spec
+ * §5): the writer answers her readers in replies instead.
+ */
+export async function addComment(ctx: ServiceContext, id: string, input: CommentInput): Promise<{ success: true; pending?: true }> {
+  const user = await assertCanComment(ctx);
+  await ctx.limit(RATE_LIMITS.comment);
+  const row = await findVisibleBlog(ctx, id);
+  if (row.owner_id === user.id) throw new AppError('forbidden', MESSAGES.cantCommentOwn);
+  // The spec's answer: a success flag (and ours, `pending`), nothing more.
+  const { insertedId: _, ...posted } = await insertComment(ctx, user.id, input, { blogId: id, parent: null });
+  return posted;
+}
+
+/**
+ * A reply under a comment everyone can see: anyone signed in and in good standing, the blog's
+ * writer included (docs/decisions/060). A comment that is hidden, removed, waiting or deleted
+ * takes no replies: nobody else would see them.
+ */
+export async function replyToComment(ctx: ServiceContext, commentId: string, input: CommentInput): Promise<{ success: true; insertedId: string; pending?: true }> {
+  const user = await assertCanComment(ctx);
+  await ctx.limit(RATE_LIMITS.comment);
+  const { comment } = await findShownComment(ctx, commentId);
+  if (comment.hidden_at || comment.removed_at || comment.pending_since) throw new AppError('conflict', MESSAGES.cantReplyThere);
+  return insertComment(ctx, user.id, input, { blogId: comment.blog_id, parent: comment });
+}
+
+/** Its author edits a comment; it is then shown as "edited". */
+export async function editComment(ctx: ServiceContext, commentId: string, input: CommentInput): Promise<{ modifiedCount: number }> {
+  const user = await assertCanComment(ctx);
+  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
+  if (!comment || comment.deleted_at) throw commentNotFound();
+  if (comment.user_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthor);
+  const now = ctx.now().toISOString();
+  const hold = await holdFor(ctx, user.id, [input.commentText]);
+  return { modifiedCount: await repo.updateCommentText(ctx.db, commentId, input.commentText, now, hold.pending ? now : undefined) };
+}
+
+/** Its author deletes a comment, or the owner of the blog it is on; one with replies stays as "[deleted]". */
+export async function deleteComment(ctx: ServiceContext, commentId: string): Promise<{ deletedCount: number }> {
+  const user = await assertCanWrite(ctx);
+  const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
+  if (!comment || comment.deleted_at) throw commentNotFound();
+  if (comment.user_id !== user.id && comment.blog_owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthorOrBlogOwner);
+  const deletedCount = await ctx.db.transaction().execute((trx) => repo.deleteComment(trx, commentId, comment.blog_id, ctx.now().toISOString()));
+  return { deletedCount };
+}
+
+/**
+ * One like per reader and comment, never on one's own (docs/decisions/060); a second like or an
+ * unlike of nothing answers modifiedCount 0.
+ */
+export async function setCommentLiked(ctx: ServiceContext, commentId: string, liked: boolean): Promise<{ modifiedCount: number; likes: number }> {
+  const user = await assertCanWrite(ctx);
+  const { comment } = await findShownComment(ctx, commentId);
+  if (comment.user_id === user.id) throw new AppError('forbidden', MESSAGES.cantLikeOwnComment);
+  return ctx.db.transaction().execute(async (trx) => {
+    const changed = liked
+      ? await repo.insertCommentLike(trx, { comment_id: commentId, user_id: user.id, created_at: ctx.now().toISOString() })
+      : await repo.deleteCommentLike(trx, commentId, user.id);
+    const likes = await repo.addToCommentLikes(trx, commentId, changed ? (liked ? 1 : -1) : 0);
+    return { modifiedCount: changed, likes };
+  });
+}
+
+/** A comment on the caller's own blog, for the writer's pin and hide. */
+async function writersComment(ctx: ServiceContext, commentId: string) {
+  const user = await assertCanWrite(ctx);
+  const { comment } = await findShownComment(ctx, commentId);
+  if (comment.blog_owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyWriterPinsOrHides);
+  return { user, comment };
+}
+
+/** The writer pins one top-level comment on her post (another pinned one is unpinned), or unpins it. */
+export async function setCommentPinned(ctx: ServiceContext, commentId: string, pinned: boolean): Promise<{ modifiedCount: number }> {
+  const { comment } = await writersComment(ctx, commentId);
+  if (pinned && comment.parent_id !== null) throw new AppError('bad_request', MESSAGES.onlyTopLevelPinned);
+  if (pinned && comment.hidden_at) throw new AppError('conflict', MESSAGES.cantPinHidden);
+  const at = pinned ? ctx.now().toISOString() : null;
+  return { modifiedCount: await ctx.db.transaction().execute((trx) => repo.setPinned(trx, comment.blog_id, commentId, at)) };
+}
+
+/** The writer hides a comment on her post from everyone but herself and its author, or shows it again. */
+export async function setCommentHidden(ctx: ServiceContext, commentId: string, hidden: boolean): Promise<{ modifiedCount: number }> {
+  const { user } = await writersComment(ctx, commentId);
+  return { modifiedCount: await repo.setHidden(ctx.db, commentId, hidden ? { at: ctx.now().toISOString(), by: user.id } : null) };
+}
