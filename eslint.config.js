@@ -34,6 +34,35 @@ for (const feature of features) {
   });
 }
 
+// Features sit side by side (docs/decisions/057): a feature does not call another feature's
+// service either — what one feature does because of another's change goes through a domain event
+// (app/kernel/events.server.ts), and standing through app/kernel/standing.server.ts. The edges
+// left are reads and the image store, each listed here: a new one is a visible, reviewed line.
+const SERVICE_READS = {
+  blogs: ['images'], // storing and adopting photos
+  users: ['images'], // the sign-up photo
+  feeds: ['blogs', 'images'], // the feeds list blogs
+  home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
+  wishlist: ['blogs'], // a wished blog as its page shows it
+  newsletter: ['follows'], // a mailed unsubscribe link may end follows
+};
+for (const feature of features) {
+  const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];
+  zones.push({
+    target: `./app/features/${feature}`,
+    from: `./app/features/!(${allowed.join('|')})/**/*.service.server.ts`,
+    message: `Features sit side by side: act on another feature's change through a domain event (app/kernel/events.server.ts), or list a read in SERVICE_READS (docs/decisions/057).`,
+  });
+}
+
+// Routes are thin: they reach features only through their services, form adapters, schemas,
+// presenters, components and client-safe helpers — never a repo or another server module.
+zones.push({
+  target: './app/routes',
+  from: './app/features/**/!(*.service|*-form).server.ts',
+  message: 'Routes call services (or a form adapter, *-form.server.ts), never repos or other server modules (docs/decisions/057).',
+});
+
 // File names (decision 035): kebab-case parts joined by dots, `<subject>.<role>[.server].ts`; a
 // feature's own files carry its folder's (plural) name, never the singular; API tests sit beside
 // the API (server/api/<resource>.api.test.ts) and each API module is named after the feature it

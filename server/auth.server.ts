@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, DialectName } from '~/db/schema';
 import { imageStoreFor } from '~/features/images/image-store.server';
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import { createUserRecord, recordSignIn } from '~/features/users/users.service.server';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '~/features/users/users.schema';
 import { AppError } from '~/lib/errors';

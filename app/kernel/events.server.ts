@@ -22,7 +22,10 @@ export const DOMAIN_EVENTS = {
   'blog.updated': z.object({ blogId: id, ownerId: id }),
   /** A blog left readers: made Hidden by its writer, removed by a moderator, or deleted. */
   'blog.withdrawn': z.object({ blogId: id, ownerId: id, how: z.enum(['hidden', 'removed', 'deleted']) }),
-  'comment.posted': z.object({ commentId: id, blogId: id, blogOwnerId: id, authorId: id, parentId: id.nullable().default(null) }),
+  /** A comment or a reply (parentId, and parentAuthorId: null for a remote author) is shown to readers (docs/decisions/060). */
+  'comment.posted': z.object({ commentId: id, blogId: id, blogOwnerId: id, authorId: id, parentId: id.nullable().default(null), parentAuthorId: id.nullable().default(null) }),
+  /** Someone liked a comment (authorId null: a remote author's). */
+  'comment.liked': z.object({ commentId: id, blogId: id, authorId: id.nullable(), userId: id }),
   'blog.liked': z.object({ blogId: id, ownerId: id, userId: id }),
   'follow.started': z.object({ followerId: id, writerId: id }),
   'follow.ended': z.object({ followerId: id, writerId: id }),

@@ -1,6 +1,6 @@
 import { data, Link } from 'react-router';
 import { AppError } from '~/lib/errors';
-import { isCommentTool, runCommentTool } from '~/features/blogs/comment-forms.server';
+import { isCommentTool, runCommentTool } from '~/features/blogs/comment-form.server';
 import { listThread } from '~/features/blogs/comments.service.server';
 import { CommentNode, threadTrees } from '~/features/blogs/components/comment-thread';
 import { MESSAGES } from '~/lib/messages';

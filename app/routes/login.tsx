@@ -9,7 +9,7 @@ import { PasswordField } from '~/features/users/components/password-field';
 import { SocialLogin } from '~/features/users/components/social-login';
 import { signIn, startSocialSignIn, verifySignInCode } from '~/features/users/account.service.server';
 import { socialErrorMessage } from '~/features/users/social-errors';
-import { hasTwoFactorChallenge } from '~/features/users/two-factor.server';
+import { hasTwoFactorChallenge } from '~/features/users/account.service.server';
 import { fieldErrors, LogInSchema, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';

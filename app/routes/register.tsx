@@ -4,7 +4,7 @@ import { useFeedback } from '~/components/feedback';
 import { useFocusFirstInvalid } from '~/components/use-focus-first-invalid';
 import { useFreshErrors } from '~/components/use-fresh-errors';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
-import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
+import { fileBytes, megabytes, readUploadForm } from '~/features/images/images.service.server';
 import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';

@@ -6,7 +6,7 @@ import { useFeedback } from '~/components/feedback';
 import { useFreshErrors } from '~/components/use-fresh-errors';
 import { uploadImage } from '~/features/images/images.service.server';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
-import { fileBytes, megabytes, readUploadForm } from '~/features/images/upload.server';
+import { fileBytes, megabytes, readUploadForm } from '~/features/images/images.service.server';
 import { FormField } from '~/features/users/components/form-field';
 import { useLocalDateTime } from '~/features/users/components/local-date-time';
 import { getOwnProfile, updateOwnProfile } from '~/features/users/users.service.server';

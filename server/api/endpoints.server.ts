@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';

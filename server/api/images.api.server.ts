@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { IMMUTABLE_CACHE, imageStoreFor, LocalImageStore } from '~/features/images/image-store.server';
 import { uploadImage } from '~/features/images/images.service.server';
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import { fileBytes, IMAGE_REQUIRED, megabytes, readUploadForm } from '~/features/images/upload.server';
 import type { AppDeps } from '../context.server';
 import type { Handlers } from './endpoints.server';

@@ -26,7 +26,10 @@ export interface MailSite {
   publish(title: string): Promise<string>;
   /** Inserts confirmed (or not) newsletter subscribers straight into the database. */
   seedSubscribers(emails: string[], confirmed: boolean): Promise<void>;
-  /** Waits until no row is queued or being sent (failed rows stay failed). */
+  /**
+   * Waits until every background job due so far has run (a publish queues its mails from the
+   * "blog.published" job) and no mail is queued or being sent (failed rows stay failed).
+   */
   waitForQueueEmpty(timeoutMs?: number): Promise<void>;
   /** Fetches a path of the site with the public origin's Origin header (as a browser would). */
   signUp(email: string, name: string): Promise<{ token: string; cookie: string; id: string }>;
@@ -94,12 +97,18 @@ export async function startMailSite(dialect: DialectName, smtpOptions: SmtpServe
     async waitForQueueEmpty(timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
+        const now = new Date().toISOString();
+        const { jobs } = await db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll<number>().as('jobs'))
+          .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)])]))
+          .executeTakeFirstOrThrow();
         const { n } = await db
           .selectFrom('mail_queue')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('status', 'in', ['queued', 'sending'])
           .executeTakeFirstOrThrow();
-        if (Number(n) === 0) return;
+        if (Number(n) === 0 && Number(jobs) === 0) return;
         if (Date.now() > deadline) throw new Error(`${n} mails still queued after ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -1,8 +1,7 @@
-import { announceBlog } from '~/features/newsletter/mail-queue.service.server';
 import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.service.server';
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
-import { holdEnd, holdOf } from '~/features/moderation/spam-hold.service.server';
+import { assertCanWrite, holdEnd, holdOf } from '~/kernel/standing.server';
+import { emit } from '~/kernel/events.server';
 import { AppError, isAppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { findVisibleBlog } from './blog-visibility.server';
@@ -13,6 +12,9 @@ import { requireUser, type ServiceContext } from '~/lib/service-context';
 import { type BlogJson, type BlogRow, presentBlog } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
 import { renderMarkdown } from './markdown.server';
+
+// The blog page renders the body itself (it is cached with the page): routes reach it here.
+export { BodyUnrenderable, renderMarkdown } from './markdown.server';
 import type { ViewCounter } from './view-counter.server';
 import {
   type CreateBlogInput,
@@ -106,15 +108,15 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
     held_until: hold.heldUntil,
     pending_since: hold.pending ? now : null,
   };
-  // A held or waiting blog is announced when it is released (spam-hold.service.server.ts).
+  // A held or waiting blog is published when it is released (spam-hold.service.server.ts).
   if (row.availability !== 'Public' || hold.heldUntil) {
     await repo.insertBlog(ctx.db, row);
     return { insertedId: id };
   }
-  // Published: the announcement to subscribers and followers commits with the blog or not at all.
+  // Published: the event commits with the blog or not at all.
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertBlog(trx, row);
-    await announceBlog({ ...ctx, db: trx }, row, now);
+    await emit({ ...ctx, db: trx }, 'blog.published', { blogId: id, ownerId: userId });
   });
   return { insertedId: id };
 }
@@ -151,11 +153,15 @@ async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, inp
   // Many links added while held: it waits (again) for a moderator (docs/decisions/029).
   if (hold.pending && !row.pending_since) change.pending_since = publishedAt;
   const waits = row.held_until !== null || (change.pending_since ?? row.pending_since) !== null;
-  if (!(row.availability === 'Hidden' && patch.availability === 'Public') || waits) return { modifiedCount: await repo.updateBlog(ctx.db, id, change) };
-  // A Hidden draft made Public is published now: announced with the change, once per blog.
+  const ids = { blogId: id, ownerId: row.owner_id };
   return ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
     const modifiedCount = await repo.updateBlog(trx, id, change);
-    await announceBlog({ ...ctx, db: trx }, { id, owner_id: row.owner_id }, publishedAt);
+    await emit(tx, 'blog.updated', ids);
+    // A Hidden draft made Public is published now (subscribers hear of a blog once, however
+    // often it is hidden and shown again).
+    if (row.availability === 'Hidden' && patch.availability === 'Public' && !waits) await emit(tx, 'blog.published', ids);
+    if (row.availability === 'Public' && patch.availability === 'Hidden') await emit(tx, 'blog.withdrawn', { ...ids, how: 'hidden' });
     return { modifiedCount };
   });
 }
@@ -165,7 +171,11 @@ export async function deleteBlog(ctx: ServiceContext, id: string): Promise<{ del
   const user = await assertCanWrite(ctx);
   const row = await findVisible(ctx, id);
   if (row.owner_id !== user.id) throw new AppError('forbidden', MESSAGES.forbidden);
-  return { deletedCount: await repo.deleteBlog(ctx.db, id) };
+  return ctx.db.transaction().execute(async (trx) => {
+    const deletedCount = await repo.deleteBlog(trx, id);
+    if (deletedCount > 0) await emit({ ...ctx, db: trx }, 'blog.withdrawn', { blogId: id, ownerId: row.owner_id, how: 'deleted' });
+    return { deletedCount };
+  });
 }
 
 /** The blog with its newest comments. Throws not_found for unknown ids and others' Hidden blogs. */
@@ -277,12 +287,13 @@ export async function unlikeBlog(ctx: ServiceContext, id: string): Promise<{ mod
 /** Adds or removes the caller's like and moves the count with it, in one transaction. */
 async function setLiked(ctx: ServiceContext, id: string, liked: boolean): Promise<{ modifiedCount: number; likes: number }> {
   const user = await assertCanWrite(ctx);
-  await findVisible(ctx, id);
+  const blog = await findVisible(ctx, id);
   return ctx.db.transaction().execute(async (trx) => {
     const changed = liked
       ? await repo.insertLike(trx, { blog_id: id, user_id: user.id, user_email: user.email, created_at: ctx.now().toISOString() })
       : await repo.deleteLike(trx, id, user.id);
     const likes = changed ? await repo.addToLikes(trx, id, liked ? 1 : -1) : await repo.likesOf(trx, id);
+    if (changed && liked) await emit({ ...ctx, db: trx }, 'blog.liked', { blogId: id, ownerId: blog.owner_id, userId: user.id });
     return { modifiedCount: changed, likes };
   });
 }

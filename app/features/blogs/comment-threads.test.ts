@@ -43,6 +43,22 @@ describeOnDialects('comment threads on %s', (t) => {
     expect((await listThread(ctx(null), answer.insertedId)).comments.map((c) => c.commentText)).toEqual(['Thank you', 'Agreed']);
   });
 
+  it('says "comment posted" for a reply (its parent and the parent’s author) and "comment liked" once per like', async () => {
+    const events = async (name: string) =>
+      (await t.deps.database.db.selectFrom('jobs').select('payload').where('kind', '=', 'event').execute())
+        .map((r) => JSON.parse(r.payload) as { name: string; data: Record<string, unknown> })
+        .filter((e) => e.name === name)
+        .map((e) => e.data);
+    const [top, answer] = await comments();
+    const reply = await replyToComment(ctx(third), top!._id, { commentText: 'Me too' });
+    expect(await events('comment.posted')).toContainEqual({ commentId: reply.insertedId, blogId, blogOwnerId: writer.user.id, authorId: third.user.id, parentId: top!._id, parentAuthorId: reader.user.id });
+    await setCommentLiked(ctx(reader), answer!._id, true);
+    await setCommentLiked(ctx(reader), answer!._id, true);
+    expect((await events('comment.liked')).filter((e) => e.commentId === answer!._id)).toEqual([{ commentId: answer!._id, blogId, authorId: writer.user.id, userId: reader.user.id }]);
+    await setCommentLiked(ctx(reader), answer!._id, false);
+    await deleteComment(ctx(third), reply.insertedId);
+  });
+
   it('likes: one per reader, never one’s own, and the page is fresh at once', async () => {
     const [top] = await comments();
     await expect(setCommentLiked(ctx(reader), top!._id, true)).rejects.toMatchObject({ status: 403, message: MESSAGES.cantLikeOwnComment });

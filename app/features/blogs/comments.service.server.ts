@@ -1,5 +1,5 @@
-import { assertCanComment, assertCanWrite } from '~/features/moderation/moderation.service.server';
-import { holdFor } from '~/features/moderation/spam-hold.service.server';
+import { emit } from '~/kernel/events.server';
+import { assertCanComment, assertCanWrite, holdFor } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -57,7 +57,8 @@ export async function listThread(ctx: ServiceContext, id: string): Promise<{ blo
 
 interface NewComment {
   blogId: string;
-  parent: { id: string; root_id: string; depth: number } | null;
+  blogOwnerId: string;
+  parent: { id: string; root_id: string; depth: number; user_id: string | null } | null;
 }
 
 /** Writes a comment or a reply under the same standing, rate limit and spam hold (decision 029). */
@@ -65,8 +66,8 @@ async function insertComment(ctx: ServiceContext, userId: string, input: Comment
   const now = ctx.now().toISOString();
   const hold = await holdFor(ctx, userId, [input.commentText]);
   const id = newId();
-  await ctx.db.transaction().execute((trx) =>
-    repo.insertComment(trx, {
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertComment(trx, {
       id,
       blog_id: at.blogId,
       user_id: userId,
@@ -76,8 +77,19 @@ async function insertComment(ctx: ServiceContext, userId: string, input: Comment
       comment_text: input.commentText,
       commented_at: now,
       pending_since: hold.pending ? now : null,
-    }),
-  );
+    });
+    // A comment waiting for a moderator is not yet said to anyone.
+    if (!hold.pending) {
+      await emit({ ...ctx, db: trx }, 'comment.posted', {
+        commentId: id,
+        blogId: at.blogId,
+        blogOwnerId: at.blogOwnerId,
+        authorId: userId,
+        parentId: at.parent?.id ?? null,
+        parentAuthorId: at.parent?.user_id ?? null,
+      });
+    }
+  });
   return { success: true as const, insertedId: id, ...(hold.pending ? { pending: true as const } : {}) };
 }
 
@@ -91,7 +103,7 @@ export async function addComment(ctx: ServiceContext, id: string, input: Comment
   const row = await findVisibleBlog(ctx, id);
   if (row.owner_id === user.id) throw new AppError('forbidden', MESSAGES.cantCommentOwn);
   // The spec's answer: a success flag (and ours, `pending`), nothing more.
-  const { insertedId: _, ...posted } = await insertComment(ctx, user.id, input, { blogId: id, parent: null });
+  const { insertedId: _, ...posted } = await insertComment(ctx, user.id, input, { blogId: id, blogOwnerId: row.owner_id, parent: null });
   return posted;
 }
 
@@ -105,7 +117,7 @@ export async function replyToComment(ctx: ServiceContext, commentId: string, inp
   await ctx.limit(RATE_LIMITS.comment);
   const { comment } = await findShownComment(ctx, commentId);
   if (comment.hidden_at || comment.removed_at || comment.pending_since) throw new AppError('conflict', MESSAGES.cantReplyThere);
-  return insertComment(ctx, user.id, input, { blogId: comment.blog_id, parent: comment });
+  return insertComment(ctx, user.id, input, { blogId: comment.blog_id, blogOwnerId: comment.blog_owner_id, parent: comment });
 }
 
 /** Its author edits a comment; it is then shown as "edited". */
@@ -142,6 +154,7 @@ export async function setCommentLiked(ctx: ServiceContext, commentId: string, li
       ? await repo.insertCommentLike(trx, { comment_id: commentId, user_id: user.id, created_at: ctx.now().toISOString() })
       : await repo.deleteCommentLike(trx, commentId, user.id);
     const likes = await repo.addToCommentLikes(trx, commentId, changed ? (liked ? 1 : -1) : 0);
+    if (changed && liked) await emit({ ...ctx, db: trx }, 'comment.liked', { commentId, blogId: comment.blog_id, authorId: comment.user_id, userId: user.id });
     return { modifiedCount: changed, likes };
   });
 }

@@ -1,5 +1,5 @@
 import type { MailDelivery } from '~/db/schema';
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';

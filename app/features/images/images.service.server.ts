@@ -1,4 +1,4 @@
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import type { Metadata } from 'sharp';
 import { lazy } from '~/lib/lazy';
 import { AppError } from '~/lib/errors';

@@ -145,16 +145,6 @@ export async function deleteRestriction(db: Db, userId: string, kind: UserRestri
   return Number(result.numDeletedRows);
 }
 
-/** The user's restrictions still in force at `now` (until null: for good). */
-export async function activeRestrictions(db: Db, userId: string, now: string) {
-  return db
-    .selectFrom('user_restrictions')
-    .select(['kind', 'until', 'reason'])
-    .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
-    .execute();
-}
-
 /** Every session of the user, hence every cookie and bearer token (a bearer token is a session's token). */
 export async function deleteSessions(db: Db, userId: string): Promise<number> {
   const result = await (db as unknown as Kysely<{ session: { userId: string } }>).deleteFrom('session').where('userId', '=', userId).executeTakeFirst();
@@ -186,17 +176,6 @@ export async function listRemoved(db: Db, limit: number) {
 }
 
 // --- The spam hold (docs/decisions/029) ------------------------------------------------------
-
-/** When the account was made and whether a moderator approved it; undefined: no such user. */
-export async function findAccountAge(db: Db, userId: string) {
-  const row = await (db as unknown as Kysely<Database & { user: { createdAt: string | number } }>)
-    .selectFrom('user')
-    .leftJoin('account_approvals', 'account_approvals.user_id', 'user.id')
-    .select(['user.createdAt', 'account_approvals.approved_at'])
-    .where('user.id', '=', userId)
-    .executeTakeFirst();
-  return row && { createdAt: new Date(row.createdAt), approvedAt: row.approved_at };
-}
 
 export async function insertApproval(db: Db, row: Insertable<AccountApprovalsTable>): Promise<number> {
   const result = await db

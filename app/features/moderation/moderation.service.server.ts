@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ReportTargetType, Role } from '~/db/schema';
 import { emit } from '~/kernel/events.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
@@ -130,29 +131,6 @@ export async function listAuditLog(ctx: ServiceContext, page: { page: number; li
 }
 
 // --- Restrictions: suspension and comment ban ----------------------------------------------
-
-/**
- * The rule every write passes (blogs, likes, comments, wishlist, uploads, profile, reports): a
- * suspended account can read but not write. Suspending also ends every session at once; this
- * holds for sessions made afterwards (a suspended user may sign in to read).
- */
-export async function assertCanWrite(ctx: ServiceContext): Promise<SessionUser> {
-  const user = requireUser(ctx);
-  const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
-  const suspension = active.find((r) => r.kind === 'suspended');
-  if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
-  return user;
-}
-
-/** assertCanWrite, and not banned from commenting. */
-export async function assertCanComment(ctx: ServiceContext): Promise<SessionUser> {
-  const user = requireUser(ctx);
-  const active = await repo.activeRestrictions(ctx.db, user.id, ctx.now().toISOString());
-  const suspension = active.find((r) => r.kind === 'suspended');
-  if (suspension) throw new AppError('forbidden', MESSAGES.suspended(suspension.until));
-  if (active.some((r) => r.kind === 'comment_ban')) throw new AppError('forbidden', MESSAGES.commentBanned);
-  return user;
-}
 
 /**
  * The one rule of every moderation action (docs/decisions/028), for an actor whose role

@@ -17,52 +17,6 @@ import type { ModeratedContent, ModerationReasonInput } from './moderation.schem
  * the page cache and every instance see the blog appear at once (decision 024).
  */
 
-const DAY_MS = 86_400_000;
-/** What counts as a link in plain text (titles, comments): an address with a scheme or starting www. */
-const LINK = /\b(?:https?:\/\/|www\.)/gi;
-/** A link in a rendered, sanitised body: an anchor the reader can follow (a foreign picture is one too). */
-const HTML_LINK = /<a\s[^>]*\bhref=/gi;
-
-/**
- * Links in plain texts, and in a Markdown body as it is shown: counted in its rendered, sanitised
- * HTML, so character references (`https&#58;//`), reference links and autolinks count exactly
- * as the reader's browser sees them (docs/decisions/029, 047).
- */
-export function countLinks(texts: (string | null | undefined)[], bodyHtml = ''): number {
-  return texts.reduce((n, text) => n + (text?.match(LINK)?.length ?? 0), bodyHtml.match(HTML_LINK)?.length ?? 0);
-}
-
-/** When the account's hold ends, or null when it is not held (hold off, old enough, or approved). */
-export async function holdEnd(ctx: ServiceContext, userId: string): Promise<string | null> {
-  const days = ctx.spamHold?.days ?? 0;
-  if (days <= 0) return null;
-  const account = await repo.findAccountAge(ctx.db, userId);
-  if (!account || account.approvedAt) return null;
-  const end = new Date(account.createdAt.getTime() + days * DAY_MS);
-  return end > ctx.now() ? end.toISOString() : null;
-}
-
-export interface Hold {
-  /** The blog stays out of what spreads it until then (null: not held). */
-  heldUntil: string | null;
-  /** More than K links from a held account: it waits for a moderator. */
-  pending: boolean;
-}
-
-/**
- * What new or changed text of a writer whose hold ends at `heldUntil` carries: plain `texts`, and
- * a Markdown body as rendered and sanitised for its page.
- */
-export function holdOf(ctx: ServiceContext, heldUntil: string | null, texts: (string | null | undefined)[], bodyHtml?: string): Hold {
-  const maxLinks = ctx.spamHold?.maxLinks ?? Number.POSITIVE_INFINITY;
-  return { heldUntil, pending: heldUntil !== null && countLinks(texts, bodyHtml) > maxLinks };
-}
-
-/** What new or changed plain text of `userId` (a comment) carries. */
-export async function holdFor(ctx: ServiceContext, userId: string, texts: (string | null | undefined)[]): Promise<Hold> {
-  return holdOf(ctx, await holdEnd(ctx, userId), texts);
-}
-
 type ReleasedBlog = Awaited<ReturnType<typeof repo.releaseExpiredHolds>>[number];
 
 /** A released blog that is Public, shown and no longer waiting is published now. */

@@ -17,7 +17,8 @@ import type { CreateBlogInput } from '~/features/blogs/blogs.schema';
 import type { ServiceContext } from '~/lib/service-context';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 import { listAuditLog, setAdminByOperator } from './moderation.service.server';
-import { approveAccount, approveContent, countLinks, holdEnd, listPendingAndHeld, releaseExpiredHolds } from './spam-hold.service.server';
+import { countLinks, holdEnd } from '~/kernel/standing.server';
+import { approveAccount, approveContent, listPendingAndHeld, releaseExpiredHolds } from './spam-hold.service.server';
 
 const blogInput = (overrides: Partial<CreateBlogInput> = {}): CreateBlogInput => ({
   title: 'Dusk over the bay',

@@ -3,6 +3,8 @@ import { AppError, isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
 import { authErrorMessage, forwardCookies, totpSetup, type TotpSetup, twoFactorErrorMessage, verifyPath } from './two-factor.server';
+
+export { hasTwoFactorChallenge } from './two-factor.server';
 import type { LogInInput, SignUpInput } from './users.schema';
 import { assertOwnEmail } from './users.service.server';
 

@@ -1,4 +1,4 @@
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import { requireUser, type ServiceContext, type SessionUser } from '~/lib/service-context';

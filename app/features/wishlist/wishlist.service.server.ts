@@ -1,4 +1,4 @@
-import { assertCanWrite } from '~/features/moderation/moderation.service.server';
+import { assertCanWrite } from '~/kernel/standing.server';
 import { getBlog } from '~/features/blogs/blogs.service.server';
 import { sameEmail } from '~/features/users/users.schema';
 import { AppError } from '~/lib/errors';
