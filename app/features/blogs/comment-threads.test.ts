@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
+import { deleteContent, hideContent, reportContent, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { MESSAGES } from '~/lib/messages';
 import type { TestUser } from '#test/test-app';
 import { createBlog, getBlog } from './blogs.service.server';
@@ -113,5 +114,22 @@ describeOnDialects('comment threads on %s', (t) => {
     // The placeholder has nothing left to hold up.
     expect(await texts()).toEqual(['Lovely', 'Later']);
     expect((await revision()).comments_count).toBe(before - 2);
+  });
+
+  it('moderation acts on replies: a report, a moderator’s hide, and a delete for good that leaves "[deleted]" above the replies', async () => {
+    const mod = await t.createUser({ name: 'Mona Moderator' });
+    await setAdminByOperator(t.context(null), mod.user.email, true);
+    const question = await addComment(ctx(third), blogId, { commentText: 'Where exactly?' }).then(async () => (await comments()).at(-1)!._id);
+    const reply = await replyToComment(ctx(reader), question, { commentText: 'Spam link here' });
+    await replyToComment(ctx(writer), reply.insertedId, { commentText: 'Please keep it kind' });
+    await expect(reportContent(ctx(third), { targetType: 'comment', targetId: reply.insertedId, reason: 'Spam', details: '' })).resolves.toMatchObject({ insertedId: expect.any(String) });
+    const why = { reason: 'Spam' };
+    await hideContent(ctx(mod), 'comment', reply.insertedId, why);
+    // Removed by a moderator: gone for others with what answers it; its author sees it and why.
+    expect((await texts()).slice(-1)).toEqual(['Where exactly?']);
+    expect((await comments(reader)).find((c) => c._id === reply.insertedId)).toMatchObject({ removed: why });
+    await expect(deleteContent(ctx(mod), 'comment', question, why)).resolves.toEqual({ deletedCount: 1 });
+    expect((await comments(reader)).slice(-3).map((c) => c.commentText)).toEqual([MESSAGES.deletedComment, 'Spam link here', 'Please keep it kind']);
+    await expect(reportContent(ctx(reader), { targetType: 'comment', targetId: question, reason: 'Spam', details: '' })).rejects.toMatchObject({ status: 404 });
   });
 });
