@@ -86,6 +86,7 @@ const at = (ctx: ServiceContext, event: { at: string }): ServiceContext => ({ ..
 export const NOTIFICATION_SUBSCRIPTIONS = [
   onEvent('comment.posted', 'notifications', (ctx, e) => onCommentPosted(at(ctx, e), e.data)),
   onEvent('blog.liked', 'notifications', (ctx, e) => onBlogLiked(at(ctx, e), e.data)),
+  onEvent('comment.liked', 'notifications', (ctx, e) => onCommentLiked(at(ctx, e), e.data)),
   onEvent('follow.started', 'notifications', (ctx, e) => onFollowStarted(at(ctx, e), e.data)),
   onEvent('moderation.decided', 'notifications', (ctx, e) => onModerationDecided(at(ctx, e), { id: e.id, ...e.data })),
 ];

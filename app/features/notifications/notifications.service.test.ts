@@ -2,12 +2,12 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import type { TestUser } from '#test/test-app';
 import { addComment, createBlog, likeBlog, unlikeBlog } from '~/features/blogs/blogs.service.server';
+import { replyToComment, setCommentLiked } from '~/features/blogs/comments.service.server';
 import { followWriter } from '~/features/follows/follows.service.server';
 import { hideContent, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { claimMailBatch } from '~/features/newsletter/mail-queue.service.server';
 import { signMailToken } from '~/features/newsletter/mail-token.server';
 import { unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
-import { emit } from '~/kernel/events.server';
 import type { ServiceContext } from '~/lib/service-context';
 import {
   countUnreadNotifications,
@@ -74,20 +74,28 @@ describeOnDialects('notifications on %s', (t) => {
     expect(mail.unsubscribe).toEqual({ kind: 'notice', userId: writer.user.id, noticeKind: 'comment' });
   });
 
-  it('a reply tells the parent comment’s author; the writer hears of it as a comment', async () => {
+  it('a reply tells the parent comment’s author; the writer hears of it as a comment; a comment’s likes tell its author', async () => {
     const { insertedId: blogId } = await createBlog(ctx(writer), blogInput('Harbour'));
     await addComment(ctx(readers[1]!), blogId, { commentText: 'First!' });
     const parentId = await commentIdOf(readers[1]!.user.id, blogId);
-    await addComment(ctx(readers[2]!), blogId, { commentText: 'Second.' });
-    const replyId = await commentIdOf(readers[2]!.user.id, blogId);
-    // A reply is a comment with a parent; the threads feature says so in its event.
-    await t.deps.database.db.transaction().execute((db) => emit({ ...t.context(null), db }, 'comment.posted', { commentId: replyId, blogId, blogOwnerId: writer.user.id, authorId: readers[2]!.user.id, parentId }));
+    const { insertedId: replyId } = await replyToComment(ctx(readers[2]!), parentId, { commentText: 'Second.' });
     await t.runJobs();
 
     const reply = (await listNotifications(ctx(readers[1]!), page)).items.find((n) => n.kind === 'reply')!;
     expect(reply.text).toBe('Bo replied to your comment on “Harbour”');
     expect(reply.href).toBe(`/blogs/${blogId}#comment-${replyId}`);
     expect((await noticeMails(readers[1]!.user.email)).map((m) => m.ref)).toEqual([`${readers[1]!.user.id}:reply`]);
+    const comments = (await listNotifications(ctx(writer), page)).items.find((n) => n.kind === 'comment' && n.text.endsWith('“Harbour”'))!;
+    expect(comments.text).toBe('Bo and 1 other commented on “Harbour”');
+
+    // The writer answers her reader: the reader hears of it, the writer of nothing she did.
+    await replyToComment(ctx(writer), parentId, { commentText: 'Thank you!' });
+    await setCommentLiked(ctx(readers[3]!), parentId, true);
+    await setCommentLiked(ctx(writer), parentId, true);
+    await t.runJobs();
+    const told = (await listNotifications(ctx(readers[1]!), page)).items;
+    expect(told.find((n) => n.kind === 'reply')!.text).toMatch(/^(Wren Writer and 1 other|Bo and 1 other) replied to your comment on “Harbour”$/);
+    expect(told.find((n) => n.kind === 'like_comment')!.text).toMatch(/^(Cy|Wren Writer) and 1 other liked your comment on “Harbour”$/);
   });
 
   it('likes group into one line per blog, a person counts once, and come by mail in the daily digest', async () => {
