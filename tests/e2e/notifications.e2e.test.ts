@@ -76,7 +76,7 @@ async function lookAtAllWays(page: Page, url: string, name: string) {
 }
 
 describe('notifications, in a browser, with the real SMTP server', () => {
-  it('a reader comments: the writer is told in the app and by mail; likes group; the bell counts; mark read', async () => {
+  it('a reader comments and another replies: each is told in the app and by mail; likes group; the bell counts; mark read', async () => {
     const writer = await member('Wren Writer');
     const jonas = await member('Jonas');
     const blogId = await publish(writer.token, 'Lanterns on the pier');
@@ -98,8 +98,28 @@ describe('notifications, in a browser, with the real SMTP server', () => {
     expect(String(mail!.headerLines.find((h) => h.key === 'list-unsubscribe')!.line)).toMatch(/<http:\/\/127\.0\.0\.1:\d+\/mail\/unsubscribe\/[\w.-]+>/);
     expect(smtp.mails.filter((m) => m.to.includes(jonas.email))).toEqual([]);
 
+    // Another reader replies to the comment: its author is told in the app and by mail.
+    const commentId = /#comment-([\w-]+)/.exec(mail!.text ?? '')![1]!;
+    const ann = await member('Ann Answer');
+    const replied = await fetch(`${base}/api/comments/${commentId}/replies`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ann.token}`, origin: base },
+      body: JSON.stringify({ commentText: 'Mine too, it flickers.' }),
+    });
+    expect(replied.status, await replied.clone().text()).toBe(200);
+    const [replyMail] = await mailsTo(jonas.email, 1);
+    expect(replyMail!.subject).toBe('Ann Answer replied to your comment on “Lanterns on the pier”');
+    expect(replyMail!.text).toContain(`${base}/blogs/${blogId}#comment-`);
+    await expect
+      .poll(async () => {
+        await reader.page.goto(`${base}/notifications`);
+        return reader.page.getByTestId('notification-text').allTextContents();
+      }, { timeout: 30_000 })
+      .toEqual(['Ann Answer replied to your comment on “Lanterns on the pier”']);
+    await screenshot(reader.page, 'notifications-reply-phone-light');
+
     // Three more readers like the post: one line, "… and 2 others liked".
-    for (const name of ['Ann', 'Bo', 'Cy']) expect((await like((await member(name)).token, blogId)).status).toBe(200);
+    for (const name of ['Abe', 'Bo', 'Cy']) expect((await like((await member(name)).token, blogId)).status).toBe(200);
 
     const desk = await browsers.open({ viewport: VIEWPORTS.desktop });
     await signInBrowser(desk.context, writer);
@@ -124,10 +144,11 @@ describe('notifications, in a browser, with the real SMTP server', () => {
     // The page: grouped, newest first, linking to the thing; seen means read.
     await page.getByTestId('notification-bell').click();
     await page.waitForURL(`${base}/notifications`);
+    await page.getByTestId('notifications-list').waitFor();
     const texts = await page.getByTestId('notification-text').allTextContents();
     expect(texts).toHaveLength(2);
-    expect(texts[0]).toMatch(/^(Ann|Bo|Cy) and 2 others liked “Lanterns on the pier”$/);
-    expect(texts[1]).toBe('Jonas commented on “Lanterns on the pier”');
+    expect(texts[0]).toMatch(/^(Abe|Bo|Cy) and 2 others liked “Lanterns on the pier”$/);
+    expect(texts[1]).toMatch(/^(Jonas|Ann Answer) and 1 other commented on “Lanterns on the pier”$/);
     expect(await page.locator('[data-testid="notification"][data-read="false"]').count()).toBe(2);
     expect(await page.getByTestId('notification-count').count()).toBe(0);
     await screenshot(page, 'notifications-list-unread-desktop-light');
@@ -138,6 +159,8 @@ describe('notifications, in a browser, with the real SMTP server', () => {
 
     // A new like reopens its line; Mark all read clears the bell.
     await like((await member('Dee')).token, blogId);
+    const unread = async () => ((await (await fetch(`${base}/api/notifications/unread-count`, { headers: { authorization: `Bearer ${writer.token}` } })).json()) as { unread: number }).unread;
+    await expect.poll(unread, { timeout: 60_000 }).toBe(1);
     await expect
       .poll(async () => {
         await page.goto(`${base}/allblogs`);

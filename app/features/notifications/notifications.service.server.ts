@@ -84,9 +84,9 @@ export async function listNotifications(ctx: ServiceContext, query: ListNotifica
 export async function countUnreadNotifications(ctx: ServiceContext): Promise<number> {
   const user = requireUser(ctx);
   const kept = keptUnread(user.id);
-  if (kept !== undefined) return kept;
+  if ('count' in kept) return kept.count;
   const count = await repo.countUnread(ctx.db, user.id);
-  keepUnread(user.id, count);
+  keepUnread(user.id, count, kept.mark);
   return count;
 }
 
