@@ -86,7 +86,8 @@ describeOnDialects('notifications on %s', (t) => {
     expect(reply.href).toBe(`/blogs/${blogId}#comment-${replyId}`);
     expect((await noticeMails(readers[1]!.user.email)).map((m) => m.ref)).toEqual([`${readers[1]!.user.id}:reply`]);
     const comments = (await listNotifications(ctx(writer), page)).items.find((n) => n.kind === 'comment' && n.text.endsWith('“Harbour”'))!;
-    expect(comments.text).toBe('Bo and 1 other commented on “Harbour”');
+    // The latest to be handled is named; the runner may handle one event's jobs before another's.
+    expect(comments.text).toMatch(/^(Ann|Bo) and 1 other commented on “Harbour”$/);
 
     // The writer answers her reader: the reader hears of it, the writer of nothing she did.
     await replyToComment(ctx(writer), parentId, { commentText: 'Thank you!' });
