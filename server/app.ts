@@ -7,14 +7,14 @@ import { setAdminByOperator } from '~/features/moderation/moderation.service.ser
 import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http.server';
 import { createLogger } from './logger.server';
-import { mailOrigin } from './mail.server';
-import { startMailQueue } from './mail-queue.server';
+import { mailOrigin } from '~/features/mail/mail-templates.server';
+import { mailStatus as readMailStatus, type MessageStatus } from '~/features/mail/mail.service.server';
+import { startMailSender } from './jobs/mail-sender.server';
 import { createJobs } from './jobs/registry.server';
 import { startJobRunner } from './jobs/runner.server';
 import { pagePatternsOf } from './metrics.server';
 
 export { ConfigError, StartupError };
-export { mailStatus } from './mail-status.server';
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -70,7 +70,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   const build = await loadBuild();
   const pageHandler = createRequestHandler(dev ? loadBuild : build, dev ? 'development' : 'production');
   const jobs = startJobRunner(deps, createJobs(deps.config));
-  const stopMail = startMailQueue(deps);
+  const stopMail = startMailSender(deps);
   return {
     app: createHttpApp(deps, { pageHandler, dev, clientDir: options.clientDir, pagePatterns: pagePatternsOf(build.routes) }),
     deps,
@@ -99,6 +99,14 @@ export async function migrate(env: NodeJS.ProcessEnv = process.env): Promise<str
 export async function openDeps(env: NodeJS.ProcessEnv = process.env): Promise<AppDeps> {
   const config = loadConfig(env);
   return createDeps(config, createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL));
+}
+
+/** `npm run mail:status`: one line per message, newest first, then the bounced addresses. */
+export async function mailStatus(deps: AppDeps, limit = 20): Promise<string[]> {
+  const { messages, bouncedAddresses } = await readMailStatus(serviceContext(deps, null), limit);
+  const line = (m: MessageStatus) =>
+    `${m.createdAt.slice(0, 16).replace('T', ' ')}  ${m.label}: ${m.queued + m.sending} queued, ${m.sent} sent, ${m.failed} failed, ${m.bounced} bounced`;
+  return [...(messages.length ? messages.map(line) : ['no mail queued yet']), `bounced addresses (skipped from now on): ${bouncedAddresses}`];
 }
 
 /** `npm run sweep:uploads`: one sweep of the configured image store (disk or S3) now. */

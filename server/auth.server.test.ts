@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { MESSAGES } from '~/lib/messages';
-import { mailOrigin } from './mail.server';
+import { mailOrigin } from '~/features/mail/mail-templates.server';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import { createTestApp, type TestApp } from '../tests/support/test-app';
 

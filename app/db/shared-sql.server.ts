@@ -1,5 +1,5 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Database } from './schema';
+import type { Database, DialectName } from './schema';
 
 // SQL that more than one feature's repo needs: kept here, beside the tables, so no feature reads
 // another's repo (decision 035).
@@ -55,4 +55,50 @@ export const DELETED_COMMENT_TEXT = '[deleted]';
 export function blogShownToAll<TB extends keyof Database>(eb: ExpressionBuilder<Database, TB | 'blogs'>): Expression<SqlBool> {
   const blogs = eb as unknown as ExpressionBuilder<Database, 'blogs'>;
   return blogs.and([blogs('blogs.availability', '=', 'Public'), blogs('blogs.removed_at', 'is', null), blogs('blogs.pending_since', 'is', null)]);
+}
+
+/** The columns of a leased queue: what differs between the mail queue and the jobs table. */
+export interface LeasedQueue {
+  table: 'mail_queue' | 'jobs';
+  /** The status of a row waiting, and of one claimed. */
+  waiting: string;
+  claimed: string;
+  /** When a waiting row is due, and until when a claim holds. */
+  dueAt: string;
+  leaseUntil: string;
+}
+
+/**
+ * Claims up to `limit` due rows of a leased queue for one worker, atomically: waiting rows whose
+ * time has come, and claimed rows whose lease ran out (their worker died). On PostgreSQL SKIP
+ * LOCKED lets instances claim side by side without waiting or overlapping; SQLite has one
+ * writer, so its UPDATE … RETURNING is atomic as it stands (decisions 023, 057).
+ */
+export async function claimLeased<R>(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  queue: LeasedQueue,
+  q: { now: string; leaseUntil: string; worker: string; limit: number; returning: string[] },
+): Promise<R[]> {
+  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const [table, dueAt, leaseUntil] = [sql.table(queue.table), sql.ref(queue.dueAt), sql.ref(queue.leaseUntil)];
+  const result = await sql<R>`
+    update ${table} set status = ${queue.claimed}, ${leaseUntil} = ${q.leaseUntil}, claimed_by = ${q.worker}, attempts = attempts + 1
+    where id in (
+      select id from ${table}
+      where (status = ${queue.waiting} and ${dueAt} <= ${q.now}) or (status = ${queue.claimed} and ${leaseUntil} < ${q.now})
+      order by ${dueAt}, id
+      limit ${q.limit}
+      ${lock}
+    )
+    returning ${sql.join(q.returning.map((c) => sql.ref(c)))}`.execute(db);
+  return result.rows;
+}
+
+/** Hands a worker's claimed rows back untouched (it is stopping): the attempt did not happen. */
+export async function releaseLeased(db: Kysely<Database>, queue: LeasedQueue, worker: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    update ${sql.table(queue.table)} set status = ${queue.waiting}, ${sql.ref(queue.leaseUntil)} = null, claimed_by = null, attempts = attempts - 1
+    where id in (${sql.join(ids)}) and status = ${queue.claimed} and claimed_by = ${worker}`.execute(db);
 }

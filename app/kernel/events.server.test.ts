@@ -4,7 +4,7 @@ import { addComment, createBlog, deleteBlog, likeBlog, updateBlog } from '~/feat
 import { followWriter, unfollowWriter } from '~/features/follows/follows.service.server';
 import { hideContent, setAdminByOperator, suspendUser } from '~/features/moderation/moderation.service.server';
 import { confirmSubscription, subscribe } from '~/features/newsletter/newsletter.service.server';
-import { signMailToken } from '~/features/newsletter/mail-token.server';
+import { signMailToken } from '~/features/mail/mail-token.server';
 import type { EventName } from './events.server';
 
 const blogInput = (title: string, availability: 'Public' | 'Hidden' = 'Public') =>

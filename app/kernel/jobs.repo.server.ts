@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { claimLeased, type LeasedQueue, releaseLeased } from '~/db/shared-sql.server';
 import type { Database, DialectName } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -26,25 +27,15 @@ export interface ClaimedJob {
 }
 
 /**
- * Claims up to `limit` due jobs for one worker, atomically, as the mail queue claims its rows
- * (decision 023): queued jobs whose time has come, and jobs whose worker's lease ran out (it
- * died). PostgreSQL's SKIP LOCKED lets instances claim side by side without waiting or
- * overlapping; SQLite has one writer, so its UPDATE … RETURNING is atomic as it stands.
+ * Claims up to `limit` due jobs for one worker, as the mail queue claims its rows (decision 023):
+ * queued jobs whose time has come, and jobs whose worker's lease ran out.
  */
 export async function claimDue(db: Db, dialect: DialectName, q: { now: string; lockedUntil: string; worker: string; limit: number }): Promise<ClaimedJob[]> {
-  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const result = await sql<ClaimedJob>`
-    update jobs set status = 'running', locked_until = ${q.lockedUntil}, claimed_by = ${q.worker}, attempts = attempts + 1
-    where id in (
-      select id from jobs
-      where (status = 'queued' and run_at <= ${q.now}) or (status = 'running' and locked_until < ${q.now})
-      order by run_at, id
-      limit ${q.limit}
-      ${lock}
-    )
-    returning id, kind, payload, attempts`.execute(db);
-  return result.rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
+  const rows = await claimLeased<ClaimedJob>(db, dialect, JOBS, { now: q.now, leaseUntil: q.lockedUntil, worker: q.worker, limit: q.limit, returning: ['id', 'kind', 'payload', 'attempts'] });
+  return rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
 }
+
+const JOBS: LeasedQueue = { table: 'jobs', waiting: 'queued', claimed: 'running', dueAt: 'run_at', leaseUntil: 'locked_until' };
 
 /** Only the worker holding the claim may settle it: a job taken over after a lost lease is the new worker's. */
 const claimedBy = (db: Db, id: string, worker: string) => db.updateTable('jobs').where('id', '=', id).where('claimed_by', '=', worker).where('status', '=', 'running');
@@ -61,16 +52,9 @@ export async function markDead(db: Db, q: { id: string; worker: string; now: str
   await claimedBy(db, q.id, q.worker).set({ status: 'dead', finished_at: q.now, locked_until: null, last_error: q.error.slice(0, 1000) }).execute();
 }
 
-/** Hands a stopping worker's unstarted jobs back without counting an attempt. */
-export async function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('jobs')
-    .set((eb) => ({ status: 'queued', locked_until: null, claimed_by: null, attempts: eb('attempts', '-', 1) }))
-    .where('id', 'in', ids)
-    .where('status', '=', 'running')
-    .where('claimed_by', '=', worker)
-    .execute();
+/** Hands a stopping worker's claimed rows back without counting an attempt. */
+export function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
+  return releaseLeased(db, JOBS, worker, ids);
 }
 
 /** Forgets finished jobs older than `before` (dead ones stay until an operator looks). */

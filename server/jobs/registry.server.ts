@@ -1,6 +1,6 @@
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
-import { MAIL_SUBSCRIPTIONS, prepareDailyDigest } from '~/features/newsletter/mail-queue.service.server';
+import { MAIL_SUBSCRIPTIONS, prepareDailyDigest } from '~/features/mail/mail.service.server';
 import { NOTIFICATION_SUBSCRIPTIONS, notificationTasks } from '~/features/notifications/notification-events.server';
 import { eventJobs, type Subscription } from '~/kernel/events.server';
 import { type JobDefinition, JobRegistry, pruneDoneJobs } from '~/kernel/jobs.server';

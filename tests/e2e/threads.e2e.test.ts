@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { seedBlog, uploadPhoto } from '../support/blogs';
@@ -29,6 +29,8 @@ async function replyOnPage(page: Page, to: string, text: string) {
 }
 
 describe('comment threads (docs/decisions/060)', () => {
+  /** The journey's post and its reader's session, for the looks below. */
+  let seen: { post: string; cookies: Awaited<ReturnType<BrowserContext['cookies']>> } | undefined;
   it('a reader comments, the writer replies with the Author badge, a third replies without JavaScript; pinned first, hidden gone for others', async () => {
     const writer = await open();
     await signUp(writer.context, server.url, { name: 'Wren Writer' });
@@ -93,12 +95,15 @@ describe('comment threads (docs/decisions/060)', () => {
     expect(await third.page.getByTestId('comment').filter({ hasText: 'Overrated' }).getByTestId('hidden-badge').count()).toBe(1);
     await reader.page.goto(post);
     expect(await reader.page.getByText('Overrated, go to Lisbon.').count()).toBe(0);
+    seen = { post, cookies: await reader.context.cookies() };
+  }, 180_000);
 
-    // The thread at both widths and in both themes, checked by axe.
+  it('the thread at both widths and in both themes, with no axe violations', async () => {
+    const { post, cookies } = seen!;
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       for (const colorScheme of ['light', 'dark'] as const) {
         const look = await open({ viewport, colorScheme });
-        await look.context.addCookies(await reader.context.cookies());
+        await look.context.addCookies(cookies);
         await look.page.goto(post);
         await waitForHydration(look.page);
         await scrollToElement(look.page.locator('#comments'));
@@ -107,5 +112,5 @@ describe('comment threads (docs/decisions/060)', () => {
         await look.close();
       }
     }
-  });
+  }, 180_000);
 });

@@ -132,4 +132,19 @@ describeOnDialects('comment threads on %s', (t) => {
     expect((await comments(reader)).slice(-3).map((c) => c.commentText)).toEqual([MESSAGES.deletedComment, 'Spam link here', 'Please keep it kind']);
     await expect(reportContent(ctx(reader), { targetType: 'comment', targetId: question, reason: 'Spam', details: '' })).rejects.toMatchObject({ status: 404 });
   });
+
+  it('a reply, a like, a pin and a hide are on the kept anonymous copy of the blog at once', async () => {
+    await addComment(ctx(reader), blogId, { commentText: 'Fresh top' });
+    const anonymous = async () => ((await (await t.request(`/api/blogs/${blogId}`)).json()) as { comments: { _id: string; commentText: string; likes: number; pinned: boolean }[] }).comments;
+    const as = (user: TestUser, method: string, path: string, json?: unknown) => t.request(path, { method, headers: { cookie: user.cookie }, json });
+    const fresh = (await anonymous()).find((c) => c.commentText === 'Fresh top')!;
+    expect((await as(third, 'POST', `/api/comments/${fresh._id}/replies`, { commentText: 'Fresh reply' })).status).toBe(200);
+    expect((await anonymous()).some((c) => c.commentText === 'Fresh reply')).toBe(true);
+    expect((await as(third, 'POST', `/api/comments/${fresh._id}/like`)).status).toBe(200);
+    expect((await anonymous()).find((c) => c._id === fresh._id)!.likes).toBe(1);
+    expect((await as(writer, 'POST', `/api/comments/${fresh._id}/pin`)).status).toBe(200);
+    expect((await anonymous())[0]).toMatchObject({ _id: fresh._id, pinned: true });
+    expect((await as(writer, 'POST', `/api/comments/${fresh._id}/hide`)).status).toBe(200);
+    expect((await anonymous()).some((c) => c.commentText === 'Fresh top' || c.commentText === 'Fresh reply')).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeliverySchema } from '~/features/newsletter/newsletter.schema';
+import { DeliverySchema } from '~/features/mail/mail.schema';
 
 /** The follow button's form and the preferences page: which writer, and what to do. */
 export const FollowFormSchema = z.object({

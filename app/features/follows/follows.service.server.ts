@@ -65,7 +65,7 @@ export async function followStateForWriter(ctx: ServiceContext, writerId: string
 
 /**
  * Ends follows for a mailed unsubscribe link, without a login: the caller proved the link is
- * ours (newsletter/mail-token). Answers the writer's name when one writer was meant.
+ * ours (mail/mail-token). Answers the writer's name when one writer was meant.
  */
 export async function endFollowsByLink(ctx: ServiceContext, followerId: string, writerId?: string): Promise<{ writerName: string | null }> {
   const writer = writerId ? await repo.findWriter(ctx.db, writerId) : undefined;

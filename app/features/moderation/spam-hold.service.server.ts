@@ -46,7 +46,7 @@ export async function approveAccount(ctx: ServiceContext, userId: string, input:
 
 /** A blog or comment that waited in the queue is shown. A blog still held is announced when its hold ends. */
 export async function approveContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const { actor } = await moderatedContent(ctx, type, id);
+  const { actor, ownerId, blogId, blogOwnerId } = await moderatedContent(ctx, type, id);
   return ctx.db.transaction().execute(async (db) => {
     const tx = { ...ctx, db };
     if (type === 'blog') {
@@ -55,6 +55,9 @@ export async function approveContent(ctx: ServiceContext, type: ModeratedContent
       await publishReleased(tx, [blog]);
     } else if ((await repo.clearPendingComment(db, id)) === 0) {
       throw new AppError('not_found', MESSAGES.notPending);
+    } else if (ownerId !== null) {
+      // A comment that waited is said now, as it is shown (only local accounts wait: ownerId is set).
+      await emit(tx, 'comment.posted', { commentId: id, blogId, blogOwnerId, authorId: ownerId });
     }
     await audit(tx, actor.id, 'approve', { type, id }, input.reason);
     return { modifiedCount: 1 };

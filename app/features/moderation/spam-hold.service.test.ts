@@ -117,8 +117,15 @@ describe.each(TEST_DIALECTS)('the spam hold on %s', (dialect) => {
     expect(queue.pending.map((p) => [p.targetType, p.ownerName])).toEqual([['blog', 'Fresh'], ['comment', 'Fresh'], ['comment', 'Fresh']]);
     expect(queue.held.map((h) => h.name)).toEqual(['Fresh']);
     await expect(listPendingAndHeld(ctx(reader))).rejects.toMatchObject({ status: 403 });
+    // A waiting comment is not said to anyone (no "comment.posted") until a moderator shows it.
+    const commentEvents = async () =>
+      (await t.deps.database.db.selectFrom('jobs').select('payload').where('kind', '=', 'event').execute())
+        .map((r) => JSON.parse(r.payload) as { name: string; data: { commentId?: string } })
+        .filter((e) => e.name === 'comment.posted' && e.data.commentId === own[0]!._id);
+    expect(await commentEvents()).toHaveLength(0);
     await expect(approveContent(ctx(reader), 'comment', own[0]!._id, { reason: 'x' })).rejects.toMatchObject({ status: 403 });
     await expect(approveContent(ctx(admin), 'comment', own[0]!._id, { reason: 'Fine after all' })).resolves.toEqual({ modifiedCount: 1 });
+    expect((await commentEvents()).map((e) => e.data)).toEqual([{ commentId: own[0]!._id, blogId: readerBlog, blogOwnerId: reader.user.id, authorId: fresh.user.id, parentId: null, parentAuthorId: null }]);
     await expect(approveContent(ctx(admin), 'comment', own[0]!._id, { reason: 'Again' })).rejects.toMatchObject({ status: 404 });
     expect((await getBlog(ctx(null), readerBlog)).comments!.map((c) => c.commentText.slice(0, 7))).toEqual(['Buy now']);
     // The approved blog is shown, and still held (not announced) until the account's hold ends.

@@ -19,7 +19,4 @@ export type SubscribeInput = z.infer<typeof SubscribeSchema>;
  * a household or an office, too few to fill the table with junk.
  */
 
-/** Per post (the default) or one digest a day: the reader's choice, per subscription and per follow. */
-export const MAIL_DELIVERIES = ['post', 'digest'] as const;
-export const DeliverySchema = z.enum(MAIL_DELIVERIES, 'Choose per post or daily digest.');
-export type Delivery = z.infer<typeof DeliverySchema>;
+export { type Delivery, DeliverySchema, MAIL_DELIVERIES } from '~/features/mail/mail.schema';

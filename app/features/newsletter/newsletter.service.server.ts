@@ -7,8 +7,7 @@ import { newId } from '~/lib/ids.server';
 import { MESSAGES } from '~/lib/messages';
 import { RATE_LIMITS } from '~/lib/rate-limits';
 import type { ServiceContext } from '~/lib/service-context';
-import { queueConfirmation } from './mail-queue.service.server';
-import { type MailTokenSubject, readMailToken, signMailToken } from './mail-token.server';
+import { type MailTokenSubject, queueConfirmation, readMailToken, signMailToken } from '~/features/mail/mail.service.server';
 import * as repo from './newsletter.repo.server';
 import type { SubscribeInput } from './newsletter.schema';
 

@@ -1,5 +1,5 @@
 import type { NotificationDelivery, NotificationKind } from '~/db/schema';
-import { digestPeriod, queueNoticeDigest, queueNoticeMail } from '~/features/newsletter/mail-queue.service.server';
+import { digestPeriod, queueNoticeDigest, queueNoticeMail } from '~/features/mail/mail.service.server';
 import { newId } from '~/lib/ids.server';
 import { requireUser, type ServiceContext } from '~/lib/service-context';
 import { deliveriesOf } from './notification-mail.service.server';

@@ -5,8 +5,8 @@ import { addComment, createBlog, likeBlog, unlikeBlog } from '~/features/blogs/b
 import { replyToComment, setCommentLiked } from '~/features/blogs/comments.service.server';
 import { followWriter } from '~/features/follows/follows.service.server';
 import { hideContent, setAdminByOperator } from '~/features/moderation/moderation.service.server';
-import { claimMailBatch } from '~/features/newsletter/mail-queue.service.server';
-import { signMailToken } from '~/features/newsletter/mail-token.server';
+import { claimMailBatch } from '~/features/mail/mail.service.server';
+import { signMailToken } from '~/features/mail/mail-token.server';
 import { unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
 import type { ServiceContext } from '~/lib/service-context';
 import {

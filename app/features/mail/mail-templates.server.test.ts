@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { MailBlog, QueuedMail } from '~/features/newsletter/mail-queue.service.server';
+import type { MailBlog, QueuedMail } from './mail.service.server';
 import { tempDirs } from '#test/temp-dirs';
-import { loadConfig } from './config.server';
+import { loadConfig } from '#server/config.server';
 import { renderQueuedMail } from './mail-templates.server';
 
 const dirs = tempDirs();

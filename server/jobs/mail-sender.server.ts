@@ -5,10 +5,10 @@ import {
   type MailOutcome,
   recordMailOutcome,
   releaseMailClaims,
-} from '~/features/newsletter/mail-queue.service.server';
-import { type AppDeps, serviceContext } from './context.server';
-import { createMailer, type Mailer } from './mail.server';
-import { renderQueuedMail } from './mail-templates.server';
+} from '~/features/mail/mail.service.server';
+import { renderQueuedMail } from '~/features/mail/mail-templates.server';
+import { createMailer, type Mailer } from '../adapters/smtp.server';
+import { type AppDeps, serviceContext } from '../context.server';
 
 /** The most rows one batch claims, whatever the rate: a batch is also the unit of logging. */
 const BATCH_MAX = 100;
@@ -39,7 +39,7 @@ export interface BatchReport {
   released: number;
 }
 
-export interface MailQueue {
+export interface MailSender {
   /** Sends one batch now (tests, and the loop below). */
   runBatch(): Promise<BatchReport>;
   /** Asks the batch under way to finish the mail in flight and hand the rest back. */
@@ -54,7 +54,7 @@ export interface MailQueue {
  * run one against the same database: claims never overlap, and a dead worker's rows are taken
  * over when its lease (MAIL_CLAIM_SECONDS) ends.
  */
-export function createMailQueue(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): MailQueue {
+export function createMailSender(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): MailSender {
   const { config } = deps;
   const log = deps.log.child({ module: 'mail-queue' });
   const ctx = serviceContext(deps, null, { log });
@@ -121,8 +121,8 @@ export function createMailQueue(deps: AppDeps, options: { mailer?: Mailer; worke
  * Runs the queue for as long as the process does (server/app.ts starts it, SIGTERM stops it).
  * A failing batch (database or SMTP server away) is logged and tried again after a rest.
  */
-export function startMailQueue(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): () => Promise<void> {
-  const queue = createMailQueue(deps, options);
+export function startMailSender(deps: AppDeps, options: { mailer?: Mailer; worker?: string } = {}): () => Promise<void> {
+  const queue = createMailSender(deps, options);
   let stopped = false;
   let wake: (() => void) | null = null;
   const rest = (ms: number) =>

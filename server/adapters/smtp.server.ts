@@ -5,31 +5,8 @@ import { lazy } from '~/lib/lazy';
 
 const loadNodemailer = lazy(async () => (await import('nodemailer')).default);
 import type { Logger } from 'pino';
-import type { Config } from './config.server';
-
-/**
- * The origin every link in a mail starts with (BRIEF §2 "Links in mails"): PUBLIC_URL, or
- * http://localhost:PORT when it is unset. Never a request's Host or forwarded headers, which
- * whoever sends the request chooses (docs/decisions/021-mailed-link-origin.md).
- */
-export function mailOrigin(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
-  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `http://localhost:${config.PORT}`;
-}
-
-/** An absolute link for a mail: `path` (with its query) on mailOrigin. */
-export function mailLink(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>, pathAndQuery: string): string {
-  return new URL(pathAndQuery, mailOrigin(config)).toString();
-}
-
-export interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  /** Set for queued mails: the same for every attempt of one message to one recipient. */
-  messageId?: string;
-  headers?: Record<string, string>;
-}
+import type { Mail } from '~/features/mail/mail-templates.server';
+import type { Config } from '../config.server';
 
 /**
  * nodemailer waits up to 10 minutes on a silent server by default; a queued mail must fail (and
@@ -51,7 +28,7 @@ export interface Mailer {
 }
 
 /**
- * Outgoing mail (BRIEF §5): SMTP when SMTP_URL is set; otherwise each mail is written to
+ * The mail transport: SMTP when SMTP_URL is set; otherwise each mail is written to
  * DATA_DIR/outbox/ as an .eml file (openable by any mail client) and logged in one line, so a
  * development machine needs no mail server.
  */

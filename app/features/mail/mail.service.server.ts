@@ -4,8 +4,11 @@ import { newId } from '~/lib/ids.server';
 import type { ServiceContext } from '~/lib/service-context';
 import { MESSAGES } from '~/lib/messages';
 import { onEvent } from '~/kernel/events.server';
-import * as repo from './mail-queue.repo.server';
+import * as repo from './mail.repo.server';
 import type { MailTokenSubject } from './mail-token.server';
+
+// Signed links in mails are mail's; the features whose links they are read them through here.
+export { type MailTokenSubject, readMailToken, signMailToken } from './mail-token.server';
 
 /** Attempts before a row that keeps meeting 4xx answers or a dead server is given up as failed. */
 export const MAIL_MAX_ATTEMPTS = 8;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { shownName } from '~/db/shared-sql.server';
+import { claimLeased, type LeasedQueue, releaseLeased, shownName } from '~/db/shared-sql.server';
 import type { Database, DialectName, MailKind, MailQueueTable, MailStream } from '~/db/schema';
 
 type Db = Kysely<Database>;
@@ -32,21 +32,22 @@ const at = (dialect: DialectName, iso: string) => (dialect === 'postgres' ? sql`
 const notBounced = sql<boolean>`not exists (select 1 from mail_bounces b where b.email = lower(e.email))`;
 
 /**
- * Queues a message for confirmed newsletter subscribers with this delivery, except `exceptEmail`
- * (the writer) and bounced addresses. One row per address: a reader who also follows the writer
- * gets it once.
+ * Queues a message for newsletter subscribers with this delivery who had confirmed by `now` (the
+ * moment the post was published, or the digest made: the announcement may be queued a little
+ * later, and one who confirmed since did not ask for it), except `exceptEmail` (the writer) and
+ * bounced addresses. One row per address: a reader who also follows the writer gets it once.
  */
 export async function queueForSubscribers(db: Db, dialect: DialectName, q: { messageId: string; delivery: 'post' | 'digest'; exceptEmail: string; now: string }): Promise<number> {
   const result = await sql`
     insert into mail_queue (id, message_id, email, stream, ref, next_attempt_at, created_at)
     select ${randomId(dialect)}, ${q.messageId}, e.email, 'newsletter', e.id, ${at(dialect, q.now)}, ${at(dialect, q.now)}
     from subscribers e
-    where e.confirmed_at is not null and e.delivery = ${q.delivery} and e.email <> ${q.exceptEmail} and ${notBounced}
+    where e.confirmed_at <= ${at(dialect, q.now)} and e.delivery = ${q.delivery} and e.email <> ${q.exceptEmail} and ${notBounced}
     on conflict (message_id, email) do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 
-/** Queues a message for the followers of `writerIds` who chose this delivery. */
+/** Queues a message for the followers of `writerIds` who chose this delivery and followed by `now`. */
 export async function queueForFollowers(
   db: Db,
   dialect: DialectName,
@@ -58,7 +59,7 @@ export async function queueForFollowers(
     insert into mail_queue (id, message_id, email, stream, ref, next_attempt_at, created_at)
     select ${randomId(dialect)}, ${q.messageId}, lower(e.email), 'follow', min(${ref}), ${at(dialect, q.now)}, ${at(dialect, q.now)}
     from follows f join "user" e on e.id = f.follower_id
-    where f.writer_id in (${sql.join(q.writerIds)}) and f.delivery = ${q.delivery} and ${notBounced}
+    where f.writer_id in (${sql.join(q.writerIds)}) and f.delivery = ${q.delivery} and f.created_at <= ${at(dialect, q.now)} and ${notBounced}
     group by lower(e.email)
     on conflict (message_id, email) do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0);
@@ -66,26 +67,13 @@ export async function queueForFollowers(
 
 export type QueueRow = Pick<MailQueueTable, 'id' | 'message_id' | 'email' | 'stream' | 'ref'> & { attempts: number };
 
-/**
- * Claims up to `limit` due rows for one worker, atomically: queued rows whose time has come, and
- * rows another worker claimed but did not finish before its lease ran out (it died). On
- * PostgreSQL SKIP LOCKED lets instances claim side by side without waiting or overlapping;
- * SQLite has one writer, so its UPDATE … RETURNING is atomic as it stands.
- */
+/** Claims up to `limit` due rows for one worker (a lease another worker takes over when it runs out). */
 export async function claimDue(db: Db, dialect: DialectName, q: { now: string; leaseUntil: string; worker: string; limit: number }): Promise<QueueRow[]> {
-  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const result = await sql<QueueRow>`
-    update mail_queue set status = 'sending', claimed_until = ${q.leaseUntil}, claimed_by = ${q.worker}, attempts = attempts + 1
-    where id in (
-      select id from mail_queue
-      where (status = 'queued' and next_attempt_at <= ${q.now}) or (status = 'sending' and claimed_until < ${q.now})
-      order by next_attempt_at, id
-      limit ${q.limit}
-      ${lock}
-    )
-    returning id, message_id, email, stream, ref, attempts`.execute(db);
-  return result.rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
+  const rows = await claimLeased<QueueRow>(db, dialect, MAIL_QUEUE, { ...q, returning: ['id', 'message_id', 'email', 'stream', 'ref', 'attempts'] });
+  return rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
 }
+
+const MAIL_QUEUE: LeasedQueue = { table: 'mail_queue', waiting: 'queued', claimed: 'sending', dueAt: 'next_attempt_at', leaseUntil: 'claimed_until' };
 
 /**
  * On PostgreSQL the mark is committed without waiting for the disk (synchronous_commit off, for
@@ -129,16 +117,9 @@ export async function markBounced(db: Db, q: { id: string; email: string; reason
   });
 }
 
-/** Hands a worker's claimed rows back untouched (it is stopping): the attempt did not happen. */
-export async function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('mail_queue')
-    .set((eb) => ({ status: 'queued', claimed_until: null, claimed_by: null, attempts: eb('attempts', '-', 1) }))
-    .where('id', 'in', ids)
-    .where('status', '=', 'sending')
-    .where('claimed_by', '=', worker)
-    .execute();
+/** Hands a stopping worker's claimed rows back without counting an attempt. */
+export function releaseClaims(db: Db, worker: string, ids: string[]): Promise<void> {
+  return releaseLeased(db, MAIL_QUEUE, worker, ids);
 }
 
 export async function bouncedAmong(db: Db, emails: string[]): Promise<Set<string>> {

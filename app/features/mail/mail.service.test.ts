@@ -5,9 +5,9 @@ import { followWriter, listFollowing, unfollowWriter, followStateForWriter } fro
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
 import type { TestUser } from '#test/test-app';
-import { claimMailBatch, digestPeriod, prepareDailyDigest, recordMailOutcome } from './mail-queue.service.server';
+import { claimMailBatch, digestPeriod, prepareDailyDigest, recordMailOutcome } from './mail.service.server';
 import { readMailToken, signMailToken } from './mail-token.server';
-import { confirmSubscription, describeMailLink, setNewsletterDelivery, subscribe, unsubscribeByLink } from './newsletter.service.server';
+import { confirmSubscription, describeMailLink, setNewsletterDelivery, subscribe, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
 
 const blogInput = (title: string, availability: 'Public' | 'Hidden' = 'Public') => ({
   title,
@@ -61,6 +61,26 @@ describeOnDialects('newsletter sending on %s', (t, dialect) => {
 
     const { insertedId: blogB } = await createBlog(t.context(writer.user), blogInput('After confirming'));
     expect(await queueFor(`post:${blogB}`)).toEqual([{ email: 'dusk@example.com', stream: 'newsletter', status: 'queued' }]);
+  });
+
+  it('the announcement goes to whoever had confirmed or followed when the blog was published, however late its job runs', async () => {
+    const ctx = t.context(null);
+    await subscribe(ctx, { email: 'late@example.com' });
+    const late = await t.deps.database.db.selectFrom('subscribers').select('id').where('email', '=', 'late@example.com').executeTakeFirstOrThrow();
+    const latecomer = await t.createUser({ name: 'Latecomer' });
+    await t.runJobs();
+    const { insertedId: blog } = await createBlog(t.context(writer.user), blogInput('Published before they came'));
+    // Before the announcement's job runs, the address is confirmed and a reader follows the writer.
+    await new Promise((r) => setTimeout(r, 5));
+    await confirmSubscription(ctx, secret, signMailToken(secret, { kind: 'confirm', subscriberId: late.id }));
+    await followWriter(t.context(latecomer.user), writer.user.id);
+    const emails = (await queueFor(`post:${blog}`)).map((r) => r.email);
+    expect(emails).not.toContain('late@example.com');
+    expect(emails).not.toContain(latecomer.user.email.toLowerCase());
+    const { insertedId: next } = await createBlog(t.context(writer.user), blogInput('Published after they came'));
+    expect((await queueFor(`post:${next}`)).map((r) => r.email)).toEqual(expect.arrayContaining(['late@example.com', latecomer.user.email.toLowerCase()]));
+    await unfollowWriter(t.context(latecomer.user), writer.user.id);
+    await unsubscribeByLink(ctx, secret, signMailToken(secret, { kind: 'newsletter', subscriberId: late.id }));
   });
 
   it('announces a blog once: created Public, or Hidden made Public; never on edits', async () => {

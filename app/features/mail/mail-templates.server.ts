@@ -1,10 +1,38 @@
 import { type ImageStoreConfig, ownImageBases, ownPhoto } from '~/features/images/images.service.server';
-import type { MailBlog, QueuedMail } from '~/features/newsletter/mail-queue.service.server';
-import { signMailToken } from '~/features/newsletter/mail-token.server';
-import type { Config } from './config.server';
-import { type Mail, mailLink, mailOrigin } from './mail.server';
+import type { MailBlog, QueuedMail } from './mail.service.server';
+import { signMailToken } from './mail-token.server';
 
-type MailConfig = Pick<Config, 'PUBLIC_URL' | 'PORT' | 'SITE_NAME' | 'SESSION_SECRET' | 'MAIL_FROM'> & ImageStoreConfig;
+/** The settings a mail's text and links depend on (server/config.server.ts validates them). */
+export interface MailSiteSettings {
+  PUBLIC_URL?: string;
+  PORT: number;
+}
+type MailConfig = MailSiteSettings & { SITE_NAME: string; SESSION_SECRET: string; MAIL_FROM: string } & ImageStoreConfig;
+
+/**
+ * The origin every link in a mail starts with (docs/decisions/021): PUBLIC_URL, or
+ * http://localhost:PORT when it is unset. Never a request's Host or forwarded headers, which
+ * whoever sends the request chooses (docs/decisions/021-mailed-link-origin.md).
+ */
+export function mailOrigin(config: MailSiteSettings): string {
+  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `http://localhost:${config.PORT}`;
+}
+
+/** An absolute link for a mail: `path` (with its query) on mailOrigin. */
+export function mailLink(config: MailSiteSettings, pathAndQuery: string): string {
+  return new URL(pathAndQuery, mailOrigin(config)).toString();
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Set for queued mails: the same for every attempt of one message to one recipient. */
+  messageId?: string;
+  headers?: Record<string, string>;
+}
+
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
