@@ -44,8 +44,9 @@ const SERVICE_READS = {
   feeds: ['blogs', 'images'], // the feeds list blogs
   home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
   wishlist: ['blogs'], // a wished blog as its page shows it
-  mail: ['images'], // a mailed post's photo
-  newsletter: ['follows', 'mail'], // a mailed unsubscribe link may end follows; the confirmation mail is queued with the subscription
+  mail: ['images', 'notifications'], // a mailed post's photo; what a notification mail says (docs/decisions/062)
+  newsletter: ['follows', 'mail', 'notifications'], // a mailed unsubscribe link may end follows or notification mails; the confirmation mail is queued with the subscription
+  notifications: ['mail'], // notification mails go through the mail queue (docs/decisions/062)
 };
 for (const feature of features) {
   const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];

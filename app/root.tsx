@@ -22,6 +22,8 @@ import { SiteNav } from './components/site-nav';
 import { DEFAULT_AVATAR } from './components/avatar';
 import type { MenuUser } from './components/user-menu';
 import { canModerate } from './features/moderation/moderation.service.server';
+import { countUnreadNotifications } from './features/notifications/notifications.service.server';
+import type { BellState } from './components/notification-bell';
 import { clearFlashCookie, readFlash } from './lib/flash.server';
 import { displayName } from './lib/display-name';
 import { useNonce } from './lib/nonce';
@@ -59,12 +61,23 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const requestId = slots.slot(context.requestId);
   const body = {
     user: menuUser,
+    bell: user ? bellState(await countUnreadNotifications(context.service), slots) : null,
     siteName: deps.config.SITE_NAME,
     siteUrl: siteBaseUrl(deps.config.PUBLIC_URL, request),
     requestId,
     flash: flash ? { ...flash, id: requestId } : null,
   };
   return flash ? data(body, { headers: { 'Set-Cookie': clearFlashCookie() } }) : body;
+}
+
+/**
+ * Whether anything is unread picks the kept render; the figure and the label are slots, so
+ * members with 2 and with 5 unread share it (decision 043). The count comes from a per-member
+ * memo: a page costs no query for it (docs/decisions/062).
+ */
+function bellState(unread: number, slots: Route.LoaderArgs['context']['slots']): BellState {
+  const badge = unread > 99 ? '99+' : String(unread);
+  return { unread: unread > 0, badge: slots.slot(badge), label: slots.slot(`Notifications, ${badge} unread`) };
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
@@ -101,7 +114,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         <FeedbackProvider flash={data?.flash ?? null}>
-          <SiteNav user={data?.user ?? null} siteName={siteName} />
+          <SiteNav user={data?.user ?? null} siteName={siteName} bell={data?.bell ?? null} />
           <main id="main" className="flex-1">
             {children}
           </main>

@@ -26,6 +26,7 @@ export default [
   route('newsletter', 'routes/newsletter.tsx'),
   route('follow', 'routes/follow.tsx'),
   route('following', 'routes/following.tsx'),
+  route('notifications', 'routes/notifications.tsx'),
   route('mail/confirm/:token', 'routes/mail-confirm.tsx'),
   route('mail/unsubscribe/:token', 'routes/mail-unsubscribe.tsx'),
   route('mail/preferences', 'routes/mail-preferences.tsx'),

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { Link, NavLink } from 'react-router';
 import { MESSAGES } from '~/lib/messages';
 import { onDemand } from './on-demand';
+import { type BellState, NotificationBell } from './notification-bell';
 import { ThemeToggle } from './theme-toggle';
 import type { MenuUser } from './user-menu';
 import { useDisclosure } from './use-disclosure';
@@ -53,7 +54,7 @@ function MobileMenu() {
   );
 }
 
-export function SiteNav({ user, siteName }: { user: MenuUser | null; siteName: string }) {
+export function SiteNav({ user, siteName, bell }: { user: MenuUser | null; siteName: string; bell?: BellState | null }) {
   return (
     <header className="navbar sticky top-0 z-40 border-b border-base-300 bg-base-100/95 px-2 backdrop-blur sm:px-4">
       <div className="navbar-start gap-1">
@@ -70,6 +71,7 @@ export function SiteNav({ user, siteName }: { user: MenuUser | null; siteName: s
       </nav>
       <div className="navbar-end gap-1">
         <ThemeToggle />
+        {user && bell ? <NotificationBell bell={bell} /> : null}
         {user ? (
           <UserMenu user={user} />
         ) : (

@@ -137,8 +137,8 @@ export interface FollowsTable {
   created_at: string;
 }
 
-export type MailKind = 'post' | 'digest' | 'confirm';
-export type MailStream = 'newsletter' | 'follow' | 'confirm';
+export type MailKind = 'post' | 'digest' | 'confirm' | 'notice' | 'notice_digest';
+export type MailStream = 'newsletter' | 'follow' | 'confirm' | 'notice';
 export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'bounced';
 
 export interface MailMessagesTable {
@@ -149,6 +149,8 @@ export interface MailMessagesTable {
   period_start: string | null;
   period_end: string | null;
   created_at: string;
+  /** The notification a `notice` mail tells of (docs/decisions/062). */
+  notification_id: string | null;
 }
 
 /** The send queue: one row per message and recipient (docs/decisions/023). */
@@ -270,6 +272,40 @@ export interface AccountApprovalsTable {
   reason: string;
 }
 
+export type NotificationKind = 'comment' | 'reply' | 'like_post' | 'like_comment' | 'follow' | 'moderation';
+export type NotificationDelivery = 'instant' | 'digest' | 'off';
+
+/** One row per recipient and group of like events (docs/decisions/062). */
+export interface NotificationsTable {
+  id: string;
+  recipient_id: string;
+  kind: NotificationKind;
+  group_key: string;
+  blog_id: string | null;
+  comment_id: string | null;
+  /** The latest person in the group; null once their account is gone. */
+  actor_id: string | null;
+  /** Distinct people in the group. */
+  actor_count: Generated<number>;
+  /** A moderation decision's action and reason. */
+  detail: string | null;
+  created_at: string;
+  updated_at: string;
+  read_at: string | null;
+}
+
+export interface NotificationActorsTable {
+  notification_id: string;
+  actor_id: string;
+  created_at: string;
+}
+
+export interface NotificationSettingsTable {
+  user_id: string;
+  kind: NotificationKind;
+  delivery: NotificationDelivery;
+}
+
 export interface Database {
   blogs: BlogsTable;
   comments: CommentsTable;
@@ -292,6 +328,9 @@ export interface Database {
   account_approvals: AccountApprovalsTable;
   image_focus: ImageFocusTable;
   jobs: JobsTable;
+  notifications: NotificationsTable;
+  notification_actors: NotificationActorsTable;
+  notification_settings: NotificationSettingsTable;
 }
 
 /**
@@ -324,7 +363,7 @@ export const TABLE_COLUMNS = {
   user: ['id', 'name', 'email', 'image', 'emailVerified'],
   content_version_stripes: ['scope', 'stripe', 'version'],
   follows: ['follower_id', 'writer_id', 'delivery', 'created_at'],
-  mail_messages: ['id', 'kind', 'key', 'blog_id', 'period_start', 'period_end', 'created_at'],
+  mail_messages: ['id', 'kind', 'key', 'blog_id', 'period_start', 'period_end', 'created_at', 'notification_id'],
   mail_queue: ['id', 'message_id', 'email', 'stream', 'ref', 'status', 'attempts', 'next_attempt_at', 'claimed_until', 'claimed_by', 'last_error', 'sent_at', 'created_at'],
   mail_bounces: ['email', 'reason', 'created_at'],
   user_roles: ['user_id', 'role', 'granted_by', 'granted_at'],
@@ -334,6 +373,9 @@ export const TABLE_COLUMNS = {
   account_approvals: ['user_id', 'approved_by', 'approved_at', 'reason'],
   image_focus: ['image_id', 'focus_x', 'focus_y', 'created_at'],
   jobs: ['id', 'kind', 'payload', 'key', 'status', 'attempts', 'run_at', 'locked_until', 'claimed_by', 'last_error', 'finished_at', 'created_at'],
+  notifications: ['id', 'recipient_id', 'kind', 'group_key', 'blog_id', 'comment_id', 'actor_id', 'actor_count', 'detail', 'created_at', 'updated_at', 'read_at'],
+  notification_actors: ['notification_id', 'actor_id', 'created_at'],
+  notification_settings: ['user_id', 'kind', 'delivery'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -368,4 +410,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   account_approvals: true,
   image_focus: true,
   jobs: true,
+  notifications: true,
+  notification_actors: true,
+  notification_settings: true,
 };

@@ -3,6 +3,10 @@ import { listFollowing, setFollowDelivery, unfollowWriter } from '~/features/fol
 import { DeliveryForm } from '~/features/newsletter/components/delivery-form';
 import { DeliverySchema } from '~/features/newsletter/newsletter.schema';
 import { newsletterPreferences, setNewsletterDelivery, unsubscribeMe, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
+import { NotificationMailForm } from '~/features/notifications/components/notification-mail-form';
+import { NotificationSettingsSchema } from '~/features/notifications/notifications.schema';
+import { notificationSettings, saveNotificationSettings } from '~/features/notifications/notifications.service.server';
+import { AppError } from '~/lib/errors';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
 import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
@@ -27,15 +31,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   try {
     const newsletter = await newsletterPreferences(context.service, by);
     const follows = by === 'me' ? await listFollowing(context.service) : null;
-    return { ok: true as const, newsletter, follows };
+    const notices = by === 'me' ? await notificationSettings(context.service) : null;
+    return { ok: true as const, newsletter, follows, notices };
   } catch (error) {
     if (pageRefusal(error).code !== 'not_found') errorPage(error);
-    return data({ ok: false as const, newsletter: null, follows: null }, { status: 404 });
+    return data({ ok: false as const, newsletter: null, follows: null, notices: null }, { status: 404 });
   }
 }
 
 export const action = defineAction<Route.ActionArgs>()(
-  { auth: 'mail-link', limits: [], input: DeliverySchema },
+  { auth: 'mail-link', limits: [], input: { delivery: DeliverySchema, settings: NotificationSettingsSchema } },
   async ({ context, request }, { ctx, input }) => {
     const by = who(request, context);
     const form = await request.formData();
@@ -43,7 +48,7 @@ export const action = defineAction<Route.ActionArgs>()(
     const url = new URL(request.url);
     const back = url.pathname + url.search;
     const saved = () => redirect(back, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.preferencesSaved }) });
-    const delivery = input.safeParse(form.get('delivery'));
+    const delivery = input.delivery.safeParse(form.get('delivery'));
     try {
       if (intent === 'newsletter-delivery' && delivery.success) {
         await setNewsletterDelivery(ctx, by, delivery.data);
@@ -53,6 +58,12 @@ export const action = defineAction<Route.ActionArgs>()(
         if (by === 'me') await unsubscribeMe(ctx);
         else await unsubscribeByLink(ctx, by.secret, by.token);
         return by === 'me' ? saved() : redirect('/', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.unsubscribedTitle }) });
+      }
+      if (intent === 'notification-mails' && by === 'me') {
+        const settings = input.settings.safeParse(Object.fromEntries(form));
+        if (!settings.success) return backWithRefusal(new AppError('bad_request', settings.error.issues[0]!.message), back);
+        await saveNotificationSettings(ctx, settings.data);
+        return saved();
       }
       const writerId = String(form.get('writerId') ?? '');
       if (intent === 'follow-delivery' && delivery.success) {
@@ -72,7 +83,7 @@ export const action = defineAction<Route.ActionArgs>()(
 
 /** One page for every mail a reader gets: the newsletter, and each followed writer. */
 export default function MailPreferences({ loaderData }: Route.ComponentProps) {
-  const { ok, newsletter, follows } = loaderData;
+  const { ok, newsletter, follows, notices } = loaderData;
   return (
     <section className="mx-auto w-full max-w-2xl px-4 py-10">
       <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.preferencesTitle}</h1>
@@ -102,6 +113,15 @@ export default function MailPreferences({ loaderData }: Route.ComponentProps) {
               )}
             </div>
           </div>
+          {notices ? (
+            <div className="card mt-6 border border-base-300 bg-base-100 shadow-sm" id="notification-mails">
+              <div className="card-body gap-3">
+                <h2 className="card-title">{MESSAGES.notificationMailsTitle}</h2>
+                <p className="text-sm opacity-90">{MESSAGES.notificationMailsHint}</p>
+                <NotificationMailForm settings={notices} />
+              </div>
+            </div>
+          ) : null}
           {follows ? (
             <div className="card mt-6 border border-base-300 bg-base-100 shadow-sm">
               <div className="card-body gap-4">

@@ -1,5 +1,6 @@
 import { data, Form, Link } from 'react-router';
 import { describeMailLink, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
+import { NOTIFICATION_KIND_LABELS } from '~/features/notifications/notifications.schema';
 import { AuthCard } from '~/features/users/components/auth-card';
 import { MESSAGES } from '~/lib/messages';
 import { errorPage, pageRefusal } from '~/lib/page-errors.server';
@@ -57,6 +58,10 @@ export default function MailUnsubscribe({ loaderData, actionData }: Route.Compon
             <>{MESSAGES.unsubscribedNewsletter} {result.email ? <strong>{result.email}</strong> : 'this address'}.</>
           ) : result.kind === 'follow' ? (
             <>{MESSAGES.unsubscribedFollow} <strong>{result.writerName ?? 'this writer'}</strong>.</>
+          ) : result.kind === 'notice' && result.noticeKind ? (
+            <>{MESSAGES.unsubscribedNotice} <strong>{NOTIFICATION_KIND_LABELS[result.noticeKind]}</strong>.</>
+          ) : result.kind === 'notices' ? (
+            MESSAGES.unsubscribedNotices
           ) : (
             MESSAGES.unsubscribedFollows
           )}
@@ -77,6 +82,10 @@ export default function MailUnsubscribe({ loaderData, actionData }: Route.Compon
       <>Stop the newsletter for <strong>{target.email}</strong>?</>
     ) : target.kind === 'follow' ? (
       <>Stop following <strong>{target.writerName}</strong> and their mails?</>
+    ) : target.kind === 'notice' ? (
+      <>Stop mails for <strong>{NOTIFICATION_KIND_LABELS[target.noticeKind]}</strong>? They stay on your Notifications page.</>
+    ) : target.kind === 'notices' ? (
+      <>Stop every notification mail? They stay on your Notifications page.</>
     ) : (
       <>Stop following every writer and their mails?</>
     );

@@ -1,6 +1,7 @@
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
 import { MAIL_SUBSCRIPTIONS, prepareDailyDigest } from '~/features/mail/mail.service.server';
+import { NOTIFICATION_SUBSCRIPTIONS, notificationTasks } from '~/features/notifications/notification-events.server';
 import { eventJobs, type Subscription } from '~/kernel/events.server';
 import { type JobDefinition, JobRegistry, pruneDoneJobs } from '~/kernel/jobs.server';
 import { definePeriodic, type PeriodicTask } from '~/kernel/schedule.server';
@@ -30,11 +31,12 @@ export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): Periodi
     // The last daily digest exists once its hour has passed (made once, whoever gets there first).
     definePeriodic({ name: 'mail-digest', everyMs: 5 * MINUTE, run: async (ctx) => void (await prepareDailyDigest(ctx, config.MAIL_DIGEST_HOUR)) }),
     definePeriodic({ name: 'jobs-prune', everyMs: 60 * MINUTE, run: async (ctx) => void (await pruneDoneJobs(ctx)) }),
+    ...notificationTasks(config),
   ];
 }
 
 /** Who acts on which domain event. */
-export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS];
+export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
 const OTHER_JOBS: JobDefinition<any>[] = [];

@@ -116,4 +116,30 @@ describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s
     expectSamePage(other, await page(fresh, `/blogs/${blogId}`, sessions[2]!), 'not liked');
     expect(other.body).toMatch(/aria-label="Like \(1 like\)"/);
   });
+  it('shares one render between readers with different unread counts: the bell’s figure and label are filled in (docs/decisions/062)', async () => {
+    const as = (session: ApiSession, server = kept) => ({ cookie: session.cookie, origin: server.url, 'content-type': 'application/json' });
+    // The second reader gets one notification (a follower), the third two (a follower, a like).
+    for (const session of [sessions[1]!, sessions[2]!]) {
+      const id = /href="\/authors\/([^"/]+)"/.exec(await (await fetch(`${kept.url}/profile`, { headers: { cookie: session.cookie } })).text())?.[1];
+      const followed = await fetch(`${kept.url}/follow`, { method: 'POST', headers: { ...as(sessions[0]!), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ writerId: id ?? '', intent: 'follow' }) });
+      expect(followed.status, 'follow').toBeLessThan(400);
+    }
+    const theirs = await fetch(`${kept.url}/api/blogs`, { method: 'POST', headers: as(sessions[2]!), body: JSON.stringify({ ...PUBLIC_BLOG, title: 'The third reader writes too' }) });
+    const theirBlog = ((await theirs.json()) as { insertedId: string }).insertedId;
+    expect((await fetch(`${kept.url}/api/blogs/liked/${theirBlog}`, { method: 'PATCH', headers: as(sessions[0]!) })).status).toBe(200);
+    const unread = async (server: RunningServer, session: ApiSession) => ((await (await fetch(`${server.url}/api/notifications/unread-count`, { headers: { cookie: session.cookie } })).json()) as { unread: number }).unread;
+    for (const server of [kept, fresh]) {
+      await expect.poll(() => unread(server, sessions[1]!), { timeout: 30_000 }).toBe(1);
+      await expect.poll(() => unread(server, sessions[2]!), { timeout: 30_000 }).toBe(2);
+    }
+    // A page that shows neither reader anything of their own (the second liked the first's blog above).
+    const path = '/newsletter';
+    const first = await page(kept, path, sessions[1]!);
+    const second = await page(kept, path, sessions[2]!);
+    expect([first.render, second.render]).toEqual(['new', 'kept']);
+    expectSamePage(second, await page(fresh, path, sessions[2]!), `${path}, 2 unread`);
+    expectSamePage(first, await page(fresh, path, sessions[1]!), `${path}, 1 unread`);
+    expect(first.body).toContain('aria-label="Notifications, 1 unread"');
+    expect(second.body).toContain('aria-label="Notifications, 2 unread"');
+  });
 });

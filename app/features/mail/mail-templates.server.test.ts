@@ -19,6 +19,7 @@ const mail = (kind: 'post' | 'digest', blogs: MailBlog[]): QueuedMail => ({
   blogs,
   confirm: null,
   unsubscribe: { kind: 'newsletter', subscriberId: 's1' },
+  notices: [],
 });
 const images = (html = '') => [...html.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]);
 

@@ -89,9 +89,11 @@ const blogText = (config: MailConfig, blog: MailBlog) =>
 export function renderQueuedMail(config: MailConfig, mail: QueuedMail): Mail {
   const unsubscribeToken = signMailToken(config.SESSION_SECRET, mail.unsubscribe);
   const unsubscribeUrl = mailLink(config, `/mail/unsubscribe/${unsubscribeToken}`);
-  const manageUrl = mail.stream === 'follow' ? mailLink(config, '/mail/preferences') : mailLink(config, `/mail/preferences?t=${unsubscribeToken}`);
+  const manageUrl = mail.stream === 'follow' || mail.stream === 'notice' ? mailLink(config, '/mail/preferences') : mailLink(config, `/mail/preferences?t=${unsubscribeToken}`);
   const why =
-    mail.stream === 'follow'
+    mail.stream === 'notice'
+      ? `You get this because you chose these notifications by mail on ${config.SITE_NAME}.`
+      : mail.stream === 'follow'
       ? mail.kind === 'digest'
         ? 'You get this because you follow these writers.'
         : `You get this because you follow ${mail.blogs[0]?.writerName ?? 'this writer'}.`
@@ -115,6 +117,8 @@ export function renderQueuedMail(config: MailConfig, mail: QueuedMail): Mail {
     return { to: mail.email, subject, text, html: layout(config, subject, body, `<a href="${esc(unsubscribeUrl)}" style="color:${C.accent};">Unsubscribe</a>`), messageId, headers };
   }
 
+  if (mail.stream === 'notice') return { to: mail.email, messageId, headers, ...renderNotices(config, mail, footerHtml, footerText) };
+
   const subject =
     mail.kind === 'digest'
       ? `${mail.blogs.length} new ${mail.blogs.length === 1 ? 'story' : 'stories'} on ${config.SITE_NAME}`
@@ -128,4 +132,21 @@ export function renderQueuedMail(config: MailConfig, mail: QueuedMail): Mail {
   const body = intro + mail.blogs.map((b) => blogBlock(config, b)).join('<tr><td style="padding:8px 28px;"><hr style="border:0;border-top:1px solid #f1e4d8;"></td></tr>');
   const text = `${mail.blogs.map((b) => blogText(config, b)).join('\n\n---\n\n')}\n\n-- \n${footerText}`;
   return { to: mail.email, subject, text, html: layout(config, subject, body, footerHtml), messageId, headers };
+}
+
+/**
+ * A notification mail: one line at once, or the day's lines in a digest, each linking to what it
+ * is about; the notifications page holds them all (docs/decisions/062).
+ */
+function renderNotices(config: MailConfig, mail: QueuedMail, footerHtml: string, footerText: string): Pick<Mail, 'subject' | 'text' | 'html'> {
+  const digest = mail.kind === 'notice_digest';
+  const subject = digest ? `Your day on ${config.SITE_NAME}: ${mail.notices.length} ${mail.notices.length === 1 ? 'notification' : 'notifications'}` : mail.notices[0]!.text;
+  const allUrl = mailLink(config, '/notifications');
+  const items = mail.notices
+    .map((n) => `<tr><td style="padding:10px 28px;border-top:1px solid #f1e4d8;font:16px/1.5 Georgia,serif;"><a href="${esc(mailLink(config, n.href))}" style="color:${C.ink};">${esc(n.text)}</a></td></tr>`)
+    .join('');
+  const heading = `<tr><td style="padding:24px 28px 8px;"><h1 style="margin:0;font:bold 22px/1.3 Georgia,serif;">${digest ? 'What happened today' : 'Something new for you'}</h1></td></tr>`;
+  const all = `<tr><td style="padding:16px 28px 4px;"><a href="${esc(allUrl)}" style="display:inline-block;background:${C.accent};color:#fff;text-decoration:none;font:bold 15px/1 Arial,sans-serif;padding:12px 20px;border-radius:8px;">See all notifications</a></td></tr>`;
+  const text = `${mail.notices.map((n) => `${n.text}\n${mailLink(config, n.href)}`).join('\n\n')}\n\nAll notifications: ${allUrl}\n\n-- \n${footerText}`;
+  return { subject, text, html: layout(config, subject, heading + items + all, footerHtml) };
 }

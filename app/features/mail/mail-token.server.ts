@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { NotificationKind } from '~/db/schema';
 
 /**
  * What a mailed link may do without a login (docs/decisions/023): confirm a subscription,
- * manage or end one, end one follow, or end every follow of a reader. The link carries the
+ * manage or end one, end one follow, or end every follow of a reader; stop one kind of
+ * notification mail, or all of them (docs/decisions/062). The link carries the
  * subject signed with SESSION_SECRET, so it is unguessable, per recipient, needs no stored
  * token, and keeps working for as long as the subscription exists (RFC 8058 asks for that).
  */
@@ -10,9 +12,12 @@ export type MailTokenSubject =
   | { kind: 'confirm'; subscriberId: string }
   | { kind: 'newsletter'; subscriberId: string }
   | { kind: 'follow'; followerId: string; writerId: string }
-  | { kind: 'follows'; followerId: string };
+  | { kind: 'follows'; followerId: string }
+  | { kind: 'notice'; userId: string; noticeKind: NotificationKind }
+  | { kind: 'notices'; userId: string };
 
-const PREFIX = { confirm: 'c', newsletter: 'n', follow: 'f', follows: 'a' } as const;
+const PREFIX = { confirm: 'c', newsletter: 'n', follow: 'f', follows: 'a', notice: 'm', notices: 'o' } as const;
+const NOTICE_KINDS: readonly string[] = ['comment', 'reply', 'like_post', 'like_comment', 'follow', 'moderation'] satisfies NotificationKind[];
 
 function payloadOf(subject: MailTokenSubject): string {
   switch (subject.kind) {
@@ -23,6 +28,10 @@ function payloadOf(subject: MailTokenSubject): string {
       return `f:${subject.followerId}:${subject.writerId}`;
     case 'follows':
       return `a:${subject.followerId}`;
+    case 'notice':
+      return `m:${subject.userId}:${subject.noticeKind}`;
+    case 'notices':
+      return `o:${subject.userId}`;
   }
 }
 
@@ -47,5 +56,7 @@ export function readMailToken(secret: string, token: string): MailTokenSubject |
   if (prefix === 'n' && !b) return { kind: 'newsletter', subscriberId: a };
   if (prefix === 'f' && b) return { kind: 'follow', followerId: a, writerId: b };
   if (prefix === 'a' && !b) return { kind: 'follows', followerId: a };
+  if (prefix === 'm' && b && NOTICE_KINDS.includes(b)) return { kind: 'notice', userId: a, noticeKind: b as NotificationKind };
+  if (prefix === 'o' && !b) return { kind: 'notices', userId: a };
   return null;
 }

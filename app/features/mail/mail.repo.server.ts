@@ -11,7 +11,7 @@ const randomId = (dialect: DialectName) =>
 /** Inserts the message unless its key exists: false means it was made before (once per blog or day). */
 export async function insertMessage(
   db: Db,
-  row: { id: string; kind: MailKind; key: string; blog_id?: string | null; period_start?: string | null; period_end?: string | null; created_at: string },
+  row: { id: string; kind: MailKind; key: string; blog_id?: string | null; period_start?: string | null; period_end?: string | null; notification_id?: string | null; created_at: string },
 ): Promise<boolean> {
   const result = await db.insertInto('mail_messages').values(row).onConflict((oc) => oc.column('key').doNothing()).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -210,13 +210,16 @@ export interface StatusRow {
   n: number;
 }
 
-/** Counts per message and status, newest messages first; confirmations are summed into one line. */
+/** Mails that are one per recipient (confirmations, notifications): summed into one line per kind. */
+const SUMMED_KINDS: MailKind[] = ['confirm', 'notice', 'notice_digest'];
+
+/** Counts per message and status, newest messages first; confirmations and notifications are summed per kind. */
 export async function statusCounts(db: Db, limit: number): Promise<StatusRow[]> {
   const messages = db
     .selectFrom('mail_messages as m')
     .leftJoin('blogs as b', 'b.id', 'm.blog_id')
     .select(['m.id', 'm.kind', 'm.key', 'b.title', 'm.created_at'])
-    .where('m.kind', '<>', 'confirm')
+    .where('m.kind', 'not in', SUMMED_KINDS)
     .orderBy('m.created_at', 'desc')
     .limit(limit)
     .as('m');
@@ -226,16 +229,16 @@ export async function statusCounts(db: Db, limit: number): Promise<StatusRow[]> 
     .select(['m.id as message_id', 'm.kind', 'm.key', 'm.title', 'm.created_at', 'q.status', (eb) => eb.fn.countAll<number>().as('n')])
     .groupBy(['m.id', 'm.kind', 'm.key', 'm.title', 'm.created_at', 'q.status'])
     .execute();
-  const confirmations = await db
+  const summed = await db
     .selectFrom('mail_queue as q')
     .innerJoin('mail_messages as m', 'm.id', 'q.message_id')
-    .select(['q.status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('m.created_at').as('created_at')])
-    .where('m.kind', '=', 'confirm')
-    .groupBy('q.status')
+    .select(['m.kind', 'q.status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('m.created_at').as('created_at')])
+    .where('m.kind', 'in', SUMMED_KINDS)
+    .groupBy(['m.kind', 'q.status'])
     .execute();
   return [
     ...perMessage.map((r) => ({ ...r, n: Number(r.n) })),
-    ...confirmations.map((r) => ({ message_id: 'confirmations', kind: 'confirm' as const, key: 'confirm', title: null, created_at: String(r.created_at), status: r.status, n: Number(r.n) })),
+    ...summed.map((r) => ({ message_id: r.kind === 'confirm' ? 'confirmations' : r.kind, kind: r.kind, key: r.kind, title: null, created_at: String(r.created_at), status: r.status, n: Number(r.n) })),
   ];
 }
 

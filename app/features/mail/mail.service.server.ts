@@ -1,4 +1,5 @@
-import type { MailKind, MailStream } from '~/db/schema';
+import type { MailKind, MailStream, NotificationKind } from '~/db/schema';
+import { type NoticeLine, noticesForMail } from '~/features/notifications/notification-mail.service.server';
 import { newId } from '~/lib/ids.server';
 import type { ServiceContext } from '~/lib/service-context';
 import { MESSAGES } from '~/lib/messages';
@@ -38,6 +39,26 @@ export async function queueConfirmation(ctx: ServiceContext, subscriber: { id: s
   const messageId = newId();
   await repo.insertMessage(ctx.db, { id: messageId, kind: 'confirm', key: `confirm:${subscriber.id}`, created_at: now });
   await repo.insertQueueRow(ctx.db, { id: newId(), message_id: messageId, email: subscriber.email, stream: 'confirm', ref: subscriber.id, now });
+}
+
+/**
+ * Queues the mail of one notification to its recipient at once (inside the transaction that made
+ * it). What it says is read when it is sent (docs/decisions/062).
+ */
+export async function queueNoticeMail(ctx: ServiceContext, q: { notificationId: string; userId: string; kind: NotificationKind; email: string }): Promise<void> {
+  const now = ctx.now().toISOString();
+  const messageId = newId();
+  await repo.insertMessage(ctx.db, { id: messageId, kind: 'notice', key: `notice:${messageId}`, notification_id: q.notificationId, created_at: now });
+  await repo.insertQueueRow(ctx.db, { id: newId(), message_id: messageId, email: q.email.toLowerCase(), stream: 'notice', ref: `${q.userId}:${q.kind}`, now });
+}
+
+/** Queues a member's daily notification digest for a period, once (the key holds the day). */
+export async function queueNoticeDigest(ctx: ServiceContext, q: { userId: string; email: string; day: string; from: string; to: string }): Promise<boolean> {
+  const now = ctx.now().toISOString();
+  const messageId = newId();
+  const made = await repo.insertMessage(ctx.db, { id: messageId, kind: 'notice_digest', key: `notice_digest:${q.userId}:${q.day}`, period_start: q.from, period_end: q.to, created_at: now });
+  if (made) await repo.insertQueueRow(ctx.db, { id: newId(), message_id: messageId, email: q.email.toLowerCase(), stream: 'notice', ref: q.userId, now });
+  return made;
 }
 
 /** The digest period that ended most recently at `hour` UTC. */
@@ -93,9 +114,15 @@ export interface QueuedMail {
   confirm: MailTokenSubject | null;
   /** Signed into the one-click unsubscribe link. */
   unsubscribe: MailTokenSubject;
+  /** What a notification mail tells (empty for the others). */
+  notices: NoticeLine[];
 }
 
 function unsubscribeSubject(stream: MailStream, kind: MailKind, ref: string): MailTokenSubject {
+  if (stream === 'notice') {
+    const [userId = '', noticeKind] = ref.split(':');
+    return kind === 'notice_digest' ? { kind: 'notices', userId } : { kind: 'notice', userId, noticeKind: noticeKind as NotificationKind };
+  }
   if (stream !== 'follow') return { kind: 'newsletter', subscriberId: ref };
   if (kind === 'digest') return { kind: 'follows', followerId: ref };
   const [followerId = '', writerId = ''] = ref.split(':');
@@ -140,7 +167,13 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
     }
     let blogs: MailBlog[] = [];
     let confirm: MailTokenSubject | null = null;
-    if (message?.kind === 'post') {
+    let notices: NoticeLine[] = [];
+    if (message?.kind === 'notice' && message.notification_id) {
+      const [userId = '', kind] = row.ref.split(':');
+      notices = await noticesForMail(ctx, { notificationId: message.notification_id, userId, kind: kind as NotificationKind });
+    } else if (message?.kind === 'notice_digest' && message.period_start && message.period_end) {
+      notices = await noticesForMail(ctx, { userId: row.ref, from: message.period_start, to: message.period_end });
+    } else if (message?.kind === 'post') {
       const blog = message.blog_id ? blogsById.get(message.blog_id) : undefined;
       blogs = blog ? [toMailBlog(blog)] : [];
     } else if (message?.kind === 'digest' && message.period_start && message.period_end) {
@@ -155,8 +188,8 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
       const subscriber = await repo.findSubscriberById(ctx.db, row.ref);
       if (subscriber && !subscriber.confirmed_at) confirm = { kind: 'confirm', subscriberId: subscriber.id };
     }
-    if (blogs.length === 0 && !confirm) {
-      await repo.markFailed(ctx.db, row.id, 'nothing to send: the blog is no longer public or the subscription is gone');
+    if (blogs.length === 0 && !confirm && notices.length === 0) {
+      await repo.markFailed(ctx.db, row.id, 'nothing to send: the blog is no longer public, the subscription is gone or the notification is');
       batch.dropped++;
       continue;
     }
@@ -170,6 +203,7 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
       blogs,
       confirm,
       unsubscribe: unsubscribeSubject(row.stream, message!.kind, row.ref),
+      notices,
     });
   }
   return batch;
@@ -237,7 +271,16 @@ export async function mailStatus(ctx: ServiceContext, limit = 20): Promise<{ mes
   for (const row of rows) {
     let entry = byMessage.get(row.message_id);
     if (!entry) {
-      const label = row.kind === 'post' ? `post "${row.title ?? '(deleted blog)'}"` : row.kind === 'digest' ? `digest ${row.key.slice('digest:'.length)}` : 'confirmations';
+      const label =
+        row.kind === 'post'
+          ? `post "${row.title ?? '(deleted blog)'}"`
+          : row.kind === 'digest'
+            ? `digest ${row.key.slice('digest:'.length)}`
+            : row.kind === 'confirm'
+              ? 'confirmations'
+              : row.kind === 'notice'
+                ? 'notifications'
+                : 'notification digests';
       byMessage.set(row.message_id, (entry = { label, createdAt: row.created_at, queued: 0, sending: 0, sent: 0, failed: 0, bounced: 0 }));
     }
     entry[row.status as keyof Pick<MessageStatus, 'queued'>] += row.n;

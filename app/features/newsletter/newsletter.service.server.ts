@@ -1,5 +1,6 @@
-import type { MailDelivery } from '~/db/schema';
+import type { MailDelivery, NotificationKind } from '~/db/schema';
 import { endFollowsByLink, writerName } from '~/features/follows/follows.service.server';
+import { stopNoticeMailByLink } from '~/features/notifications/notifications.service.server';
 import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
@@ -59,10 +60,14 @@ export type MailLinkTarget =
   | { kind: 'newsletter'; email: string; delivery: MailDelivery }
   | { kind: 'follow'; writerName: string }
   | { kind: 'follows' }
+  | { kind: 'notice'; noticeKind: NotificationKind }
+  | { kind: 'notices' }
   | { kind: 'gone' };
 
 export async function describeMailLink(ctx: ServiceContext, secret: string, token: string): Promise<MailLinkTarget> {
-  const subject = subjectOf(secret, token, ['newsletter', 'follow', 'follows']);
+  const subject = subjectOf(secret, token, ['newsletter', 'follow', 'follows', 'notice', 'notices']);
+  if (subject.kind === 'notice') return { kind: 'notice', noticeKind: subject.noticeKind };
+  if (subject.kind === 'notices') return { kind: 'notices' };
   if (subject.kind === 'newsletter') {
     const subscriber = await repo.findSubscriber(ctx.db, { id: subject.subscriberId });
     // Ended already (by this link, or another way): a genuine link, nothing left to end.
@@ -77,8 +82,12 @@ export async function describeMailLink(ctx: ServiceContext, secret: string, toke
  * One-click unsubscribe (RFC 8058), no login: ends what the link was for. Doing it twice is not
  * an error: a mail client may POST again.
  */
-export async function unsubscribeByLink(ctx: ServiceContext, secret: string, token: string): Promise<{ kind: MailTokenSubject['kind']; email?: string; writerName?: string | null }> {
-  const subject = subjectOf(secret, token, ['newsletter', 'follow', 'follows']);
+export async function unsubscribeByLink(
+  ctx: ServiceContext,
+  secret: string,
+  token: string,
+): Promise<{ kind: MailTokenSubject['kind']; email?: string; writerName?: string | null; noticeKind?: NotificationKind }> {
+  const subject = subjectOf(secret, token, ['newsletter', 'follow', 'follows', 'notice', 'notices']);
   switch (subject.kind) {
     case 'confirm':
       throw invalidLink();
@@ -93,6 +102,12 @@ export async function unsubscribeByLink(ctx: ServiceContext, secret: string, tok
     case 'follows':
       await endFollowsByLink(ctx, subject.followerId);
       return { kind: 'follows' };
+    case 'notice':
+      await stopNoticeMailByLink(ctx, subject.userId, subject.noticeKind);
+      return { kind: 'notice', noticeKind: subject.noticeKind };
+    case 'notices':
+      await stopNoticeMailByLink(ctx, subject.userId);
+      return { kind: 'notices' };
   }
 }
 

@@ -8,4 +8,5 @@ export * from './mail';
 export * from './moderation';
 export * from './post-end';
 export * from './reader-actions';
+export * from './notifications';
 export * from './threads';

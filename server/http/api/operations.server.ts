@@ -4,6 +4,7 @@ import type { Operation } from './endpoints.server';
 import { IMAGE_OPERATIONS } from './images.api.server';
 import { MODERATION_OPERATIONS } from './moderation.api.server';
 import { SUBSCRIBER_OPERATIONS } from './newsletter.api.server';
+import { NOTIFICATION_OPERATIONS } from './notifications.api.server';
 import { ACCOUNT_OPERATIONS, USER_OPERATIONS } from './users.api.server';
 import { WISHLIST_OPERATIONS } from './wishlist.api.server';
 
@@ -20,4 +21,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...IMAGE_OPERATIONS,
   ...COMMENT_OPERATIONS,
   ...MODERATION_OPERATIONS,
+  ...NOTIFICATION_OPERATIONS,
 ];
