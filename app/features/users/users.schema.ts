@@ -99,6 +99,20 @@ export const ProfileAboutSchema = z.object({
   links: LinksSchema.optional(),
 });
 
+/** Account settings: a new password needs the current one; the new one meets the product's rule. */
+export const ChangePasswordSchema = z.object({
+  currentPassword: LogInSchema.shape.password,
+  newPassword: PasswordSchema,
+});
+export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
+
+/** Account settings: a new email, confirmed by the current password. */
+export const ChangeEmailSchema = z.object({
+  newEmail: EmailSchema,
+  password: LogInSchema.shape.password,
+});
+export type ChangeEmailInput = z.infer<typeof ChangeEmailSchema>;
+
 /** PATCH /update/{email} and the Edit profile form: `name`, and `photo` only when it changes; bio, website and links on top. */
 export const UpdateProfileSchema = z
   .object({

@@ -62,6 +62,11 @@ export async function recordSignIn(ctx: ServiceContext, userId: string): Promise
   await insertProfileIfMissing(ctx.db, { ...newProfileRow(ctx, account), last_login_at: at });
 }
 
+/** A confirmed email change: the stored profile keeps the account's current address. */
+export async function syncProfileEmail(ctx: ServiceContext, userId: string, email: string): Promise<void> {
+  await updateProfile(ctx.db, userId, { email: email.toLowerCase(), updated_at: ctx.now().toISOString() });
+}
+
 /** The session user with the stored profile's name and photo over the account's. */
 export async function withStoredProfile(ctx: ServiceContext, user: SessionUser): Promise<SessionUser> {
   const profile = await findProfile(ctx.db, user.id);
