@@ -4,6 +4,11 @@ import { expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { mailOrigin } from '~/features/mail/mail-templates.server';
 import type { TestApp } from '../tests/support/test-app';
+import { addComment, createBlog, likeBlog } from '~/features/blogs/blogs.service.server';
+import { followWriter } from '~/features/follows/follows.service.server';
+import { insertMessage, insertQueueRow } from '~/features/mail/mail.repo.server';
+import { addToWishlist } from '~/features/wishlist/wishlist.service.server';
+import { randomUUID } from 'node:crypto';
 
 const sessionCookie = (res: Response) => res.headers.getSetCookie().find((c) => c.includes('session_token='))?.split(';')[0];
 
@@ -86,5 +91,63 @@ describeOnDialects('changing the password and the email on %s', (t) => {
     expect(follow.headers.get('location')).toBe('/account?email=stale');
     expect((await signIn(t, created.user.email, 'Evening456')).status).toBe(200);
     expect((await signIn(t, stranger, 'Evening456')).status).toBe(401);
+  });
+});
+
+describeOnDialects('deleting an account on %s', (t) => {
+  const blog = (title: string) => ({
+    title,
+    category: 'Personal' as const,
+    type: 'Mini blog' as const,
+    short_description: 'A short one.',
+    long_description: 'A longer one.',
+    availability: 'Public' as const,
+    photo: '/uploads/00000000-0000-4000-8000-000000000000-1600.webp',
+  });
+
+  it('takes the password, and then everything of the account goes', async () => {
+    const writer = await t.createUser({ name: 'Staying Writer' });
+    const leaver = await t.createUser({ name: 'Leaving Reader' });
+    const db = t.deps.database.db;
+    const { insertedId: writersBlog } = await createBlog(t.context(writer.user), blog('Stays'));
+    const { insertedId: leaversBlog } = await createBlog(t.context(leaver.user), blog('Goes'));
+    const as = t.context(leaver.user);
+    await likeBlog(as, writersBlog);
+    await addComment(as, writersBlog, { commentText: 'Lovely.' });
+    await followWriter(as, writer.user.id);
+    await addToWishlist(as, { blogId: writersBlog, source: 'home' });
+    await t.request('/api/auth/request-password-reset', { method: 'POST', json: { email: leaver.user.email, redirectTo: '/reset-password' } });
+    const now = new Date().toISOString();
+    const messageId = randomUUID();
+    await insertMessage(db, { id: messageId, kind: 'confirm', key: `test-${messageId}`, created_at: now });
+    await insertQueueRow(db, { id: randomUUID(), message_id: messageId, email: leaver.user.email, stream: 'confirm', ref: 'test', now });
+    const otherDevice = sessionCookie(await signIn(t, leaver.user.email, leaver.password))!;
+    expect(await db.selectFrom('blogs').select(['likes', 'comments_count']).where('id', '=', writersBlog).executeTakeFirstOrThrow()).toEqual({ likes: 1, comments_count: 1 });
+
+    const remove = (json: unknown) => t.request('/api/auth/delete-user', { method: 'POST', headers: { cookie: leaver.cookie }, json });
+    expect((await remove({})).status).toBe(400);
+    expect((await remove({ password: 'Wrong1234' })).status).toBe(400);
+    expect(await db.selectFrom('user').select('id').where('id', '=', leaver.user.id).executeTakeFirst()).toBeDefined();
+    const removed = await remove({ password: leaver.password });
+    expect(removed.status).toBe(200);
+    expect(removed.headers.getSetCookie().some((c) => /session_token=;/.test(c))).toBe(true);
+    await t.runJobs();
+
+    const id = leaver.user.id;
+    const left = async (table: 'user' | 'profiles' | 'likes' | 'comments' | 'follows' | 'wishlist', column: string) =>
+      (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where(column as never, '=', id as never).executeTakeFirstOrThrow()).n;
+    for (const [table, column] of [['user', 'id'], ['profiles', 'user_id'], ['likes', 'user_id'], ['comments', 'user_id'], ['follows', 'follower_id'], ['wishlist', 'user_id']] as const) {
+      expect(Number(await left(table, column)), table).toBe(0);
+    }
+    const authDb = t.deps.database.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
+    expect(await authDb.selectFrom('session').select('id').where('userId', '=', id).execute()).toEqual([]);
+    expect(await authDb.selectFrom('account').select('id').where('userId', '=', id).execute()).toEqual([]);
+    expect(await authDb.selectFrom('verification').select('id').where('value', '=', id).execute()).toEqual([]);
+    expect(await db.selectFrom('blogs').select('id').where('id', '=', leaversBlog).execute()).toEqual([]);
+    expect(await db.selectFrom('mail_queue').select('id').where('email', '=', leaver.user.email).execute()).toEqual([]);
+    expect((await t.request(`/api/update/${leaver.user.email}`, { headers: { cookie: otherDevice } })).status).toBe(401);
+    expect((await signIn(t, leaver.user.email, leaver.password)).status).toBe(401);
+    // The other writer's blog stays, its counts without the deleted account's like and comment.
+    expect(await db.selectFrom('blogs').select(['likes', 'comments_count']).where('id', '=', writersBlog).executeTakeFirstOrThrow()).toEqual({ likes: 0, comments_count: 0 });
   });
 });

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DialectName } from '~/db/schema';
 import { ACCOUNT_WRITE_ENDPOINTS, checkAccountRequest, recordAccountAnswer, resetPasswordMail } from '~/features/users/account-rules.service.server';
-import { createUserRecord, recordSignIn, syncProfileEmail } from '~/features/users/users.service.server';
+import { accountDeleted, createUserRecord, noteAccountLeaving, recordSignIn, syncProfileEmail } from '~/features/users/users.service.server';
 import { confirmNewEmailMail, emailChangeAskedMail, passwordChangedMail } from '~/features/users/account-mails';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '~/features/users/users.schema';
 import { isAppError, RateLimitedError } from '~/lib/errors';
@@ -175,6 +175,8 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
     const message = passwordChangedMail(config.SITE_NAME, session.user, mailLink(config, '/forgot-password'));
     void mail.send(message).catch((error: unknown) => authLog.error({ err: error }, 'password changed mail failed'));
   };
+  /** What an account being deleted leaves to tidy, between better-auth's two delete hooks. */
+  const leaving = new Map<string, { blogIds: string[] }>();
   const auth = betterAuth({
     appName: config.SITE_NAME,
     secret: config.SESSION_SECRET,
@@ -201,7 +203,23 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
     },
     // A new address is confirmed by a link mailed to it, and the old one is told at once with
     // the way to stop it (docs/decisions/067). Only the confirmed link changes the email.
-    user: { changeEmail: { enabled: true, updateEmailWithoutVerification: false } },
+    user: {
+      changeEmail: { enabled: true, updateEmailWithoutVerification: false },
+      // Deleting the account takes its password (checked in the hook below); what the cascade
+      // cannot tidy is noted before and handed to the other features after (docs/decisions/067).
+      deleteUser: {
+        enabled: true,
+        beforeDelete: async (user) => {
+          leaving.set(user.id, await noteAccountLeaving(contextFor(null, {}), user.id));
+        },
+        afterDelete: async (user) => {
+          const { blogIds } = leaving.get(user.id) ?? { blogIds: [] };
+          leaving.delete(user.id);
+          await revokeResetLinks(user.id);
+          await accountDeleted(contextFor(null, {}), { userId: user.id, email: user.email, blogIds });
+        },
+      },
+    },
     emailVerification: {
       expiresIn: EMAIL_CHANGE_SECONDS,
       sendVerificationEmail: async ({ user, token }) => {
@@ -285,6 +303,10 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
       before: createAuthMiddleware(async (ctx) => {
         checkAuthInput(ctx.path, ctx.body);
         if (ctx.path === '/verify-email') await refuseStaleEmailChange(ctx);
+        // better-auth deletes on the session alone when no password is sent: a borrowed session must not.
+        if (ctx.path === '/delete-user' && typeof (ctx.body as Record<string, unknown> | undefined)?.password !== 'string') {
+          throw new APIError('BAD_REQUEST', { message: 'Password is required', code: 'PASSWORD_REQUIRED' });
+        }
         // The full API, not the hook's own reader: a bearer token is turned into a session by
         // a plugin's hook, which runs after this one.
         const session = ACCOUNT_WRITE_ENDPOINTS.has(ctx.path) && ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null;

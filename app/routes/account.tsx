@@ -3,8 +3,8 @@ import { Page } from '~/components/page';
 import { FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';
-import { changePassword, requestEmailChange } from '~/features/users/account.service.server';
-import { ChangeEmailSchema, ChangePasswordSchema, fieldErrors, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
+import { changePassword, deleteOwnAccount, requestEmailChange } from '~/features/users/account.service.server';
+import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, fieldErrors, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
 import { FEEDBACK_MS } from '~/lib/feedback';
 import { withFlash } from '~/lib/flash.server';
 import { MESSAGES } from '~/lib/messages';
@@ -21,20 +21,27 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return { email: context.user?.email ?? null, notice: outcome === 'changed' ? MESSAGES.emailChanged : outcome === 'stale' ? MESSAGES.resetLinkInvalid : null };
 }
 
-type Intent = 'password' | 'email';
+type Intent = 'password' | 'email' | 'delete';
 interface AccountActionData {
   intent: Intent;
-  errors: Partial<Record<'currentPassword' | 'newPassword' | 'newEmail' | 'password', string>>;
+  errors: Partial<Record<'currentPassword' | 'newPassword' | 'newEmail' | 'password' | 'confirm', string>>;
   formError?: string;
   sentTo?: string;
 }
 
-/** Change password and change email (docs/decisions/067): each goes through better-auth's own endpoint. */
+/** Change password, change email, delete the account (docs/decisions/067): each through better-auth's own endpoint. */
 export const action = defineAction<Route.ActionArgs>()(
-  { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema } },
+  { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema } },
   async ({ request }, { ctx, input }) => {
     const form = Object.fromEntries(await request.formData());
-    const intent: Intent = form.intent === 'email' ? 'email' : 'password';
+    const intent: Intent = form.intent === 'email' || form.intent === 'delete' ? form.intent : 'password';
+    if (intent === 'delete') {
+      const parsed = input.delete.safeParse(form);
+      if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
+      const outcome = await deleteOwnAccount(ctx, parsed.data.password);
+      if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
+      return redirect('/', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.accountDeletedText, duration: FEEDBACK_MS.success }, outcome.cookies) });
+    }
     if (intent === 'password') {
       const parsed = input.password.safeParse(form);
       if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
@@ -64,6 +71,7 @@ export default function Account({ loaderData: { email, notice }, actionData }: R
   }
   const password = of('password');
   const change = of('email');
+  const leave = of('delete');
   return (
     <Page title={MESSAGES.accountSettings} wide={false}>
       {notice ? <p role="status" className="alert alert-info mt-6" data-testid="account-notice">{notice}</p> : null}
@@ -87,6 +95,22 @@ export default function Account({ loaderData: { email, notice }, actionData }: R
           <FormError id="email-form-error" message={change?.formError} />
           {change?.sentTo ? <p role="status" className="alert alert-success" data-testid="email-change-sent">{MESSAGES.emailChangeSent(change.sentTo)}</p> : null}
           <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changeEmailTitle}</button>
+        </Form>
+      </div>
+      <div className="card mt-6 border border-error/40 bg-base-100 shadow-md">
+        <Form method="post" className="card-body gap-3" data-testid="delete-account" noValidate>
+          <h2 className="card-title">{MESSAGES.deleteAccountTitle}</h2>
+          <p>{MESSAGES.deleteAccountWhat}</p>
+          <p className="text-sm opacity-85" data-testid="export-coming">{MESSAGES.exportComing}</p>
+          <input type="hidden" name="intent" value="delete" />
+          <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={leave?.errors.password} />
+          <label className="label cursor-pointer justify-start gap-3 whitespace-normal">
+            <input type="checkbox" name="confirm" className="checkbox checkbox-error" aria-invalid={leave?.errors.confirm ? true : undefined} aria-describedby={leave?.errors.confirm ? 'confirm-error' : undefined} />
+            <span className="label-text text-base-content">{MESSAGES.deleteAccountConfirm}</span>
+          </label>
+          {leave?.errors.confirm ? <p id="confirm-error" className="text-sm font-medium text-error">{leave.errors.confirm}</p> : null}
+          <FormError id="delete-form-error" message={leave?.formError} />
+          <button type="submit" className="btn btn-error self-start" disabled={busy}>{MESSAGES.deleteAccountButton}</button>
         </Form>
       </div>
     </Page>

@@ -147,6 +147,19 @@ export function requestEmailChange(ctx: ServiceContext, input: ChangeEmailInput)
   });
 }
 
+/**
+ * Deletes the signed-in account for good, with its password (docs/decisions/067); the session
+ * cookie is cleared with `cookies`.
+ */
+export function deleteOwnAccount(ctx: ServiceContext, password: string): Promise<AccountOutcome> {
+  return outcomeOf<object>(async () => {
+    userOrThrow401(ctx);
+    const response = await ctx.auth.call('/delete-user', { password });
+    if (!response.ok) return changeRefusal(response);
+    return { ok: true, cookies: forwardCookies(response) };
+  });
+}
+
 export type TwoFactorIntent = 'enable' | 'confirm' | 'disable';
 
 /** Two-factor set-up (password → key and recovery codes), its first code, and removal (password). */

@@ -113,6 +113,12 @@ export const ChangeEmailSchema = z.object({
 });
 export type ChangeEmailInput = z.infer<typeof ChangeEmailSchema>;
 
+/** Account settings: deleting the account takes the password and a ticked confirmation. */
+export const DeleteAccountSchema = z.object({
+  password: LogInSchema.shape.password,
+  confirm: z.literal('on', { message: MESSAGES.confirmDeleteRequired }),
+});
+
 /** PATCH /update/{email} and the Edit profile form: `name`, and `photo` only when it changes; bio, website and links on top. */
 export const UpdateProfileSchema = z
   .object({

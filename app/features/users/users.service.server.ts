@@ -1,9 +1,10 @@
 import { assertCanWrite } from '~/kernel/standing.server';
+import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
 import { aboutOf, type ProfileAbout, type ProfileView } from './users.presenter';
-import { countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
+import { blogsTouchedBy, countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
 import { type SaveUserInput, sameEmail, type UpdateProfileInput } from './users.schema';
 
 interface NewAccount {
@@ -60,6 +61,21 @@ export async function recordSignIn(ctx: ServiceContext, userId: string): Promise
   const account = await findAccount(ctx.db, userId);
   if (!account) return;
   await insertProfileIfMissing(ctx.db, { ...newProfileRow(ctx, account), last_login_at: at });
+}
+
+/**
+ * Before an account goes (docs/decisions/067): what the cascade cannot tidy by itself, noted
+ * while the rows still say it. Its posts, comments, likes, follows, wishlist, profile, sessions
+ * and sign-in methods go with the user row; the photos they used are swept as orphans.
+ */
+export async function noteAccountLeaving(ctx: ServiceContext, userId: string): Promise<{ blogIds: string[] }> {
+  return { blogIds: await blogsTouchedBy(ctx.db, userId) };
+}
+
+/** Once the account is gone: the other features tidy after it (queued mails, counts). */
+export async function accountDeleted(ctx: ServiceContext, account: { userId: string; email: string; blogIds: string[] }): Promise<void> {
+  await emit(ctx, 'account.deleted', { ...account, email: account.email.toLowerCase() });
+  ctx.log.info({ userId: account.userId }, 'account deleted');
 }
 
 /** A confirmed email change: the stored profile keeps the account's current address. */
