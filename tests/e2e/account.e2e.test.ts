@@ -74,4 +74,26 @@ describe('the account', () => {
       await page.waitForURL((url) => !url.pathname.startsWith('/login'));
     });
   }
+
+  it('deletes the account from Account settings once the box is ticked, and signs the browser out', async () => {
+    const browser: Browser = await browsers.open({ colorScheme: 'light' });
+    const { page } = browser;
+    const user = await signUp(browser.context, server.url);
+    await page.goto(`${server.url}/account`);
+    await waitForHydration(page);
+    const form = page.getByTestId('delete-account');
+    expect(await page.getByTestId('export-coming').innerText()).toBe(MESSAGES.exportComing);
+    expect(await form.getByRole('link').count()).toBe(0);
+    await form.getByLabel(MESSAGES.currentPasswordLabel, { exact: true }).fill(user.password);
+    await form.getByRole('button', { name: MESSAGES.deleteAccountButton }).click();
+    await page.getByText(MESSAGES.confirmDeleteRequired).waitFor();
+    await form.getByLabel(MESSAGES.currentPasswordLabel, { exact: true }).fill(user.password);
+    await form.getByLabel(MESSAGES.deleteAccountConfirm).check();
+    await form.getByRole('button', { name: MESSAGES.deleteAccountButton }).click();
+    await page.getByText(MESSAGES.accountDeletedText).first().waitFor();
+    await page.goto(`${server.url}/account`);
+    await page.getByTestId('no-user').waitFor();
+    await logIn(page, user.email, user.password);
+    await page.getByText(MESSAGES.invalidCredentials).first().waitFor();
+  });
 });
