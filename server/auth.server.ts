@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DialectName } from '~/db/schema';
 import { ACCOUNT_WRITE_ENDPOINTS, checkAccountRequest, recordAccountAnswer, resetPasswordMail } from '~/features/users/account-rules.service.server';
-import { createUserRecord, recordSignIn } from '~/features/users/users.service.server';
+import { accountDeleted, createUserRecord, noteAccountLeaving, recordSignIn, syncProfileEmail } from '~/features/users/users.service.server';
+import { confirmNewEmailMail, emailChangeAskedMail, passwordChangedMail } from '~/features/users/account-mails';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '~/features/users/users.schema';
 import { isAppError, RateLimitedError } from '~/lib/errors';
 import type { AuthPort, ServiceContext, SessionUser } from '~/lib/service-context';
@@ -26,6 +27,25 @@ export const OIDC_PROVIDER_ID = 'oidc';
 export const RESET_TOKEN_SECONDS = 60 * 60;
 /** better-auth's `verification` identifier of a reset link is this prefix and the token. */
 const RESET_IDENTIFIER_PREFIX = 'reset-password:';
+/** A mailed email-change link works for an hour, like a reset link. */
+const EMAIL_CHANGE_SECONDS = 60 * 60;
+/** Where a confirmed email change lands. */
+const EMAIL_CHANGED_PATH = '/account?email=changed';
+
+/**
+ * When a mailed email-change token was issued and for whom, read without checking the
+ * signature: better-auth checks it next, and this reading can only refuse, never let in.
+ */
+function emailTokenClaims(token: unknown): { issuedAt: number; userId: string } | null {
+  if (typeof token !== 'string') return null;
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iat?: unknown; userId?: unknown };
+    return typeof payload.iat === 'number' && typeof payload.userId === 'string' ? { issuedAt: payload.iat * 1000, userId: payload.userId } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Where a reset link lands: the one page that takes the token (docs/decisions/021). */
 export const RESET_PAGE_PATH = '/reset-password';
 
@@ -126,6 +146,37 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
     const cookie = deviceCookie(ctx);
     await ctx.setSignedCookie(cookie.name, accounts.join('.'), ctx.context.secret, cookie.attributes);
   };
+  /**
+   * An email change needs the current password as well as a session (a borrowed session alone
+   * must not move the account to another address). A wrong one counts like any other.
+   */
+  const checkPasswordFor = async (ctx: HookContext, userId: string, account: string | null) => {
+    const password = (ctx.body as Record<string, unknown> | undefined)?.password;
+    const { internalAdapter, password: hasher } = ctx.context;
+    const credential = await internalAdapter.findCredentialAccount(userId);
+    const right = typeof password === 'string' && credential?.password ? await hasher.verify({ hash: credential.password, password }) : false;
+    if (right) return;
+    if (account !== null) await recordAccountAnswer(contextFor(null, {}), { path: ctx.path, account, knownDevice: await knownDevice(ctx, account), wrongPassword: true });
+    throw new APIError('BAD_REQUEST', { message: 'Invalid password', code: 'INVALID_PASSWORD' });
+  };
+  /** A link asked before the password last changed no longer works: a new password ends a stranger's change. */
+  const refuseStaleEmailChange = async (ctx: HookContext) => {
+    const claims = emailTokenClaims((ctx.query as Record<string, unknown> | undefined)?.token);
+    if (!claims) return;
+    const credential = await ctx.context.internalAdapter.findCredentialAccount(claims.userId);
+    // `iat` is in whole seconds: a password saved in the same second as the link still counts as before it.
+    if (credential && new Date(credential.updatedAt).getTime() >= claims.issuedAt + 1000) {
+      throw ctx.redirect(`${EMAIL_CHANGED_PATH.split('?')[0]}?email=stale`);
+    }
+  };
+  const tellPasswordChanged = async (ctx: HookContext) => {
+    const session = ctx.context.session ?? (ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null);
+    if (!session) return;
+    const message = passwordChangedMail(config.SITE_NAME, session.user, mailLink(config, '/forgot-password'));
+    void mail.send(message).catch((error: unknown) => authLog.error({ err: error }, 'password changed mail failed'));
+  };
+  /** What an account being deleted leaves to tidy, between better-auth's two delete hooks. */
+  const leaving = new Map<string, { blogIds: string[] }>();
   const auth = betterAuth({
     appName: config.SITE_NAME,
     secret: config.SESSION_SECRET,
@@ -150,6 +201,42 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
       },
       onPasswordReset: async ({ user }) => revokeResetLinks(user.id),
     },
+    // A new address is confirmed by a link mailed to it, and the old one is told at once with
+    // the way to stop it (docs/decisions/067). Only the confirmed link changes the email.
+    user: {
+      changeEmail: { enabled: true, updateEmailWithoutVerification: false },
+      // Deleting the account takes its password (checked in the hook below); what the cascade
+      // cannot tidy is noted before and handed to the other features after (docs/decisions/067).
+      deleteUser: {
+        enabled: true,
+        beforeDelete: async (user) => {
+          leaving.set(user.id, await noteAccountLeaving(contextFor(null, {}), user.id));
+        },
+        afterDelete: async (user) => {
+          const { blogIds } = leaving.get(user.id) ?? { blogIds: [] };
+          leaving.delete(user.id);
+          await revokeResetLinks(user.id);
+          await accountDeleted(contextFor(null, {}), { userId: user.id, email: user.email, blogIds });
+        },
+      },
+    },
+    emailVerification: {
+      expiresIn: EMAIL_CHANGE_SECONDS,
+      sendVerificationEmail: async ({ user, token }) => {
+        const { internalAdapter } = await auth.$context;
+        const current = await internalAdapter.findUserById(user.id);
+        // Only email changes mail a link: we never ask people to verify the address they signed up with.
+        if (!current || current.email.toLowerCase() === user.email.toLowerCase()) return;
+        const confirmUrl = mailLink(config, `/api/auth/verify-email?${new URLSearchParams({ token, callbackURL: EMAIL_CHANGED_PATH })}`);
+        const forgotUrl = mailLink(config, '/forgot-password');
+        for (const message of [
+          confirmNewEmailMail(config.SITE_NAME, current, user.email, confirmUrl),
+          emailChangeAskedMail(config.SITE_NAME, current, user.email, forgotUrl),
+        ]) {
+          void mail.send(message).catch((error: unknown) => authLog.error({ err: error }, 'email change mail failed'));
+        }
+      },
+    },
     socialProviders: config.GOOGLE_CLIENT_ID
       ? { google: { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET!, prompt: 'select_account' } }
       : {},
@@ -171,7 +258,13 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
             await createUserRecord(contextFor(null, {}), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
           },
         },
-        update: { before: async (user) => fitUserToLimits(user) },
+        update: {
+          before: async (user) => fitUserToLimits(user),
+          // A confirmed email change: the stored profile follows the account's address.
+          after: async (user) => {
+            await syncProfileEmail(contextFor(null, {}), user.id, user.email);
+          },
+        },
       },
       account: {
         create: {
@@ -209,6 +302,11 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         checkAuthInput(ctx.path, ctx.body);
+        if (ctx.path === '/verify-email') await refuseStaleEmailChange(ctx);
+        // better-auth deletes on the session alone when no password is sent: a borrowed session must not.
+        if (ctx.path === '/delete-user' && typeof (ctx.body as Record<string, unknown> | undefined)?.password !== 'string') {
+          throw new APIError('BAD_REQUEST', { message: 'Password is required', code: 'PASSWORD_REQUIRED' });
+        }
         // The full API, not the hook's own reader: a bearer token is turned into a session by
         // a plugin's hook, which runs after this one.
         const session = ACCOUNT_WRITE_ENDPOINTS.has(ctx.path) && ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null;
@@ -218,12 +316,15 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
         await checkAccountRequest(contextFor(user, { clientIp: ctx.headers?.get('x-afterglow-client-ip') ?? '' }), request).catch((error: unknown) => {
           throw asAuthError(error);
         });
+        if (ctx.path === '/change-email' && session) await checkPasswordFor(ctx, session.user.id, account);
       }),
       // Once the answer is known: a wrong password counts against the account; a right one at
       // sign-in remembers this browser for it (docs/decisions/049).
       after: createAuthMiddleware(async (ctx) => {
-        if (emailRuleOf(ctx.path)?.counts !== 'failures') return;
         const returned = ctx.context.returned;
+        if (ctx.path === '/change-password' && !isAPIError(returned)) await tellPasswordChanged(ctx);
+        // A change of email counted its wrong password before better-auth ran (checkPasswordFor).
+        if (emailRuleOf(ctx.path)?.counts !== 'failures' || ctx.path === '/change-email') return;
         const wrongPassword = isAPIError(returned) && (ctx.path === '/sign-in/email' ? returned.statusCode === 401 : returned.body?.code === 'INVALID_PASSWORD');
         const account = await accountOf(ctx);
         if (account === null) return;

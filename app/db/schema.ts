@@ -205,6 +205,10 @@ export interface ProfilesTable {
   uid: string | null;
   last_login_at: string | null;
   updated_at: string;
+  /** The person's own words and links (docs/decisions/067); `links` is a JSON array of addresses. */
+  bio: string | null;
+  website: string | null;
+  links: string | null;
 }
 
 /** The subset of better-auth's user table our queries read. */
@@ -359,7 +363,7 @@ export const TABLE_COLUMNS = {
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
   subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],
-  profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at'],
+  profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at', 'bio', 'website', 'links'],
   user: ['id', 'name', 'email', 'image', 'emailVerified'],
   content_version_stripes: ['scope', 'stripe', 'version'],
   follows: ['follower_id', 'writer_id', 'delivery', 'created_at'],

@@ -33,6 +33,11 @@ export const DOMAIN_EVENTS = {
   /** A moderator acted on something (the moderation log's action and target). */
   'moderation.decided': z.object({ actorId: id.nullable(), action: z.string(), targetType: z.string(), targetId: id, ownerId: id.nullable().default(null), reason: z.string().default('') }),
   'account.suspended': z.object({ userId: id, until: z.string().nullable(), reason: z.string() }),
+  /**
+   * An account deleted itself (docs/decisions/067). Its rows went with it by cascade; the
+   * address and the other writers' blogs it liked or commented on are what is left to tidy.
+   */
+  'account.deleted': z.object({ userId: id, email: z.string(), blogIds: z.array(id) }),
 } as const;
 
 export type EventName = keyof typeof DOMAIN_EVENTS;

@@ -27,6 +27,8 @@ export const RATE_LIMITS = {
   signUp: { name: 'sign-up', limit: 5, windowMs: HOUR, key: 'client' },
   resetRequest: { name: 'password-reset-request', limit: 5, windowMs: HOUR, key: 'client' },
   reset: { name: 'password-reset', limit: 10, windowMs: HOUR, key: 'client' },
+  /** Each mails two addresses, one of them any address typed in. */
+  changeEmail: { name: 'change-email', limit: 5, windowMs: HOUR, key: 'client' },
   /** Every /two-factor/* call: the code step of a sign-in, enabling and disabling (password). */
   twoFactor: { name: 'two-factor', limit: 10, windowMs: 15 * MINUTE, key: 'client' },
   /**
@@ -70,6 +72,7 @@ export const AUTH_ENDPOINT_LIMITS: Readonly<Record<string, readonly RateLimitRul
   ...Object.fromEntries(TWO_FACTOR_ENDPOINTS.map((step) => [`/two-factor/${step}`, PASSWORD_STEPS.has(step) ? [RATE_LIMITS.twoFactor, RATE_LIMITS.passwordCheck] : [RATE_LIMITS.twoFactor]])),
   '/verify-password': [RATE_LIMITS.passwordCheck],
   '/change-password': [RATE_LIMITS.passwordCheck],
+  '/change-email': [RATE_LIMITS.changeEmail, RATE_LIMITS.passwordCheck],
   '/delete-user': [RATE_LIMITS.passwordCheck],
 };
 

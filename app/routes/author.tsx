@@ -7,7 +7,8 @@ import { listAuthorBlogs } from '~/features/blogs/blogs.service.server';
 import { StoryCard } from '~/features/blogs/components/story-card';
 import { authorFeedPath } from '~/features/feeds/feeds.service.server';
 import { FollowButton } from '~/features/follows/components/follow-button';
-import { followStateForWriter } from '~/features/follows/follows.service.server';
+import { countFollowers, followStateForWriter } from '~/features/follows/follows.service.server';
+import { AuthorAbout } from '~/features/users/components/about-fields';
 import { getAuthor } from '~/features/users/users.service.server';
 import { ReportButton } from '~/features/moderation/components/report-button';
 import { runModerationForm } from '~/features/moderation/moderation-form.server';
@@ -50,6 +51,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       isMe,
       signedIn: context.user !== null,
       follow: await followStateForWriter(context.service, author.id),
+      followers: await countFollowers(context.service, author.id),
       moderation: await getWriterModeration(context.service, author.id),
       feeds: { atom: authorFeedPath(author.id, 'atom'), rss: authorFeedPath(author.id, 'rss') },
     };
@@ -81,7 +83,7 @@ export const action = defineAction<Route.ActionArgs>()(
 
 /** A writer's page (docs/product.md#community-features): name, photo, follow, their feed and their blogs; the writer also sees Hidden ones with views and likes. */
 export default function Author({ loaderData }: Route.ComponentProps) {
-  const { author, blogs, isMe, signedIn, follow, feeds, moderation } = loaderData;
+  const { author, blogs, isMe, signedIn, follow, followers, feeds, moderation } = loaderData;
   return (
     <section className="mx-auto w-full max-w-6xl px-4 py-10">
       <header className="flex flex-wrap items-center gap-5">
@@ -92,7 +94,10 @@ export default function Author({ loaderData }: Route.ComponentProps) {
           <h1 className="font-serif text-3xl font-bold tracking-tight sm:text-4xl">{author.name}</h1>
           <p className="mt-1 opacity-85" data-testid="author-count">
             {isMe ? 'Your blogs' : 'Blogs'}: <LocalNumber value={blogs.length} />
+            <span aria-hidden="true"> · </span>
+            <span data-testid="author-followers"><LocalNumber value={followers} /> {followers === 1 ? 'follower' : 'followers'}</span>
           </p>
+          <AuthorAbout about={author} />
           <div className="mt-3 flex flex-wrap items-center gap-x-5 gap-y-2">
             {follow ? <FollowButton writerId={follow.writerId} writerName={author.name} following={follow.following} redirectTo={`/authors/${author.id}`} /> : null}
             <FeedLink href={feeds.rss}>{isMe ? 'Your feed (RSS)' : `Follow ${author.name} by RSS`}</FeedLink>

@@ -8,6 +8,7 @@ import { uploadImage } from '~/features/images/images.service.server';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
 import { fileBytes, megabytes, readUploadForm } from '~/features/images/images.service.server';
 import { FormField } from '~/features/users/components/form-field';
+import { AboutFields } from '~/features/users/components/about-fields';
 import { useLocalDateTime } from '~/features/users/components/local-date-time';
 import { getOwnProfile, updateOwnProfile } from '~/features/users/users.service.server';
 import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
@@ -38,6 +39,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 interface ProfileActionData {
   failed: true;
   reason: string | null;
+  /** A refused bio, website or link, by field. */
+  about?: Partial<Record<'bio' | 'website' | 'links', string>>;
   /** What was typed, when the session had ended before the save. */
   values?: { name: string };
   signIn?: string;
@@ -57,14 +60,15 @@ export const action = defineAction<Route.ActionArgs>()(
     const maxBytes = megabytes(context.deps.config.MAX_UPLOAD_MB);
     try {
       const form = await readUploadForm(request, maxBytes);
-      const input = schema.parse({ name: typeof form.get('name') === 'string' ? form.get('name') : undefined });
+      const text = (field: string) => (typeof form.get(field) === 'string' ? form.get(field) : undefined);
+      const input = schema.parse({ name: text('name'), bio: text('bio'), website: text('website'), links: text('links') });
       // A new picture is uploaded first, and only when one was chosen (spec §4).
       const image = await fileBytes(form, 'photo', maxBytes);
       const photo = image ? (await uploadImage(service, image)).url : undefined;
       await updateOwnProfile(service, user.email, { ...input, photo });
     } catch (error) {
       // A zod refusal of the name is a 400; an image or other refusal says why; an outage is a 503.
-      if (error instanceof z.ZodError) return data<ProfileActionData>({ failed: true, reason: null }, 400);
+      if (error instanceof z.ZodError) return data<ProfileActionData>({ failed: true, reason: null, about: aboutErrors(error) }, 400);
       const refused = pageRefusal(error);
       service.log.warn({ err: refused }, 'profile update failed');
       return data<ProfileActionData>({ failed: true, reason: imageFailure(refused.message) }, refused.status);
@@ -72,6 +76,16 @@ export const action = defineAction<Route.ActionArgs>()(
     return redirect('/update-profile', { headers: withFlash({ type: 'dialog', kind: 'success', title: MESSAGES.profileSavedTitle, text: MESSAGES.profileSavedText, timer: FEEDBACK_MS.success }) });
   },
 );
+
+/** Each refused about field's first message, shown under that field. */
+function aboutErrors(error: z.ZodError): ProfileActionData['about'] {
+  const about: NonNullable<ProfileActionData['about']> = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0];
+    if ((field === 'bio' || field === 'website' || field === 'links') && !about[field]) about[field] = issue.message;
+  }
+  return about;
+}
 
 export default function UpdateProfile({ loaderData: { profile, suspension }, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
@@ -135,6 +149,7 @@ export default function UpdateProfile({ loaderData: { profile, suspension }, act
               <FormField label="Last Login" name="last-login-shown" value={lastLogin} readOnly className="cursor-default border-dashed bg-base-200" data-testid="last-login" data-iso={profile.lastLoginAt ?? undefined} />
             </>
           ) : null}
+          <AboutFields profile={profile} errors={actionData?.about} />
           {actionData?.failed && !(actionData.reason && !photoInvalid) ? (
             <div role="alert" id="profile-error" className="alert alert-error" data-testid="profile-error">
               <span><strong>{MESSAGES.profileErrorTitle}</strong> {MESSAGES.profileErrorText}{actionData.reason ? ` (${actionData.reason})` : ''}{signIn ? <> <SignedOutNotice signIn={signIn} /></> : null}</span>

@@ -1,3 +1,4 @@
+import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
 import { MAIL_SUBSCRIPTIONS, prepareDailyDigest } from '~/features/mail/mail.service.server';
@@ -36,7 +37,7 @@ export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): Periodi
 }
 
 /** Who acts on which domain event. */
-export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS];
+export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
 const OTHER_JOBS: JobDefinition<any>[] = [];

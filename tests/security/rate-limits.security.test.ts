@@ -174,13 +174,12 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
     console.log(`rate-limits: per-email reset mail 429 after ${rule.limit} across ${rule.limit} addresses (API and form share the count), saying the newest mail's link works`);
   });
 
-  it('counts wrong current passwords of a signed-in account on verify-password, change-password and two-factor set-up (API and profile form)', async () => {
+  it('counts wrong current passwords of a signed-in account on verify-password, change-password, delete-user and two-factor set-up (API and profile form)', async () => {
     const rule = RATE_LIMITS.passwordCheck;
     const email = `holder-${randomUUID()}@example.com`;
     const session = await apiSession(server.url, { email });
-    // delete-user is counted by the same rule, but better-auth serves it only when enabled (it is not: 404).
-    expect((await call(server, { path: '/api/auth/delete-user', json: { password: 'Wrong0abc' }, headers: { ...nextClient(), cookie: session.cookie } })).status).toBe(404);
     const doors: ((i: number) => Call)[] = [
+      (i) => ({ path: '/api/auth/delete-user', json: { password: `Wrong${i}abc` } }),
       (i) => ({ path: '/api/auth/verify-password', json: { password: `Wrong${i}abc` } }),
       (i) => ({ path: '/api/auth/change-password', json: { currentPassword: `Wrong${i}abc`, newPassword: 'Sunset456' } }),
       (i) => ({ path: '/profile', form: { intent: 'enable', password: `Wrong${i}abc` } }),
@@ -210,7 +209,7 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
     // Another account's session is unaffected.
     const other = await apiSession(server.url, { email: `other-holder-${randomUUID()}@example.com` });
     expect((await call(server, { path: '/api/auth/verify-password', json: { password: 'Sunset123' }, headers: { ...nextClient(), cookie: other.cookie } })).status).toBe(200);
-    console.log(`rate-limits: ${rule.limit} wrong current passwords per account per ${rule.windowMs / 60_000} min across verify-password, change-password, two-factor set-up (API and profile form; delete-user is not enabled: 404), then refused with a true message`);
+    console.log(`rate-limits: ${rule.limit} wrong current passwords per account per ${rule.windowMs / 60_000} min across verify-password, change-password, delete-user, two-factor set-up (API and profile form), then refused with a true message`);
   });
 
   it('keys IPv6 clients by their /64', async () => {

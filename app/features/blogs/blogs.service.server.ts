@@ -1,7 +1,7 @@
 import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.service.server';
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { assertCanWrite, holdEnd, holdOf } from '~/kernel/standing.server';
-import { emit } from '~/kernel/events.server';
+import { emit, onEvent } from '~/kernel/events.server';
 import { AppError, isAppError } from '~/lib/errors';
 import { newId } from '~/lib/ids.server';
 import { findVisibleBlog } from './blog-visibility.server';
@@ -365,3 +365,12 @@ export async function listLikedBlogs(ctx: ServiceContext, email: string, page: P
 }
 
 export { addComment, deleteComment, editComment } from './comments.service.server';
+
+/** What the blogs feature does when other features' things change. */
+export const BLOG_SUBSCRIPTIONS = [
+  // A deleted account's likes and comments went by cascade, without moving the counts shown on
+  // the other writers' blogs: those are counted again from the rows (docs/decisions/067).
+  onEvent('account.deleted', 'blogs-recount', async (ctx, event) => {
+    await repo.recountLikesAndComments(ctx.db, event.data.blogIds);
+  }),
+];

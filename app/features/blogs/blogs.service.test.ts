@@ -51,7 +51,7 @@ describeOnDialects('blog service on %s', (t, dialect) => {
     expect((await listAuthorBlogs(ctx(writer), writer.user.id)).map((b) => b._id)).toEqual([newer.insertedId, hidden.insertedId, older.insertedId]);
     expect(await listAuthorBlogs(ctx(null), 'no-such-user')).toEqual([]);
     expect((await getBlogWithAuthor(ctx(null), older.insertedId)).authorId).toBe(writer.user.id);
-    expect(await getAuthor(ctx(null), writer.user.id)).toEqual({ id: writer.user.id, name: 'Wren Author', photo: null });
+    expect(await getAuthor(ctx(null), writer.user.id)).toEqual({ id: writer.user.id, name: 'Wren Author', photo: null, bio: null, website: null, links: [] });
     await expect(getAuthor(ctx(null), 'no-such-user')).rejects.toMatchObject({ code: 'not_found', status: 404 });
   });
 

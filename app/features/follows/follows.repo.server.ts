@@ -29,6 +29,11 @@ export async function isFollowing(db: Db, followerId: string, writerId: string):
   return (await db.selectFrom('follows').select('writer_id').where('follower_id', '=', followerId).where('writer_id', '=', writerId).executeTakeFirst()) !== undefined;
 }
 
+export async function countFollowers(db: Db, writerId: string): Promise<number> {
+  const row = await db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where('writer_id', '=', writerId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The writers someone follows, with their current name and photo (read through the user id). */
 export async function listFollowing(db: Db, followerId: string, limit: number) {
   return db

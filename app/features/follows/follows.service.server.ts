@@ -63,6 +63,11 @@ export async function followStateForWriter(ctx: ServiceContext, writerId: string
   return { writerId, following: ctx.user ? await repo.isFollowing(ctx.db, ctx.user.id, writerId) : false };
 }
 
+/** How many people follow a writer: shown on the author page, public like the follow button. */
+export async function countFollowers(ctx: ServiceContext, writerId: string): Promise<number> {
+  return repo.countFollowers(ctx.db, writerId);
+}
+
 /**
  * Ends follows for a mailed unsubscribe link, without a login: the caller proved the link is
  * ours (mail/mail-token). Answers the writer's name when one writer was meant.

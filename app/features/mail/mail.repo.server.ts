@@ -102,6 +102,12 @@ export async function markRetry(db: Db, id: string, q: { nextAttemptAt: string; 
     .execute();
 }
 
+/** Mails to `email` still waiting to go, taken off the queue; answers how many. */
+export async function cancelQueuedTo(db: Db, email: string): Promise<number> {
+  const result = await db.deleteFrom('mail_queue').where('email', '=', email.toLowerCase()).where('status', '=', 'queued').executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function markFailed(db: Db, id: string, error: string): Promise<void> {
   await db.updateTable('mail_queue').set({ status: 'failed', claimed_until: null, last_error: error.slice(0, 500) }).where('id', '=', id).execute();
 }

@@ -291,6 +291,11 @@ export async function mailStatus(ctx: ServiceContext, limit = 20): Promise<{ mes
 
 /** What mail does when something happens elsewhere (listed in server/jobs/registry.server.ts). */
 export const MAIL_SUBSCRIPTIONS = [
+  // A deleted account's address gets nothing more that was waiting to go.
+  onEvent('account.deleted', 'mail-cancel', async (ctx, event) => {
+    const cancelled = await repo.cancelQueuedTo(ctx.db, event.data.email);
+    if (cancelled > 0) ctx.log.info({ cancelled }, 'queued mails of a deleted account cancelled');
+  }),
   onEvent('blog.published', 'mail-announce', async (ctx, event) => {
     await announceBlog(ctx, { id: event.data.blogId, owner_id: event.data.ownerId }, event.at);
   }),

@@ -1,11 +1,11 @@
 import { discardImage, uploadSignUpImage } from '~/features/images/images.service.server';
 import { AppError, isAppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import { type ServiceContext, userOrThrow401 } from '~/lib/service-context';
 import { authErrorMessage, forwardCookies, totpSetup, type TotpSetup, twoFactorErrorMessage, verifyPath } from './two-factor.server';
 
 export { hasTwoFactorChallenge } from './two-factor.server';
-import type { LogInInput, SignUpInput } from './users.schema';
+import { type ChangeEmailInput, type ChangePasswordInput, type LogInInput, sameEmail, type SignUpInput } from './users.schema';
 import { assertOwnEmail } from './users.service.server';
 
 /**
@@ -107,6 +107,55 @@ export function resetPassword(ctx: ServiceContext, input: { token: string; passw
   return outcomeOf(async () => {
     const response = await ctx.auth.call('/reset-password', { token: input.token, newPassword: input.password });
     if (!response.ok) return refused(400, MESSAGES.resetLinkInvalid);
+    return { ok: true, cookies: forwardCookies(response) };
+  });
+}
+
+/** Why better-auth refused a password or email change, in the form's words. */
+async function changeRefusal(response: Response): Promise<{ ok: false; status: number; message: string }> {
+  const { code, message } = await authErrorMessage(response, MESSAGES.serverError);
+  if (response.status === 429 || response.status === 403) return refused(response.status, message);
+  if (code === 'INVALID_PASSWORD') return refused(400, MESSAGES.wrongCurrentPassword);
+  if (code === 'CREDENTIAL_ACCOUNT_NOT_FOUND') return refused(400, MESSAGES.noPasswordYet);
+  return refused(response.status >= 500 ? 500 : 400, message);
+}
+
+/**
+ * A new password for the signed-in account: the current one is checked, every other session
+ * ends, and the owner is mailed that it changed (server/auth.server.ts, whichever door asked).
+ */
+export function changePassword(ctx: ServiceContext, input: ChangePasswordInput): Promise<AccountOutcome> {
+  return outcomeOf<object>(async () => {
+    userOrThrow401(ctx);
+    const response = await ctx.auth.call('/change-password', { ...input, revokeOtherSessions: true });
+    if (!response.ok) return changeRefusal(response);
+    return { ok: true, cookies: forwardCookies(response) };
+  });
+}
+
+/**
+ * Asks for a new email: a link goes to the new address (the change happens when it is opened)
+ * and the old address is told, with the way to stop it (docs/decisions/067).
+ */
+export function requestEmailChange(ctx: ServiceContext, input: ChangeEmailInput): Promise<AccountOutcome> {
+  return outcomeOf<object>(async () => {
+    const user = userOrThrow401(ctx);
+    if (sameEmail(user.email, input.newEmail)) return refused(400, MESSAGES.sameEmailRefused);
+    const response = await ctx.auth.call('/change-email', { newEmail: input.newEmail, password: input.password, callbackURL: '/account?email=changed' });
+    if (!response.ok) return changeRefusal(response);
+    return { ok: true, cookies: forwardCookies(response) };
+  });
+}
+
+/**
+ * Deletes the signed-in account for good, with its password (docs/decisions/067); the session
+ * cookie is cleared with `cookies`.
+ */
+export function deleteOwnAccount(ctx: ServiceContext, password: string): Promise<AccountOutcome> {
+  return outcomeOf<object>(async () => {
+    userOrThrow401(ctx);
+    const response = await ctx.auth.call('/delete-user', { password });
+    if (!response.ok) return changeRefusal(response);
     return { ok: true, cookies: forwardCookies(response) };
   });
 }

@@ -25,6 +25,17 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('user').where('id', '=', userId).execute();
 }
 
+/** Other writers' blogs the person liked or commented on (their counts move when the person goes). */
+export async function blogsTouchedBy(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('likes')
+    .select('blog_id')
+    .where('user_id', '=', userId)
+    .union(db.selectFrom('comments').select('blog_id').where('user_id', '=', userId))
+    .execute();
+  return rows.map((row) => row.blog_id);
+}
+
 /** Creates the row once; a row that exists is left as it is (the stored profile wins). */
 export async function insertProfileIfMissing(db: Db, row: ProfileRow): Promise<boolean> {
   const result = await db
@@ -38,7 +49,7 @@ export async function insertProfileIfMissing(db: Db, row: ProfileRow): Promise<b
 export async function updateProfile(
   db: Db,
   userId: string,
-  changes: Partial<Pick<ProfileRow, 'name' | 'photo' | 'last_login_at' | 'uid'>> & { updated_at: string },
+  changes: Partial<Pick<ProfileRow, 'name' | 'email' | 'photo' | 'last_login_at' | 'uid' | 'bio' | 'website' | 'links'>> & { updated_at: string },
 ): Promise<number> {
   const result = await db.updateTable('profiles').set(changes).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -64,15 +64,72 @@ export const ResetPasswordSchema = z.object({
 });
 export type ResetPasswordInput = z.infer<typeof ResetPasswordSchema>;
 
-/** PATCH /update/{email} and the Edit profile form: `name`, and `photo` only when it changes. */
+export const BIO_MAX_LENGTH = 500;
+export const WEBSITE_MAX_LENGTH = 200;
+export const LINKS_MAX = 5;
+
+/** An address a reader may follow: http or https only, so no `javascript:` ever lands in an href. */
+const WebAddressSchema = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(WEBSITE_MAX_LENGTH, `${label} must be at most ${WEBSITE_MAX_LENGTH} characters`)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
+      } catch {
+        return false;
+      }
+    }, `${label} must be a web address starting with https://`);
+
+/** Empty clears it (null); absent leaves it as it is (undefined). */
+const clearable = <T extends z.ZodType<string>>(schema: T) => z.union([z.literal('').transform(() => null), schema]).nullish();
+
+/** The links field arrives as one address a line from the form, or as an array from JSON. */
+const LinksSchema = z
+  .union([z.array(z.string()), z.string().transform((text) => text.split(/\r?\n/))])
+  .transform((lines) => lines.map((line) => line.trim()).filter(Boolean))
+  .pipe(z.array(WebAddressSchema('Each link')).max(LINKS_MAX, `At most ${LINKS_MAX} links`));
+
+/** A person's own words and links on their author page (docs/decisions/067). */
+export const ProfileAboutSchema = z.object({
+  bio: clearable(z.string().trim().max(BIO_MAX_LENGTH, `Bio must be at most ${BIO_MAX_LENGTH} characters`)),
+  website: clearable(WebAddressSchema('Website')),
+  links: LinksSchema.optional(),
+});
+
+/** Account settings: a new password needs the current one; the new one meets the product's rule. */
+export const ChangePasswordSchema = z.object({
+  currentPassword: LogInSchema.shape.password,
+  newPassword: PasswordSchema,
+});
+export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
+
+/** Account settings: a new email, confirmed by the current password. */
+export const ChangeEmailSchema = z.object({
+  newEmail: EmailSchema,
+  password: LogInSchema.shape.password,
+});
+export type ChangeEmailInput = z.infer<typeof ChangeEmailSchema>;
+
+/** Account settings: deleting the account takes the password and a ticked confirmation. */
+export const DeleteAccountSchema = z.object({
+  password: LogInSchema.shape.password,
+  confirm: z.literal('on', { message: MESSAGES.confirmDeleteRequired }),
+});
+
+/** PATCH /update/{email} and the Edit profile form: `name`, and `photo` only when it changes; bio, website and links on top. */
 export const UpdateProfileSchema = z
   .object({
     name: z.string().trim().max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`).optional(),
     Name: z.string().trim().max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`).optional(),
     photo: ClearablePhotoUrlSchema.nullish(),
+    ...ProfileAboutSchema.shape,
   })
-  .transform(({ name, Name, photo }) => ({ name: name ?? Name, photo }));
-export type UpdateProfileInput = z.infer<typeof UpdateProfileSchema>;
+  .transform(({ name, Name, photo, bio, website, links }) => ({ name: name ?? Name, photo, bio, website, links }));
+/** What changes; a field left out stays as it is. */
+export type UpdateProfileInput = Partial<z.infer<typeof UpdateProfileSchema>>;
 
 /** POST /users (docs/product.md#the-api): the user record saved on social sign-up. */
 export const SaveUserSchema = z

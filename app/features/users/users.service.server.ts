@@ -1,9 +1,10 @@
 import { assertCanWrite } from '~/kernel/standing.server';
+import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
-import type { ProfileView } from './users.presenter';
-import { countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
+import { aboutOf, type ProfileAbout, type ProfileView } from './users.presenter';
+import { blogsTouchedBy, countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
 import { type SaveUserInput, sameEmail, type UpdateProfileInput } from './users.schema';
 
 interface NewAccount {
@@ -31,6 +32,9 @@ function newProfileRow(ctx: ServiceContext, account: NewAccount): ProfileRow {
     uid: account.id,
     last_login_at: null,
     updated_at: now,
+    bio: null,
+    website: null,
+    links: null,
   };
 }
 
@@ -59,6 +63,26 @@ export async function recordSignIn(ctx: ServiceContext, userId: string): Promise
   await insertProfileIfMissing(ctx.db, { ...newProfileRow(ctx, account), last_login_at: at });
 }
 
+/**
+ * Before an account goes (docs/decisions/067): what the cascade cannot tidy by itself, noted
+ * while the rows still say it. Its posts, comments, likes, follows, wishlist, profile, sessions
+ * and sign-in methods go with the user row; the photos they used are swept as orphans.
+ */
+export async function noteAccountLeaving(ctx: ServiceContext, userId: string): Promise<{ blogIds: string[] }> {
+  return { blogIds: await blogsTouchedBy(ctx.db, userId) };
+}
+
+/** Once the account is gone: the other features tidy after it (queued mails, counts). */
+export async function accountDeleted(ctx: ServiceContext, account: { userId: string; email: string; blogIds: string[] }): Promise<void> {
+  await emit(ctx, 'account.deleted', { ...account, email: account.email.toLowerCase() });
+  ctx.log.info({ userId: account.userId }, 'account deleted');
+}
+
+/** A confirmed email change: the stored profile keeps the account's current address. */
+export async function syncProfileEmail(ctx: ServiceContext, userId: string, email: string): Promise<void> {
+  await updateProfile(ctx.db, userId, { email: email.toLowerCase(), updated_at: ctx.now().toISOString() });
+}
+
 /** The session user with the stored profile's name and photo over the account's. */
 export async function withStoredProfile(ctx: ServiceContext, user: SessionUser): Promise<SessionUser> {
   const profile = await findProfile(ctx.db, user.id);
@@ -73,6 +97,7 @@ async function viewOf(ctx: ServiceContext, user: SessionUser): Promise<ProfileVi
     name: profile?.name ?? user.name ?? null,
     photo: profile?.photo ?? user.image ?? null,
     lastLoginAt: profile?.last_login_at ?? null,
+    ...aboutOf(profile),
   };
 }
 
@@ -81,17 +106,17 @@ export async function countMembers(ctx: ServiceContext): Promise<number> {
   return countAccounts(ctx.db);
 }
 
-export interface AuthorView {
+export interface AuthorView extends ProfileAbout {
   id: string;
   name: string;
   photo: string | null;
 }
 
-/** An author page's header: the writer's current name and photo, public like their blogs' bylines. */
+/** An author page's header: the writer's current name, photo, bio and links, public like their blogs' bylines. */
 export async function getAuthor(ctx: ServiceContext, userId: string): Promise<AuthorView> {
   const [account, profile] = await Promise.all([findAccount(ctx.db, userId), findProfile(ctx.db, userId)]);
   if (!account) throw new AppError('not_found', MESSAGES.authorNotFound);
-  return { id: account.id, name: profile?.name ?? account.name, photo: profile?.photo ?? account.image ?? null };
+  return { id: account.id, name: profile?.name ?? account.name, photo: profile?.photo ?? account.image ?? null, ...aboutOf(profile) };
 }
 
 /** GET /update/{email} and the profile screens: the caller's own profile only. */
@@ -104,9 +129,12 @@ export async function getOwnProfile(ctx: ServiceContext, email: string): Promise
 export async function updateOwnProfile(ctx: ServiceContext, email: string, input: UpdateProfileInput): Promise<ProfileView> {
   const user = assertOwnEmail(ctx, email);
   await assertCanWrite(ctx);
-  const changes: { name?: string | null; photo?: string | null } = {};
+  const changes: { name?: string | null; photo?: string | null; bio?: string | null; website?: string | null; links?: string | null } = {};
   if (input.name !== undefined) changes.name = input.name || null;
   if (input.photo !== undefined) changes.photo = input.photo;
+  if (input.bio !== undefined) changes.bio = input.bio;
+  if (input.website !== undefined) changes.website = input.website;
+  if (input.links !== undefined) changes.links = input.links.length > 0 ? JSON.stringify(input.links) : null;
   await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.now().toISOString();
     const account = { id: user.id, email: user.email, name: user.name, image: user.image };

@@ -1,5 +1,6 @@
 // Every text of the site, one module per group of screens (see app/lib/messages.ts for why).
 export * from './accounts';
+export * from './account-security';
 export * from './blogs';
 export * from './frame';
 export * from './home';

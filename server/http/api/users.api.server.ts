@@ -14,6 +14,8 @@ const ResetRequestBody = z.object({ email: z.email(), redirectTo: z.string().opt
 const ResetBody = z.object({ newPassword: z.string().min(8).max(128), token: z.string() });
 const PasswordBody = z.object({ password: z.string() });
 const CodeBody = z.object({ code: z.string() });
+const ChangePasswordBody = z.object({ currentPassword: z.string(), newPassword: PasswordSchema, revokeOtherSessions: z.boolean().optional() });
+const ChangeEmailBody = z.object({ newEmail: z.email(), password: z.string(), callbackURL: z.string().optional() });
 
 /**
  * better-auth's endpoints under /api/auth, which it serves itself: declared here for the sign-in
@@ -34,6 +36,10 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
   authEndpoint({ method: 'post', path: '/api/auth/two-factor/disable', tag: 'Accounts', auth: 'required', summary: 'Turn two-factor sign-in off', body: PasswordBody, responses: { 200: { description: 'Off' }, 400: { description: 'Wrong password', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } }),
   authEndpoint({ method: 'post', path: '/api/auth/two-factor/get-totp-uri', standing: 'any', tag: 'Accounts', auth: 'required', summary: 'The authenticator URI again (password required)', body: PasswordBody, responses: { 200: { description: 'The URI' }, 400: { description: 'Wrong password or two-factor off', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } }),
   authEndpoint({ method: 'post', path: '/api/auth/two-factor/generate-backup-codes', tag: 'Accounts', auth: 'required', summary: 'New recovery codes (the old ones stop working; password required)', body: PasswordBody, responses: { 200: { description: 'The new codes' }, 400: { description: 'Wrong password or two-factor off', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } }),
+  // The account's own changes (docs/decisions/067).
+  authEndpoint({ method: 'post', path: '/api/auth/change-password', tag: 'Accounts', auth: 'required', summary: 'A new password with the current one; `revokeOtherSessions` ends every other session; the owner is mailed', body: ChangePasswordBody, responses: { 200: { description: 'Changed' }, 400: { description: 'Wrong current password or a weak new one', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many wrong passwords', schema: MessageResponse } } }),
+  authEndpoint({ method: 'post', path: '/api/auth/change-email', tag: 'Accounts', auth: 'required', summary: 'Ask for a new email (password required): a link goes to the new address, the old one is told; the email changes when the link is opened', body: ChangeEmailBody, responses: { 200: { description: 'Mailed' }, 400: { description: 'Wrong password or a bad address', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many requests', schema: MessageResponse } } }),
+  authEndpoint({ method: 'post', path: '/api/auth/delete-user', tag: 'Accounts', auth: 'required', summary: 'Delete the account for good (password required): its posts, comments, likes, follows, wishlist, sessions and queued mails go', body: PasswordBody, responses: { 200: { description: 'Deleted; the session cookie is cleared' }, 400: { description: 'Missing or wrong password', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many wrong passwords', schema: MessageResponse } } }),
 ];
 
 const EMAIL_PARAM = z.object({ email: EmailSchema });

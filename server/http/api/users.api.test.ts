@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { resolveUser } from '../../context.server';
 import type { TestUser } from '#test/test-app';
+import { getAuthor } from '~/features/users/users.service.server';
 
 describeOnDialects('account API on %s', (t) => {
   let owner: TestUser;
@@ -49,6 +50,20 @@ describeOnDialects('account API on %s', (t) => {
       expect(await (await t.request(path, { headers: as(owner, via) })).json()).toEqual({ name, photo: '/uploads/abc-800.webp' });
       expect(await (await t.request(`/api/update/${other.user.email}`, { headers: as(other, via) })).json()).toEqual({ name: 'Other Otto', photo: null });
     });
+  });
+
+  it('PATCH takes a bio, website and links with the form’s rules, and a refused one changes nothing', async () => {
+    const path = `/api/update/${owner.user.email}`;
+    const headers = { cookie: owner.cookie };
+    const ok = await t.request(path, { method: 'PATCH', json: { bio: 'Maps and tea.', website: 'https://olsen.example', links: ['https://social.example/@olsen'] }, headers });
+    expect(ok.status).toBe(200);
+    const shown = () => getAuthor(t.context(null), owner.user.id);
+    expect(await shown()).toMatchObject({ bio: 'Maps and tea.', website: 'https://olsen.example', links: ['https://social.example/@olsen'] });
+    for (const json of [{ bio: 'Other.', website: 'javascript:alert(1)' }, { bio: 'Other.', links: ['https://a.example', 'ftp://b.example'] }, { bio: 'b'.repeat(501) }]) {
+      const refused = await t.request(path, { method: 'PATCH', json, headers });
+      expect(refused.status).toBe(400);
+    }
+    expect(await shown()).toMatchObject({ bio: 'Maps and tea.', website: 'https://olsen.example', links: ['https://social.example/@olsen'] });
   });
 
   it('PATCH accepts `Name`, keeps the photo when none is sent, and names a bad field', async () => {

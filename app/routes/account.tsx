@@ -1,0 +1,118 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { Page } from '~/components/page';
+import { FormError } from '~/features/users/components/auth-card';
+import { FormField } from '~/features/users/components/form-field';
+import { PasswordField } from '~/features/users/components/password-field';
+import { changePassword, deleteOwnAccount, requestEmailChange } from '~/features/users/account.service.server';
+import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, fieldErrors, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
+import { FEEDBACK_MS } from '~/lib/feedback';
+import { withFlash } from '~/lib/flash.server';
+import { MESSAGES } from '~/lib/messages';
+import { defineAction } from '~/lib/page-action.server';
+import { pageTitle } from '~/lib/seo';
+import { EMAIL_MAX_LENGTH } from '~/lib/validation';
+import type { Route } from './+types/account';
+
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.accountSettings) }];
+
+/** The page a confirmed email change lands on says so; a link asked before a new password does not work. */
+export function loader({ context, request }: Route.LoaderArgs) {
+  const outcome = new URL(request.url).searchParams.get('email');
+  return { email: context.user?.email ?? null, notice: outcome === 'changed' ? MESSAGES.emailChanged : outcome === 'stale' ? MESSAGES.resetLinkInvalid : null };
+}
+
+type Intent = 'password' | 'email' | 'delete';
+interface AccountActionData {
+  intent: Intent;
+  errors: Partial<Record<'currentPassword' | 'newPassword' | 'newEmail' | 'password' | 'confirm', string>>;
+  formError?: string;
+  sentTo?: string;
+}
+
+/** Change password, change email, delete the account (docs/decisions/067): each through better-auth's own endpoint. */
+export const action = defineAction<Route.ActionArgs>()(
+  { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema } },
+  async ({ request }, { ctx, input }) => {
+    const form = Object.fromEntries(await request.formData());
+    const intent: Intent = form.intent === 'email' || form.intent === 'delete' ? form.intent : 'password';
+    if (intent === 'delete') {
+      const parsed = input.delete.safeParse(form);
+      if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
+      const outcome = await deleteOwnAccount(ctx, parsed.data.password);
+      if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
+      return redirect('/', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.accountDeletedText, duration: FEEDBACK_MS.success }, outcome.cookies) });
+    }
+    if (intent === 'password') {
+      const parsed = input.password.safeParse(form);
+      if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
+      const outcome = await changePassword(ctx, parsed.data);
+      if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
+      return redirect('/account', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.passwordChanged, duration: FEEDBACK_MS.success }, outcome.cookies) });
+    }
+    const parsed = input.email.safeParse(form);
+    if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
+    const outcome = await requestEmailChange(ctx, parsed.data);
+    if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
+    return data<AccountActionData>({ intent, errors: {}, sentTo: parsed.data.newEmail });
+  },
+);
+
+export default function Account({ loaderData: { email, notice }, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const of = (intent: Intent) => (actionData?.intent === intent ? actionData : undefined);
+  if (!email) {
+    return (
+      <Page title={MESSAGES.accountSettings} wide={false}>
+        {notice ? <p role="status" className="alert alert-info mt-6" data-testid="account-notice">{notice}</p> : null}
+        <p className="mt-6 text-lg" data-testid="no-user">{MESSAGES.noUserLoggedIn} <Link to="/login?redirectTo=/account" className="link link-primary">{MESSAGES.logIn}</Link></p>
+      </Page>
+    );
+  }
+  const password = of('password');
+  const change = of('email');
+  const leave = of('delete');
+  return (
+    <Page title={MESSAGES.accountSettings} wide={false}>
+      {notice ? <p role="status" className="alert alert-info mt-6" data-testid="account-notice">{notice}</p> : null}
+      <div className="card mt-6 border border-base-300 bg-base-100 shadow-md">
+        <Form method="post" className="card-body gap-3" data-testid="change-password" noValidate>
+          <h2 className="card-title">{MESSAGES.changePasswordTitle}</h2>
+          <input type="hidden" name="intent" value="password" />
+          <PasswordField label={MESSAGES.currentPasswordLabel} name="currentPassword" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={password?.errors.currentPassword} />
+          <PasswordField label={MESSAGES.newPasswordLabel} name="newPassword" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} hint={MESSAGES.passwordHint} error={password?.errors.newPassword} />
+          <FormError id="password-form-error" message={password?.formError} />
+          <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changePasswordTitle}</button>
+        </Form>
+      </div>
+      <div className="card mt-6 border border-base-300 bg-base-100 shadow-md">
+        <Form method="post" className="card-body gap-3" data-testid="change-email" noValidate>
+          <h2 className="card-title">{MESSAGES.changeEmailTitle}</h2>
+          <p className="text-sm opacity-85">Now: <span data-testid="account-email">{email}</span></p>
+          <input type="hidden" name="intent" value="email" />
+          <FormField label={MESSAGES.newEmailLabel} name="newEmail" type="email" autoComplete="email" maxLength={EMAIL_MAX_LENGTH} required error={change?.errors.newEmail} />
+          <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={change?.errors.password} />
+          <FormError id="email-form-error" message={change?.formError} />
+          {change?.sentTo ? <p role="status" className="alert alert-success" data-testid="email-change-sent">{MESSAGES.emailChangeSent(change.sentTo)}</p> : null}
+          <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changeEmailTitle}</button>
+        </Form>
+      </div>
+      <div className="card mt-6 border border-error/40 bg-base-100 shadow-md">
+        <Form method="post" className="card-body gap-3" data-testid="delete-account" noValidate>
+          <h2 className="card-title">{MESSAGES.deleteAccountTitle}</h2>
+          <p>{MESSAGES.deleteAccountWhat}</p>
+          <p className="text-sm opacity-85" data-testid="export-coming">{MESSAGES.exportComing}</p>
+          <input type="hidden" name="intent" value="delete" />
+          <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={leave?.errors.password} />
+          <label className="label cursor-pointer justify-start gap-3 whitespace-normal">
+            <input type="checkbox" name="confirm" className="checkbox checkbox-error" aria-invalid={leave?.errors.confirm ? true : undefined} aria-describedby={leave?.errors.confirm ? 'confirm-error' : undefined} />
+            <span className="label-text text-base-content">{MESSAGES.deleteAccountConfirm}</span>
+          </label>
+          {leave?.errors.confirm ? <p id="confirm-error" className="text-sm font-medium text-error">{leave.errors.confirm}</p> : null}
+          <FormError id="delete-form-error" message={leave?.formError} />
+          <button type="submit" className="btn btn-error self-start" disabled={busy}>{MESSAGES.deleteAccountButton}</button>
+        </Form>
+      </div>
+    </Page>
+  );
+}
