@@ -44,7 +44,7 @@ const SERVICE_READS = {
   feeds: ['blogs', 'images'], // the feeds list blogs
   home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
   wishlist: ['blogs'], // a wished blog as its page shows it
-  mail: ['images'], // a mailed post's photo
+  mail: ['images', 'blogs'], // a mailed post's photo, and its body as the site renders it
   newsletter: ['follows', 'mail'], // a mailed unsubscribe link may end follows; the confirmation mail is queued with the subscription
 };
 for (const feature of features) {

@@ -12,7 +12,7 @@ import * as repo from './blogs.repo.server';
 import { BodyUnrenderable, renderMarkdown } from './markdown.server';
 
 // The blog page renders the body itself (it is cached with the page): routes reach it here.
-export { BodyUnrenderable, renderMarkdown } from './markdown.server';
+export { BodyUnrenderable, closeMarkdownPool, renderMarkdown } from './markdown.server';
 import type { ViewCounter } from './view-counter.server';
 import {
   type CommentInput,
