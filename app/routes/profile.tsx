@@ -77,6 +77,7 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
           <div className="flex flex-wrap justify-center gap-2">
             <Link to="/following" className="btn btn-ghost btn-sm">{MESSAGES.following}</Link>
             <Link to="/mail/preferences" className="btn btn-ghost btn-sm">{MESSAGES.preferencesTitle}</Link>
+            <Link to="/profile/stats" className="btn btn-ghost btn-sm">My numbers</Link>
           </div>
         </div>
       </div>
