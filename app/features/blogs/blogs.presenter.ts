@@ -11,7 +11,7 @@ import { readingTime } from './reading-time';
  * A blog row as the repo reads it (the blogs table's columns but the bookkeeping ones), with its
  * author's name as shown now, read through owner_id (docs/decisions/022).
  */
-export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision' | 'mail_teaser'> & { author_name: string | null };
+export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision'> & { author_name: string | null };
 
 /** A comment with its author's name and photo as shown now, read through user_id. */
 export interface CommentRow {
@@ -89,6 +89,7 @@ export function presentBlog(
     ...(comments ? { comments: comments.map((comment) => presentComment(comment, viewer)) } : {}),
     ...(isOwner && row.removed_at ? { removed: { reason: row.removed_reason ?? '' } } : {}),
     ...(isOwner && row.pending_since ? { pending: true as const } : {}),
+    ...(isOwner ? { mail: Number(row.mail_teaser) === 1 ? ('teaser' as const) : ('post' as const) } : {}),
     ...(row.snippet === undefined ? {} : { snippet: snippetHtml(row.snippet) }),
   };
 }

@@ -28,6 +28,7 @@ const BLOG_COLUMNS = [
   'blogs.removed_reason',
   'blogs.held_until',
   'blogs.pending_since',
+  'blogs.mail_teaser',
 ] as const;
 
 export interface BlogFilter {
