@@ -29,7 +29,7 @@ export default function ProfileStats({ loaderData: { days, posts, totals } }: Ro
   return (
     <Page title={TITLE} wide={false}>
       <p className="mt-2 opacity-90">Counted on this site only: no cookies, no outside scripts. Views are counted once per reader and post a day.</p>
-      <dl className="stats stats-vertical mt-6 w-full border border-base-300 bg-base-100 sm:stats-horizontal" data-testid="stats-totals">
+      <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="stats-totals">
         {(
           [
             ['Views', totals.views],
@@ -39,9 +39,9 @@ export default function ProfileStats({ loaderData: { days, posts, totals } }: Ro
             ['Mails sent', totals.mailsSent],
           ] as const
         ).map(([label, n]) => (
-          <div key={label} className="stat">
-            <dt className="stat-title opacity-90">{label}</dt>
-            <dd className="stat-value text-2xl" data-testid={`total-${label.toLowerCase().replace(' ', '-')}`}>{n}</dd>
+          <div key={label} className="rounded-box border border-base-300 bg-base-100 p-3">
+            <dt className="text-sm font-medium">{label}</dt>
+            <dd className="text-2xl font-bold tabular-nums" data-testid={`total-${label.toLowerCase().replace(' ', '-')}`}>{n}</dd>
           </div>
         ))}
       </dl>
@@ -86,7 +86,7 @@ export default function ProfileStats({ loaderData: { days, posts, totals } }: Ro
                 <table className="table table-xs mt-2">
                   <caption className="sr-only">Views per day of {post.title}</caption>
                   <thead>
-                    <tr><th scope="col">Day</th><th scope="col" className="text-right">Views</th></tr>
+                    <tr className="text-base-content"><th scope="col">Day</th><th scope="col" className="text-right">Views</th></tr>
                   </thead>
                   <tbody>
                     {post.viewsPerDay.map((d) => (
