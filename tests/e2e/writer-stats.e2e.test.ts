@@ -58,6 +58,10 @@ describe.each(TEST_DIALECTS)('a writer’s numbers on %s', (dialect) => {
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme });
+        // The theme is chosen as the page loads: load it again in this scheme, the day table open.
+        await page.reload();
+        await page.getByText('Views per day, last 14 days').click();
+        await page.locator(`tr[data-day="${today}"]`).waitFor();
         expect(await axeViolations(page), `${width} ${colorScheme}`).toEqual([]);
         if (dialect === 'sqlite') await page.screenshot({ path: `tests/e2e/screenshots/writer-stats-${width}-${colorScheme}.png`, fullPage: true });
       }
