@@ -113,6 +113,8 @@ describe('the whole post by mail (docs/decisions/066)', () => {
     // Light and dark: light inline, dark for clients that honour the media query.
     expect(html).toContain('@media (prefers-color-scheme: dark)');
     expect(html).toContain('content="light dark"');
+    // The summary stands under the title, as on the post's page.
+    expect(html).toContain('Gold, then rose.');
     // Read on the site, and the one-click unsubscribe we have.
     expect(html).toMatch(/href="https:\/\/blog.example.org\/blogs\/b1"[^>]*>Read on the site</);
     expect(mail.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');

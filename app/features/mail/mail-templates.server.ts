@@ -97,7 +97,7 @@ function blogBlock(config: MailConfig, blog: MailBlog): string {
 <h2 style="margin:0 0 10px;font:bold 24px/1.25 Georgia,serif;color:${C.ink};"><a class="ag-title" href="${esc(link)}" style="color:${C.ink};text-decoration:none;">${esc(blog.title)}</a></h2>
 ${
   blog.body
-    ? `<div class="ag-body">${mailBodyHtml(blog.body.html, (path) => mailLink(config, path))}</div>\n<p style="margin:8px 0 16px;">${button('Read on the site')}</p>`
+    ? `<p class="ag-muted" style="margin:0 0 18px;font:italic 17px/1.5 Georgia,serif;color:${C.muted};">${esc(blog.shortDescription)}</p>\n<div class="ag-body">${mailBodyHtml(blog.body.html, (path) => mailLink(config, path))}</div>\n<p style="margin:8px 0 16px;">${button('Read on the site')}</p>`
     : `<p style="margin:0 0 16px;font:16px/1.6 Georgia,serif;color:${C.ink};">${esc(blog.shortDescription)}</p>\n${button('Read the story')}`
 }</td></tr>`;
 }
