@@ -44,7 +44,7 @@ const SERVICE_READS = {
   feeds: ['blogs', 'images'], // the feeds list blogs
   home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
   wishlist: ['blogs'], // a wished blog as its page shows it
-  mail: ['images', 'notifications'], // a mailed post's photo; what a notification mail says (docs/decisions/062)
+  mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says (docs/decisions/062)
   newsletter: ['follows', 'mail', 'notifications'], // a mailed unsubscribe link may end follows or notification mails; the confirmation mail is queued with the subscription
   notifications: ['mail'], // notification mails go through the mail queue (docs/decisions/062)
 };

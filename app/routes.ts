@@ -10,6 +10,7 @@ export default [
   route('reset-password', 'routes/reset-password.tsx'),
   route('logout', 'routes/logout.tsx'),
   route('profile', 'routes/profile.tsx'),
+  route('profile/stats', 'routes/profile-stats.tsx'),
   route('update-profile', 'routes/update-profile.tsx'),
   route('account', 'routes/account.tsx'),
   route('allblogs', 'routes/all-blogs.tsx'),

@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   REDIS_URL: optionalUrl(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
   REDIS_PREFIX: z.string().trim().min(1).max(100).default('afterglow:rate:'),
   RATE_LIMITS: onOff.default('on'),
+  /** Feed items carry the whole post, not only its summary (docs/decisions/066). */
+  FEED_FULL_CONTENT: onOff.default('on'),
   TRUST_PROXY: z
     .string()
     .trim()

@@ -36,6 +36,15 @@ export interface BlogsTable {
   held_until: string | null;
   /** More than K links from a held account: shown to its author only until a moderator approves it. */
   pending_since: string | null;
+  /** 1: its mails carry a teaser card; 0: the whole post (docs/decisions/066). */
+  mail_teaser: Generated<number>;
+}
+
+/** A blog's views per UTC day, fed by the view counter's batch flush (docs/decisions/066). */
+export interface BlogViewsDailyTable {
+  blog_id: string;
+  day: string;
+  views: number;
 }
 
 export type PhotoFocusPosition = 'top-left' | 'top' | 'top-right' | 'left' | 'center' | 'right' | 'bottom-left' | 'bottom' | 'bottom-right';
@@ -322,6 +331,7 @@ export interface Database {
   user: AuthUserTable;
   content_version_stripes: ContentVersionStripesTable;
   follows: FollowsTable;
+  blog_views_daily: BlogViewsDailyTable;
   mail_messages: MailMessagesTable;
   mail_queue: MailQueueTable;
   mail_bounces: MailBouncesTable;
@@ -356,7 +366,7 @@ export type DialectName = 'sqlite' | 'postgres';
  */
 type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
 export const TABLE_COLUMNS = {
-  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'photo_focus_x', 'photo_focus_y', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason', 'held_until', 'pending_since'],
+  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'photo_focus_x', 'photo_focus_y', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason', 'held_until', 'pending_since', 'mail_teaser'],
   comments: ['id', 'blog_id', 'user_id', 'remote_actor_id', 'parent_id', 'root_id', 'depth', 'likes', 'pinned_at', 'hidden_at', 'hidden_by', 'deleted_at', 'comment_text', 'commented_at', 'removed_at', 'removed_reason', 'edited_at', 'pending_since'],
   remote_actors: ['id', 'uri', 'handle', 'name', 'avatar_url', 'profile_url', 'created_at', 'updated_at'],
   comment_likes: ['comment_id', 'user_id', 'created_at'],
@@ -375,6 +385,7 @@ export const TABLE_COLUMNS = {
   reports: ['id', 'reporter_id', 'target_type', 'target_id', 'reason', 'details', 'snapshot', 'status', 'created_at', 'resolved_at', 'resolved_by'],
   user_restrictions: ['user_id', 'kind', 'until', 'reason', 'created_by', 'created_at'],
   account_approvals: ['user_id', 'approved_by', 'approved_at', 'reason'],
+  blog_views_daily: ['blog_id', 'day', 'views'],
   image_focus: ['image_id', 'focus_x', 'focus_y', 'created_at'],
   jobs: ['id', 'kind', 'payload', 'key', 'status', 'attempts', 'run_at', 'locked_until', 'claimed_by', 'last_error', 'finished_at', 'created_at'],
   notifications: ['id', 'recipient_id', 'kind', 'group_key', 'blog_id', 'comment_id', 'actor_id', 'actor_count', 'detail', 'created_at', 'updated_at', 'read_at'],
@@ -413,6 +424,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   user_restrictions: true,
   account_approvals: true,
   image_focus: true,
+  blog_views_daily: true,
   jobs: true,
   notifications: true,
   notification_actors: true,

@@ -76,10 +76,11 @@ const VERSIONED_TABLES = new Set(['blogs', 'comments', 'likes', 'content_version
 
 /**
  * Background bookkeeping no kept page shows: the job queue (its claims, its periodic tasks, the
- * events fanned out) and the mail queue. A write there changes nothing a reader sees, so it must
+ * events fanned out), the mail queue and the views per day (a writer's own numbers, on no kept
+ * page). A write there changes nothing a reader sees, so it must
  * not empty every signed-in reader's kept page.
  */
-const UNSHOWN_TABLES = new Set(['jobs', 'mail_queue', 'mail_messages']);
+const UNSHOWN_TABLES = new Set(['jobs', 'mail_queue', 'mail_messages', 'blog_views_daily']);
 
 /** The table an insert, update or delete writes (the query builder's, or raw SQL's first); null when unknown. */
 function writtenTable(query: CompiledQuery): string | null {

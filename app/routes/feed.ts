@@ -35,7 +35,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const format = new URL(request.url).pathname.endsWith('/rss.xml') ? 'rss' : 'atom';
   const body = await buildFeed(
     context.service,
-    { baseUrl: siteBaseUrl(context.deps.config.PUBLIC_URL, request), siteName: context.deps.config.SITE_NAME, imageBases: ownImageBases(context.deps.config) },
+    { baseUrl: siteBaseUrl(context.deps.config.PUBLIC_URL, request), siteName: context.deps.config.SITE_NAME, imageBases: ownImageBases(context.deps.config), fullContent: context.deps.config.FEED_FULL_CONTENT === 'on' },
     { format, ...(await scopeOf(context, params)) },
   );
   return new Response(body, { headers: { 'Content-Type': TYPES[format], 'Cache-Control': 'public, max-age=300' } });

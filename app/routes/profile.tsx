@@ -78,6 +78,7 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
             <Link to="/following" className="btn btn-ghost btn-sm">{MESSAGES.following}</Link>
             <Link to="/mail/preferences" className="btn btn-ghost btn-sm">{MESSAGES.preferencesTitle}</Link>
             <Link to="/account" className="btn btn-ghost btn-sm">{MESSAGES.accountSettings}</Link>
+            <Link to="/profile/stats" className="btn btn-ghost btn-sm">My numbers</Link>
           </div>
         </div>
       </div>

@@ -62,5 +62,6 @@ export const BlogResponse = z.strictObject({
   comments: z.array(CommentResponse).optional().describe('Only on GET /api/blogs/{id}: the pinned comment first, then each thread in reading order (a reply right after what it answers)'),
   removed: Removal,
   pending: Pending,
+  mail: z.enum(['post', 'teaser']).optional().describe("Only to the blog's owner: what its newsletter and follower mails carry, the whole post or a teaser card"),
   snippet: text.optional().describe('Only with `?q=`: an excerpt of the long description as HTML, the text escaped and the matched words in `<mark>`'),
 });

@@ -117,6 +117,7 @@ export function presentBlog(
     ...(comments ? { comments } : {}),
     ...(isOwner && row.removed_at ? { removed: { reason: row.removed_reason ?? '' } } : {}),
     ...(isOwner && row.pending_since ? { pending: true as const } : {}),
+    ...(isOwner ? { mail: Number(row.mail_teaser) === 1 ? ('teaser' as const) : ('post' as const) } : {}),
     ...(row.snippet === undefined ? {} : { snippet: snippetHtml(row.snippet) }),
   };
 }

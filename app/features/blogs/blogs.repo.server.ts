@@ -28,6 +28,7 @@ const BLOG_COLUMNS = [
   'blogs.removed_reason',
   'blogs.held_until',
   'blogs.pending_since',
+  'blogs.mail_teaser',
 ] as const;
 
 export interface BlogFilter {
@@ -306,22 +307,26 @@ export async function deleteBlog(db: Db, id: string): Promise<number> {
  * Adds buffered view counts, one statement for up to a few hundred blogs (the view counter's
  * flush). A view changes no version counter: pages show a count up to 30 s old (decision 024).
  */
-export async function addViews(db: Db, counts: [id: string, views: number][]): Promise<number> {
+/**
+ * Adds counted views to the blogs' totals and to their day's row in blog_views_daily (the
+ * writer's own numbers, docs/decisions/066): two statements per flush, whatever the number of
+ * views. A blog deleted since its views were counted gets neither.
+ */
+export async function addViews(db: Db, day: string, counts: [id: string, views: number][]): Promise<number> {
   if (counts.length === 0) return 0;
-  const increment = sql<number>`views + case id ${sql.join(
+  const perBlog = sql<number>`case id ${sql.join(
     counts.map(([id, n]) => sql`when ${id} then ${sql.lit(Math.trunc(n))}`),
     sql` `,
   )} else 0 end`;
-  const result = await db
-    .updateTable('blogs')
-    .set({ views: increment })
-    .where(
-      'id',
-      'in',
-      counts.map(([id]) => id),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const ids = counts.map(([id]) => id);
+  return db.transaction().execute(async (trx) => {
+    const result = await trx.updateTable('blogs').set({ views: sql<number>`views + ${perBlog}` }).where('id', 'in', ids).executeTakeFirst();
+    await sql`
+      insert into blog_views_daily (blog_id, day, views)
+      select id, ${day}, ${perBlog} from blogs where id in (${sql.join(ids)})
+      on conflict (blog_id, day) do update set views = blog_views_daily.views + excluded.views`.execute(trx);
+    return Number(result.numUpdatedRows);
+  });
 }
 
 /** Inserts the like unless it exists (the primary key on blog_id, user_id decides); 1 or 0. */

@@ -37,6 +37,9 @@ const optionalDetails = z
   .max(BLOG_LIMITS.details, `Must be at most ${BLOG_LIMITS.details.toLocaleString('en')} characters`)
   .optional();
 
+/** What a post's mails carry (docs/decisions/066). */
+export const BLOG_MAIL_CHOICES = ['post', 'teaser'] as const;
+
 /**
  * Fields of a blog as a writer sends them (POST /blogs in docs/product.md#the-api). `email`, `Name`/`name`
  * and `createdAt` may be present in that payload but are never trusted: the owner and the time
@@ -54,6 +57,10 @@ export const CreateBlogSchema = z.object({
     'The photo: an image URL answered by `POST /api/images`, or any public http(s) address of a JPEG, PNG, WebP or GIF image, which the server fetches once and stores as its own (the blog then names our copy); one it cannot fetch is a 400 on `photo`',
   ),
   photo_focus: PhotoFocusSchema.optional(),
+  mail: z
+    .enum(BLOG_MAIL_CHOICES, 'Choose the whole post or a teaser.')
+    .optional()
+    .describe('What newsletter and follower mails of this post carry: `post` (the default) the whole post, `teaser` a card with the summary and a link'),
 });
 export type CreateBlogInput = z.infer<typeof CreateBlogSchema>;
 

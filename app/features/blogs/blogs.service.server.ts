@@ -14,7 +14,7 @@ import * as repo from './blogs.repo.server';
 import { BodyUnrenderable, renderMarkdown } from './markdown.server';
 
 // The blog page renders the body itself (it is cached with the page): routes reach it here.
-export { BodyUnrenderable, renderMarkdown } from './markdown.server';
+export { BodyUnrenderable, closeMarkdownPool, renderMarkdown } from './markdown.server';
 import type { ViewCounter } from './view-counter.server';
 import {
   type CreateBlogInput,
@@ -116,6 +116,7 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
     availability: input.availability,
     photo: input.photo,
     photo_focus: storedFocus(input.photo_focus ?? PHOTO_FOCUS_AUTO),
+    mail_teaser: input.mail === 'teaser' ? 1 : 0,
     ...(await photoPoint(ctx, input.photo)),
     created_at: now,
     updated_at: now,
@@ -155,10 +156,11 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
 
 async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, input: UpdateBlogInput): Promise<{ modifiedCount: number }> {
   const { id } = row;
-  const patch: Record<string, string | null> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const { mail, ...fields } = input;
+  const patch: Record<string, string | null> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   if (patch.details === '') patch.details = null;
   if (input.photo_focus) patch.photo_focus = storedFocus(input.photo_focus);
-  const change: Record<string, string | number | null> = { ...patch, updated_at: ctx.now().toISOString() };
+  const change: Record<string, string | number | null> = { ...patch, ...(mail ? { mail_teaser: mail === 'teaser' ? 1 : 0 } : {}), updated_at: ctx.now().toISOString() };
   // A new photo brings its own computed point; the writer's choice stays until they change it.
   if (input.photo !== undefined && input.photo !== row.photo) Object.assign(change, await photoPoint(ctx, input.photo));
   const publishedAt = String(change.updated_at);

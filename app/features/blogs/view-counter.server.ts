@@ -94,7 +94,9 @@ export class ViewCounter {
     const { day, left } = this.today();
     const { count } = await this.options.marks.hit(`view:${day}:${visitor}:${blogId}`, left);
     if (count !== 1) return false;
-    this.pending.set(blogId, (this.pending.get(blogId) ?? 0) + 1);
+    // Keyed by day too: views counted before midnight and flushed after it stay on their own day.
+    const key = `${day} ${blogId}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
     return true;
   }
 
@@ -111,15 +113,22 @@ export class ViewCounter {
       if (this.pending.size === 0) return 0;
       const batch = [...this.pending];
       this.pending = new Map();
+      const byDay = new Map<string, [string, number][]>();
+      for (const [key, n] of batch) {
+        const [day = '', blogId = ''] = key.split(' ');
+        byDay.set(day, [...(byDay.get(day) ?? []), [blogId, n]]);
+      }
       let written = 0;
-      for (let i = 0; i < batch.length; i += FLUSH_CHUNK) {
-        const chunk = batch.slice(i, i + FLUSH_CHUNK);
-        try {
-          await addViews(this.options.db, chunk);
-          written += chunk.reduce((sum, [, n]) => sum + n, 0);
-        } catch (error) {
-          for (const [id, n] of chunk) this.pending.set(id, (this.pending.get(id) ?? 0) + n);
-          this.options.log.warn({ err: error, blogs: chunk.length }, 'view counts not written; retrying at the next flush');
+      for (const [day, counts] of byDay) {
+        for (let i = 0; i < counts.length; i += FLUSH_CHUNK) {
+          const chunk = counts.slice(i, i + FLUSH_CHUNK);
+          try {
+            await addViews(this.options.db, day, chunk);
+            written += chunk.reduce((sum, [, n]) => sum + n, 0);
+          } catch (error) {
+            for (const [id, n] of chunk) this.pending.set(`${day} ${id}`, (this.pending.get(`${day} ${id}`) ?? 0) + n);
+            this.options.log.warn({ err: error, blogs: chunk.length }, 'view counts not written; retrying at the next flush');
+          }
         }
       }
       return written;

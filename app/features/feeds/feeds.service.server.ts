@@ -1,5 +1,5 @@
 import { Feed } from 'feed';
-import { listAuthorBlogs, listBlogs } from '~/features/blogs/blogs.service.server';
+import { BodyUnrenderable, listAuthorBlogs, listBlogs, renderMarkdown } from '~/features/blogs/blogs.service.server';
 import { BLOG_CATEGORIES, type BlogCategory } from '~/features/blogs/blogs.schema';
 import { ownPhoto } from '~/features/images/images.service.server';
 import type { ServiceContext } from '~/lib/service-context';
@@ -28,6 +28,28 @@ export const authorFeedPath = (authorId: string, format: 'atom' | 'rss') => `/au
 export type FeedScope = { category?: BlogCategory; author?: { id: string; name: string } };
 
 /**
+ * A post's body as a feed item's content: the site's sanitised HTML with addresses made absolute
+ * (a reader app has no page to resolve them against), and an embed's placeholder left as its link
+ * and title (its button needs the page's script). Null when the body cannot be rendered now: the
+ * item then carries its summary alone.
+ */
+async function feedContent(markdown: string, baseUrl: string, imageBases: readonly string[]): Promise<string | null> {
+  let html: string;
+  try {
+    html = await renderMarkdown(markdown, { imageBases });
+  } catch (error) {
+    if (error instanceof BodyUnrenderable) return null;
+    throw error;
+  }
+  const absolute = (url: string) => (url.startsWith('/') && !url.startsWith('//') ? `${baseUrl}${url}` : url);
+  return html
+    .replace(/<p class="embed-note">[\s\S]*?<\/p>/g, '')
+    .replace(/<button\b[\s\S]*?<\/button>/g, '')
+    .replace(/\s(src|href)="([^"]*)"/g, (_, name: string, url: string) => ` ${name}="${absolute(url)}"`)
+    .replace(/\ssrcset="([^"]*)"/g, (_, set: string) => ` srcset="${set.split(',').map((part) => part.trim().replace(/^\S+/, absolute)).join(', ')}"`);
+}
+
+/**
  * The latest public blogs (of the whole site, a category or one writer) as an Atom 1.0 or RSS
  * 2.0 document. Feeds are public by nature, so they are built as an anonymous visitor sees the
  * site: Hidden blogs can never appear, not even in their writer's own feed, nor the
@@ -35,8 +57,11 @@ export type FeedScope = { category?: BlogCategory; author?: { id: string; name: 
  */
 export async function buildFeed(
   ctx: ServiceContext,
-  /** `imageBases`: where our own images are answered (`ownImageBases`); an item's picture is shown only from there. */
-  site: FeedSite & { imageBases: readonly string[] },
+  /**
+   * `imageBases`: where our own images are answered (`ownImageBases`); an item's picture is shown
+   * only from there. `fullContent`: items carry the whole post (FEED_FULL_CONTENT, docs/decisions/066).
+   */
+  site: FeedSite & { imageBases: readonly string[]; fullContent?: boolean },
   options: { format: 'atom' | 'rss' } & FeedScope,
 ): Promise<string> {
   const anonymous: ServiceContext = { ...ctx, user: null };
@@ -62,11 +87,13 @@ export async function buildFeed(
     const url = `${site.baseUrl}/blogs/${blog._id}`;
     // A photo from another address is left out: a feed reader would fetch it for every reader (decision 050).
     const photo = ownPhoto(blog.photo, site.imageBases);
+    const content = site.fullContent ? await feedContent(blog.long_description, site.baseUrl, site.imageBases) : null;
     feed.addItem({
       id: url,
       link: url,
       title: blog.title,
       description: blog.short_description,
+      ...(content ? { content } : {}),
       date: new Date(blog.createdAt),
       author: [{ name: blog.name }],
       category: [{ name: blog.category, term: blog.category }],

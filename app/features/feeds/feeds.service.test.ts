@@ -113,3 +113,25 @@ describeOnDialects('pictures in feeds on %s (docs/decisions/050)', (t) => {
     }
   });
 });
+
+describeOnDialects('full content in feeds on %s (docs/decisions/066)', (t) => {
+  it('carries the whole post with absolute addresses when on, the summary alone when off', async () => {
+    const writer = await t.createUser({ name: 'Content Writer' });
+    const picture = '/uploads/0b6f2c1e-3c4d-4e5f-8a9b-0c1d2e3f4a5b-1600.webp';
+    const body = `Evening **gold**.\n\n![Harbour](${picture}#1600x900)\n\nSee [all blogs](/allblogs).\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n`;
+    await createBlog(t.context(writer.user), { title: 'Whole', category: 'Personal', type: 'Photo', short_description: 'Summary only', long_description: body, availability: 'Public', photo: picture });
+    const author = { id: writer.user.id, name: 'Content Writer' };
+    for (const format of ['atom', 'rss'] as const) {
+      const item = parseFeed(await buildFeed(t.context(null), { ...site, fullContent: true }, { format, author })).items[0]!;
+      expect(item.content).toContain('<strong>gold</strong>');
+      expect(item.content).toContain(`src="https://blog.example.org${picture}"`);
+      expect(item.content).toContain('href="https://blog.example.org/allblogs"');
+      expect(item.content).not.toMatch(/srcset="[^"]*(^|\s|,)\/uploads/);
+      expect(item.content).toContain('href="https://www.youtube.com/watch?v=dQw4w9WgXcQ"');
+      expect(item.content).not.toContain('<button');
+      expect(item.description).toBe('Summary only');
+      const summaryOnly = parseFeed(await buildFeed(t.context(null), { ...site, fullContent: false }, { format, author })).items[0]!;
+      expect(summaryOnly.content ?? summaryOnly.description).not.toContain('gold');
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { type ImageStoreConfig, ownImageBases, ownPhoto } from '~/features/images/images.service.server';
 import type { MailBlog, QueuedMail } from './mail.service.server';
 import { signMailToken } from './mail-token.server';
+import { mailBodyHtml } from './mail-body.server';
 
 /** The settings a mail's text and links depend on (server/config.server.ts validates them). */
 export interface MailSiteSettings {
@@ -50,20 +51,40 @@ const photoUrl = (config: MailConfig, photo: string) => (/^https?:\/\//.test(pho
 // Sunset colours that read in light and dark mail clients alike: a warm band on a cream page.
 const C = { page: '#fdf6ee', card: '#ffffff', ink: '#2b1d2e', muted: '#6b5a6e', accent: '#e4572e', band: 'linear-gradient(90deg,#ff7e5f,#feb47b)' };
 
+/**
+ * Dark colours for the clients that honour `prefers-color-scheme` in a <style> block (Apple Mail,
+ * iOS, some Outlooks). Every other client keeps the inline light colours, which read as they are
+ * or under a client's own darkening. The classes are hooks for this block alone.
+ */
+const DARK_STYLE = `<style>
+@media (prefers-color-scheme: dark) {
+  .ag-page { background: #1c1520 !important; }
+  .ag-card { background: #271d2b !important; }
+  .ag-ink, .ag-ink p, .ag-ink li, .ag-ink h1, .ag-ink h2, .ag-ink h3, .ag-ink h4, .ag-ink h5, .ag-ink td, .ag-ink th, .ag-ink figcaption, .ag-ink blockquote { color: #f4eaf2 !important; }
+  .ag-ink pre, .ag-ink code, .ag-ink th { background: #35283b !important; color: #f4eaf2 !important; }
+  .ag-ink td, .ag-ink th, .ag-ink pre { border-color: #4a3a50 !important; }
+  .ag-body a { color: #ffa47a !important; }
+  .ag-title { color: #f4eaf2 !important; }
+  .ag-muted { color: #c9b8c9 !important; border-color: #4a3a50 !important; }
+}
+</style>`;
+
 function layout(config: MailConfig, title: string, body: string, footer: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><title>${esc(title)}</title></head>
-<body style="margin:0;padding:0;background:${C.page};color:${C.ink};font-family:Georgia,'Times New Roman',serif;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${C.page};"><tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:${C.card};border-radius:14px;overflow:hidden;">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${esc(title)}</title>${DARK_STYLE}</head>
+<body class="ag-page" style="margin:0;padding:0;background:${C.page};color:${C.ink};font-family:Georgia,'Times New Roman',serif;">
+<table role="presentation" class="ag-page" width="100%" cellpadding="0" cellspacing="0" style="background:${C.page};"><tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" class="ag-card" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:${C.card};border-radius:14px;overflow:hidden;">
 <tr><td style="background:#ff7e5f;background-image:${C.band};padding:18px 28px;color:#fff;font:bold 20px/1.2 Georgia,serif;letter-spacing:.5px;">${esc(config.SITE_NAME)}</td></tr>
 ${body}
-<tr><td style="padding:20px 28px 28px;border-top:1px solid #f1e4d8;color:${C.muted};font:13px/1.5 Arial,sans-serif;">${footer}</td></tr>
+<tr><td class="ag-muted" style="padding:20px 28px 28px;border-top:1px solid #f1e4d8;color:${C.muted};font:13px/1.5 Arial,sans-serif;">${footer}</td></tr>
 </table></td></tr></table></body></html>`;
 }
 
 function blogBlock(config: MailConfig, blog: MailBlog): string {
   const link = mailLink(config, `/blogs/${encodeURIComponent(blog.id)}`);
+  const button = (label: string) =>
+    `<a href="${esc(link)}" style="display:inline-block;background:${C.accent};color:#fff;text-decoration:none;font:bold 15px/1 Arial,sans-serif;padding:12px 20px;border-radius:8px;">${label}</a>`;
   // Only a photo of our own store is embedded: any other address would tell its host who opened
   // the mail and when. A blog saved before photos were fetched keeps its address; its mails go
   // without a picture (docs/decisions/050).
@@ -72,14 +93,22 @@ function blogBlock(config: MailConfig, blog: MailBlog): string {
     ? `<tr><td style="padding:0 28px;"><a href="${esc(link)}"><img src="${esc(photoUrl(config, own))}" alt="${esc(blog.title)}" width="544" style="display:block;width:100%;max-width:544px;height:auto;border-radius:10px;border:0;"></a></td></tr>`
     : '';
   return `${photo}
-<tr><td style="padding:18px 28px 6px;"><p style="margin:0 0 6px;color:${C.muted};font:12px/1.4 Arial,sans-serif;text-transform:uppercase;letter-spacing:1px;">${esc(blog.category)} · by ${esc(blog.writerName)}</p>
-<h2 style="margin:0 0 10px;font:bold 24px/1.25 Georgia,serif;color:${C.ink};"><a href="${esc(link)}" style="color:${C.ink};text-decoration:none;">${esc(blog.title)}</a></h2>
-<p style="margin:0 0 16px;font:16px/1.6 Georgia,serif;color:${C.ink};">${esc(blog.shortDescription)}</p>
-<a href="${esc(link)}" style="display:inline-block;background:${C.accent};color:#fff;text-decoration:none;font:bold 15px/1 Arial,sans-serif;padding:12px 20px;border-radius:8px;">Read the story</a></td></tr>`;
+<tr><td class="ag-ink" style="padding:18px 28px 6px;"><p class="ag-muted" style="margin:0 0 6px;color:${C.muted};font:12px/1.4 Arial,sans-serif;text-transform:uppercase;letter-spacing:1px;">${esc(blog.category)} · by ${esc(blog.writerName)}</p>
+<h2 style="margin:0 0 10px;font:bold 24px/1.25 Georgia,serif;color:${C.ink};"><a class="ag-title" href="${esc(link)}" style="color:${C.ink};text-decoration:none;">${esc(blog.title)}</a></h2>
+${
+  blog.body
+    ? `<p class="ag-muted" style="margin:0 0 18px;font:italic 17px/1.5 Georgia,serif;color:${C.muted};">${esc(blog.shortDescription)}</p>\n<div class="ag-body">${mailBodyHtml(blog.body.html, (path) => mailLink(config, path))}</div>\n<p style="margin:8px 0 16px;">${button('Read on the site')}</p>`
+    : `<p style="margin:0 0 16px;font:16px/1.6 Georgia,serif;color:${C.ink};">${esc(blog.shortDescription)}</p>\n${button('Read the story')}`
+}</td></tr>`;
 }
 
-const blogText = (config: MailConfig, blog: MailBlog) =>
-  `${blog.title}\n${blog.category} · by ${blog.writerName}\n\n${blog.shortDescription}\n\nRead it: ${mailLink(config, `/blogs/${encodeURIComponent(blog.id)}`)}`;
+// The plain-text part of a whole post is the writer's own Markdown: it was written to read as text.
+const blogText = (config: MailConfig, blog: MailBlog) => {
+  const link = mailLink(config, `/blogs/${encodeURIComponent(blog.id)}`);
+  return blog.body
+    ? `${blog.title}\n${blog.category} · by ${blog.writerName}\n\n${blog.body.markdown.trim()}\n\nRead on the site: ${link}`
+    : `${blog.title}\n${blog.category} · by ${blog.writerName}\n\n${blog.shortDescription}\n\nRead it: ${link}`;
+};
 
 /**
  * One queued mail, rendered: plain text and HTML, the RFC 8058 one-click unsubscribe headers

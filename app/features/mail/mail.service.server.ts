@@ -4,6 +4,7 @@ import { newId } from '~/lib/ids.server';
 import type { ServiceContext } from '~/lib/service-context';
 import { MESSAGES } from '~/lib/messages';
 import { onEvent } from '~/kernel/events.server';
+import { BodyUnrenderable, renderMarkdown } from '~/features/blogs/blogs.service.server';
 import * as repo from './mail.repo.server';
 import type { MailTokenSubject } from './mail-token.server';
 
@@ -99,6 +100,12 @@ export interface MailBlog {
   photo: string | null;
   category: string;
   writerName: string;
+  /**
+   * A post mail's whole body: the site's sanitised HTML and the writer's Markdown (the plain-text
+   * part). Absent in digests, for a post whose writer chose a teaser, and for a body that cannot
+   * be rendered now: those mails carry the teaser card (docs/decisions/066).
+   */
+  body?: { html: string; markdown: string };
 }
 
 /** One claimed row with what its mail says; `blogs` empty for a confirmation. */
@@ -175,7 +182,7 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
       notices = await noticesForMail(ctx, { userId: row.ref, from: message.period_start, to: message.period_end });
     } else if (message?.kind === 'post') {
       const blog = message.blog_id ? blogsById.get(message.blog_id) : undefined;
-      blogs = blog ? [toMailBlog(blog)] : [];
+      blogs = blog ? [{ ...toMailBlog(blog), ...(await wholeBody(ctx, blog)) }] : [];
     } else if (message?.kind === 'digest' && message.period_start && message.period_end) {
       const key = row.stream === 'follow' ? `${message.id}:${row.ref}` : message.id;
       if (!digestBlogs.has(key)) {
@@ -207,6 +214,19 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
     });
   }
   return batch;
+}
+
+/** The body a post mail carries, unless its writer chose a teaser or it cannot be rendered now. */
+async function wholeBody(ctx: ServiceContext, blog: { id: string; long_description: string; mail_teaser: number }): Promise<Pick<MailBlog, 'body'>> {
+  if (Number(blog.mail_teaser) === 1) return {};
+  try {
+    // The same render as the post's page (kept by its input, so a thousand recipients render it once).
+    return { body: { html: await renderMarkdown(blog.long_description, { imageBases: ctx.imageBases }), markdown: blog.long_description } };
+  } catch (error) {
+    if (!(error instanceof BodyUnrenderable)) throw error;
+    ctx.log.warn({ blog: blog.id }, 'mail: body not rendered; the teaser goes instead');
+    return {};
+  }
 }
 
 function toMailBlog(b: Awaited<ReturnType<typeof repo.findPublicBlogs>>[number]): MailBlog {

@@ -179,4 +179,22 @@ describeOnDialects('newsletter sending on %s', (t, dialect) => {
     const retaken = await claimMailBatch(later, { worker: 'w4', limit: 100, leaseMs: 60_000 });
     expect(retaken.mails.map((m) => m.id)).toEqual(expect.arrayContaining(ids.filter((id) => id !== first!.id)));
   });
+
+  it('a post mail carries the whole post, or the teaser its writer chose (docs/decisions/066)', async () => {
+    const author = await t.createUser({ name: 'Body Writer' });
+    const follower = await t.createUser({ name: 'Body Reader' });
+    await followWriter(t.context(follower.user), author.user.id);
+    const whole = (await createBlog(t.context(author.user), { ...blogInput('Whole post'), long_description: 'The **whole** of it.' })).insertedId;
+    const teaser = (await createBlog(t.context(author.user), { ...blogInput('Teaser post'), long_description: 'Not mailed.', mail: 'teaser' })).insertedId;
+    await t.runJobs();
+    const batch = await claimMailBatch(at('2040-02-01T00:00:00.000Z'), { worker: 'body', limit: 1000, leaseMs: 60_000 });
+    const mailed = (id: string) => batch.mails.find((m) => m.email === follower.user.email.toLowerCase() && m.blogs[0]?.id === id)?.blogs[0];
+    expect(mailed(whole)?.body).toEqual({ html: '<p>The <strong>whole</strong> of it.</p>\n', markdown: 'The **whole** of it.' });
+    expect(mailed(teaser)).toMatchObject({ title: 'Teaser post' });
+    expect(mailed(teaser)?.body).toBeUndefined();
+    // The writer may change her mind before it goes out: asked again when each mail is claimed.
+    await updateBlog(t.context(author.user), teaser, { mail: 'post' });
+    const row = await t.deps.database.db.selectFrom('blogs').select('mail_teaser').where('id', '=', teaser).executeTakeFirstOrThrow();
+    expect(Number(row.mail_teaser)).toBe(0);
+  });
 });

@@ -13,7 +13,7 @@ import { BodyEditor } from './body-editor';
 import { PhotoFocusField } from './photo-focus-field';
 import { useDraft } from './use-draft';
 
-export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo_focus', string>>;
+export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo_focus' | 'mail', string>>;
 
 export interface BlogFormActionData {
   errors?: Record<string, string>;
@@ -256,6 +256,16 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
           ))}
         </select>
         <FieldError id="availability-error" message={shown.availability} />
+      </div>
+
+      {/* Beside the product's fields: what this post's newsletter and follower mails carry (docs/decisions/066). */}
+      <div>
+        <label htmlFor="mail" className="mb-1 block font-semibold">By mail</label>
+        <select {...common('mail')} defaultValue={values.mail ?? 'post'} className="select w-full">
+          <option value="post">The whole post</option>
+          <option value="teaser">A teaser with a link</option>
+        </select>
+        <FieldError id="mail-error" message={shown.mail} />
       </div>
 
       <div>
