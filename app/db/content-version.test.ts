@@ -1,18 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
+import { HARBOUR_BLOG as BLOG } from '#test/blog-inputs';
 import { addComment, createBlog, likeBlog, recordView, unlikeBlog } from '~/features/blogs/blogs.service.server';
 import type { TestUser } from '#test/test-app';
 import { readContentVersions, readCurrentVersions } from './content-version.server';
-
-const BLOG = {
-  title: 'Harbour lights',
-  category: 'Travelling & Photography',
-  type: 'Mini blog',
-  short_description: 'Boats at dusk.',
-  long_description: 'The last ferry, the first lamps.',
-  availability: 'Public',
-  photo: '/uploads/harbour.webp',
-} as const;
 
 describeOnDialects('content versions on %s', (t) => {
   let owner: TestUser;

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { Page } from '~/components/page';
 import { FormError } from '~/features/users/components/auth-card';
@@ -75,44 +76,47 @@ export default function Account({ loaderData: { email, notice }, actionData }: R
   return (
     <Page title={MESSAGES.accountSettings} wide={false}>
       {notice ? <p role="status" className="alert alert-info mt-6" data-testid="account-notice">{notice}</p> : null}
-      <div className="card mt-6 border border-base-300 bg-base-100 shadow-md">
-        <Form method="post" className="card-body gap-3" data-testid="change-password" noValidate>
-          <h2 className="card-title">{MESSAGES.changePasswordTitle}</h2>
-          <input type="hidden" name="intent" value="password" />
-          <PasswordField label={MESSAGES.currentPasswordLabel} name="currentPassword" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={password?.errors.currentPassword} />
-          <PasswordField label={MESSAGES.newPasswordLabel} name="newPassword" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} hint={MESSAGES.passwordHint} error={password?.errors.newPassword} />
-          <FormError id="password-form-error" message={password?.formError} />
-          <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changePasswordTitle}</button>
-        </Form>
-      </div>
-      <div className="card mt-6 border border-base-300 bg-base-100 shadow-md">
-        <Form method="post" className="card-body gap-3" data-testid="change-email" noValidate>
-          <h2 className="card-title">{MESSAGES.changeEmailTitle}</h2>
-          <p className="text-sm opacity-85">Now: <span data-testid="account-email">{email}</span></p>
-          <input type="hidden" name="intent" value="email" />
-          <FormField label={MESSAGES.newEmailLabel} name="newEmail" type="email" autoComplete="email" maxLength={EMAIL_MAX_LENGTH} required error={change?.errors.newEmail} />
-          <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={change?.errors.password} />
-          <FormError id="email-form-error" message={change?.formError} />
-          {change?.sentTo ? <p role="status" className="alert alert-success" data-testid="email-change-sent">{MESSAGES.emailChangeSent(change.sentTo)}</p> : null}
-          <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changeEmailTitle}</button>
-        </Form>
-      </div>
-      <div className="card mt-6 border border-error/40 bg-base-100 shadow-md">
-        <Form method="post" className="card-body gap-3" data-testid="delete-account" noValidate>
-          <h2 className="card-title">{MESSAGES.deleteAccountTitle}</h2>
-          <p>{MESSAGES.deleteAccountWhat}</p>
-          <p className="text-sm opacity-85" data-testid="export-coming">{MESSAGES.exportComing}</p>
-          <input type="hidden" name="intent" value="delete" />
-          <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={leave?.errors.password} />
-          <label className="label cursor-pointer justify-start gap-3 whitespace-normal">
-            <input type="checkbox" name="confirm" className="checkbox checkbox-error" aria-invalid={leave?.errors.confirm ? true : undefined} aria-describedby={leave?.errors.confirm ? 'confirm-error' : undefined} />
-            <span className="label-text text-base-content">{MESSAGES.deleteAccountConfirm}</span>
-          </label>
-          {leave?.errors.confirm ? <p id="confirm-error" className="text-sm font-medium text-error">{leave.errors.confirm}</p> : null}
-          <FormError id="delete-form-error" message={leave?.formError} />
-          <button type="submit" className="btn btn-error self-start" disabled={busy}>{MESSAGES.deleteAccountButton}</button>
-        </Form>
-      </div>
+      <SettingsCard testId="change-password" title={MESSAGES.changePasswordTitle}>
+        <input type="hidden" name="intent" value="password" />
+        <PasswordField label={MESSAGES.currentPasswordLabel} name="currentPassword" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={password?.errors.currentPassword} />
+        <PasswordField label={MESSAGES.newPasswordLabel} name="newPassword" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} hint={MESSAGES.passwordHint} error={password?.errors.newPassword} />
+        <FormError id="password-form-error" message={password?.formError} />
+        <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changePasswordTitle}</button>
+      </SettingsCard>
+      <SettingsCard testId="change-email" title={MESSAGES.changeEmailTitle}>
+        <p className="text-sm opacity-85">Now: <span data-testid="account-email">{email}</span></p>
+        <input type="hidden" name="intent" value="email" />
+        <FormField label={MESSAGES.newEmailLabel} name="newEmail" type="email" autoComplete="email" maxLength={EMAIL_MAX_LENGTH} required error={change?.errors.newEmail} />
+        <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={change?.errors.password} />
+        <FormError id="email-form-error" message={change?.formError} />
+        {change?.sentTo ? <p role="status" className="alert alert-success" data-testid="email-change-sent">{MESSAGES.emailChangeSent(change.sentTo)}</p> : null}
+        <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changeEmailTitle}</button>
+      </SettingsCard>
+      <SettingsCard testId="delete-account" title={MESSAGES.deleteAccountTitle} danger>
+        <p>{MESSAGES.deleteAccountWhat}</p>
+        <p className="text-sm opacity-85" data-testid="export-coming">{MESSAGES.exportComing}</p>
+        <input type="hidden" name="intent" value="delete" />
+        <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={leave?.errors.password} />
+        <label className="label cursor-pointer justify-start gap-3 whitespace-normal">
+          <input type="checkbox" name="confirm" className="checkbox checkbox-error" aria-invalid={leave?.errors.confirm ? true : undefined} aria-describedby={leave?.errors.confirm ? 'confirm-error' : undefined} />
+          <span className="label-text text-base-content">{MESSAGES.deleteAccountConfirm}</span>
+        </label>
+        {leave?.errors.confirm ? <p id="confirm-error" className="text-sm font-medium text-error">{leave.errors.confirm}</p> : null}
+        <FormError id="delete-form-error" message={leave?.formError} />
+        <button type="submit" className="btn btn-error self-start" disabled={busy}>{MESSAGES.deleteAccountButton}</button>
+      </SettingsCard>
     </Page>
+  );
+}
+
+/** Each of the page's forms in its own card; the one that deletes the account has a red edge. */
+function SettingsCard({ testId, title, danger = false, children }: { testId: string; title: string; danger?: boolean; children: ReactNode }) {
+  return (
+    <div className={`card mt-6 border ${danger ? 'border-error/40' : 'border-base-300'} bg-base-100 shadow-md`}>
+      <Form method="post" className="card-body gap-3" data-testid={testId} noValidate>
+        <h2 className="card-title">{title}</h2>
+        {children}
+      </Form>
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { categorySlug } from '~/features/feeds/feeds.service.server';
 import type { Cacheability } from '~/lib/cacheability';
 import { API_READS, type KeptRead, keptReadOf, pageReadsOf } from '../../server/http/middleware/page-cache.server';
 import { apiSession, type ApiSession } from '../support/auth';
+import { instanceEnv, linkedAuthorId } from '../support/instances';
 import { PUBLIC_BLOG } from '../support/public-blog';
 import { builtRoutes } from '../support/routes';
 import { type RunningServer, startServer } from '../support/server';
@@ -33,7 +34,7 @@ describe.each(TEST_DIALECTS)('kept reads equal fresh renders on %s', (dialect) =
   beforeAll(async () => {
     pageReads = pageReadsOf(await builtRoutes());
     scratch = await createScratchDatabase(dialect);
-    const env = { ...scratch.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMITS: 'off' };
+    const env = instanceEnv(scratch);
     kept = await startServer(env);
     fresh = await startServer({ ...env, PAGE_CACHE_MB: '0' });
     const stamp = Date.now();
@@ -41,7 +42,7 @@ describe.each(TEST_DIALECTS)('kept reads equal fresh renders on %s', (dialect) =
     writer = await apiSession(kept.url, { email: writerEmail, name: 'Kept Writer' });
     reader = await apiSession(kept.url, { email: `kept-reader-${stamp}@example.com`, name: 'Kept Reader' });
     blogId = await newBlog(PUBLIC_BLOG.title);
-    authorId = /href="\/authors\/([^"/]+)"/.exec(await (await fetch(`${fresh.url}/blogs/${blogId}`)).text())?.[1] ?? '';
+    authorId = await linkedAuthorId(`${fresh.url}/blogs/${blogId}`);
     expect(authorId, 'the blog page links its author').not.toBe('');
     await send(reader, 'PATCH', `/api/blogs/${blogId}`, { commentText: 'First light.' });
   });

@@ -4,7 +4,7 @@ import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#tes
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { MESSAGES } from '~/lib/messages';
 import { apiSession, type ApiSession } from '../support/auth';
-import { PUBLIC_BLOG } from '../support/public-blog';
+import { instanceEnv, linkedAuthorId, postPublicBlog } from '../support/instances';
 import { type RunningServer, startServer } from '../support/server';
 
 /**
@@ -27,7 +27,7 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept pages on %s', (dialect
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(dialect);
-    const env = { ...scratch.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMITS: 'off' };
+    const env = instanceEnv(scratch);
     a = await startServer(env);
     b = await startServer(env);
     database = createDatabase({ databaseUrl: scratch.env.DATABASE_URL, sqlitePath: `${scratch.dataDir}/afterglow.db` });
@@ -36,13 +36,8 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept pages on %s', (dialect
     readerEmail = `reader-${tag}@example.com`;
     reader = await apiSession(a.url, { email: readerEmail, name: 'Rae Reader' });
     other = await apiSession(a.url, { email: `other-${tag}@example.com`, name: 'Otto Other' });
-    const created = await fetch(`${a.url}/api/blogs`, {
-      method: 'POST',
-      headers: { cookie: writer.cookie, origin: a.url, 'content-type': 'application/json' },
-      body: JSON.stringify(PUBLIC_BLOG),
-    });
-    blogId = ((await created.json()) as { insertedId: string }).insertedId;
-    authorId = /href="\/authors\/([^"/]+)"/.exec(await (await fetch(`${a.url}/blogs/${blogId}`)).text())?.[1] ?? '';
+    blogId = await postPublicBlog(a.url, writer);
+    authorId = await linkedAuthorId(`${a.url}/blogs/${blogId}`);
     expect(authorId, 'the blog page links its author').not.toBe('');
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
 import { apiSession, type ApiSession } from '../support/auth';
+import { instanceEnv, linkedAuthorId, postPublicBlog } from '../support/instances';
 import { PUBLIC_BLOG } from '../support/public-blog';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -32,7 +33,7 @@ describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(dialect);
-    const env = { ...scratch.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMITS: 'off' };
+    const env = instanceEnv(scratch);
     // One after the other: the first applies the migrations, the second finds them applied.
     kept = await startServer(env);
     fresh = await startServer({ ...env, RENDER_MEMO_MB: '0' });
@@ -51,13 +52,8 @@ describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s
       sessions.push(session);
     }
     // The blog is the first viewer's; the other two read it, neither having liked it.
-    const created = await fetch(`${kept.url}/api/blogs`, {
-      method: 'POST',
-      headers: { cookie: sessions[0]!.cookie, origin: kept.url, 'content-type': 'application/json' },
-      body: JSON.stringify(PUBLIC_BLOG),
-    });
-    blogId = ((await created.json()) as { insertedId: string }).insertedId;
-    authorId = /href="\/authors\/([^"/]+)"/.exec(await (await fetch(`${fresh.url}/blogs/${blogId}`)).text())?.[1] ?? '';
+    blogId = await postPublicBlog(kept.url, sessions[0]!);
+    authorId = await linkedAuthorId(`${fresh.url}/blogs/${blogId}`);
     expect(authorId, 'the blog page links its author').not.toBe('');
   });
   afterAll(async () => {
@@ -120,8 +116,8 @@ describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s
     const as = (session: ApiSession, server = kept) => ({ cookie: session.cookie, origin: server.url, 'content-type': 'application/json' });
     // The second reader gets one notification (a follower), the third two (a follower, a like).
     for (const session of [sessions[1]!, sessions[2]!]) {
-      const id = /href="\/authors\/([^"/]+)"/.exec(await (await fetch(`${kept.url}/profile`, { headers: { cookie: session.cookie } })).text())?.[1];
-      const followed = await fetch(`${kept.url}/follow`, { method: 'POST', headers: { ...as(sessions[0]!), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ writerId: id ?? '', intent: 'follow' }) });
+      const id = await linkedAuthorId(`${kept.url}/profile`, { headers: { cookie: session.cookie } });
+      const followed = await fetch(`${kept.url}/follow`, { method: 'POST', headers: { ...as(sessions[0]!), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ writerId: id, intent: 'follow' }) });
       expect(followed.status, 'follow').toBeLessThan(400);
     }
     const theirs = await fetch(`${kept.url}/api/blogs`, { method: 'POST', headers: as(sessions[2]!), body: JSON.stringify({ ...PUBLIC_BLOG, title: 'The third reader writes too' }) });

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { BlogsTable } from '~/db/schema';
+import type { BlogsTable, CommentsTable } from '~/db/schema';
 import { PHOTO_FOCUS_AUTO, photoPosition } from '~/features/images/photo-focus';
 import { MESSAGES } from '~/lib/messages';
 import type { z } from 'zod';
@@ -13,29 +13,11 @@ import { readingTime } from './reading-time';
  */
 export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision'> & { author_name: string | null };
 
-/** A comment with its author's name and photo as shown now, read through user_id or its remote actor. */
-export interface CommentRow {
-  id: string;
-  /** Null: a remote actor wrote it (remote_handle, remote_profile_url). */
-  user_id: string | null;
-  user_name: string | null;
-  user_photo: string | null;
-  remote_handle: string | null;
-  remote_profile_url: string | null;
-  parent_id: string | null;
-  root_id: string;
-  depth: number;
-  likes: number;
-  pinned_at: string | null;
-  hidden_at: string | null;
-  deleted_at: string | null;
-  comment_text: string;
-  commented_at: string;
-  removed_at: string | null;
-  removed_reason: string | null;
-  edited_at: string | null;
-  pending_since: string | null;
-}
+/** A comment with its author's name and photo as shown now, read through user_id (null: a remote actor wrote it) or its remote actor. */
+export type CommentRow = Pick<
+  Selectable<CommentsTable>,
+  'id' | 'user_id' | 'parent_id' | 'root_id' | 'depth' | 'likes' | 'pinned_at' | 'hidden_at' | 'deleted_at' | 'comment_text' | 'commented_at' | 'removed_at' | 'removed_reason' | 'edited_at' | 'pending_since'
+> & { user_name: string | null; user_photo: string | null; remote_handle: string | null; remote_profile_url: string | null };
 
 /** Who is looking: their own email is the only one they are ever shown (docs/product.md#emails-of-others). */
 export interface Viewer {

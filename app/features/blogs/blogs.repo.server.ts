@@ -1,4 +1,4 @@
-import { type AliasedExpression, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, sql, type Updateable } from 'kysely';
+import { type AliasedExpression, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Database, DialectName } from '~/db/schema';
 import { blogShownToAll, shownName, shownPhoto } from '~/db/shared-sql.server';
 import { keptForLists, keyOf } from '~/lib/caches.server';
@@ -125,6 +125,11 @@ export const SEARCH_MAX_RESULTS = 1000;
 const SNIPPET_WORDS = 28;
 const HEADLINE_OPTIONS = `StartSel=${MARK_OPEN}, StopSel=${MARK_CLOSE}, MinWords=${SNIPPET_WORDS / 2}, MaxWords=${SNIPPET_WORDS}, MaxFragments=2, FragmentDelimiter=" … "`;
 
+/** Equal scores fall newest first, as the lists do; then the asked-for page of the cut candidates. */
+function newestOnPage<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, page: { limit: number; offset: number }): SelectQueryBuilder<DB, TB, O> {
+  return qb.orderBy(sql.ref('c.top_created_at'), 'desc').orderBy(sql.ref('c.top_id'), 'desc').limit(page.limit).offset(page.offset);
+}
+
 /**
  * Full-text search (docs/decisions/012-full-text-search.md): of the blogs the filter lets the
  * viewer see whose title, short or long description contain every term, the newest
@@ -154,10 +159,7 @@ export async function searchBlogs(
       .innerJoin('blogs', 'blogs.id', 'c.top_id')
       .select(['c.top_id', 'c.top_created_at', sql<number>`ts_rank(blogs.search_vector, ${query})`.as('score'), sql<number>`count(*) over ()`.as('total')])
       .orderBy('score', 'desc')
-      .orderBy('c.top_created_at', 'desc')
-      .orderBy('c.top_id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset);
+      .$call((qb) => newestOnPage(qb, page));
     const rows = await db
       .selectFrom(top.as('top'))
       .innerJoin('blogs', 'blogs.id', 'top.top_id')
@@ -182,10 +184,7 @@ export async function searchBlogs(
     .selectAll()
     .select(sql<number>`count(*) over ()`.as('total'))
     .orderBy('c.score')
-    .orderBy('c.top_created_at', 'desc')
-    .orderBy('c.top_id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset);
+    .$call((qb) => newestOnPage(qb, page));
   // CROSS JOIN keeps SQLite's join order: the page's rowids first, then one FTS row each.
   const rows = await db
     .selectFrom(top.as('top'))

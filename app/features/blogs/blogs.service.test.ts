@@ -1,23 +1,12 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
+import { blogInput as input } from '#test/blog-inputs';
 import { AppError } from '~/lib/errors';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
 import { createTestApp, type TestUser } from '#test/test-app';
-import type { CreateBlogInput } from './blogs.schema';
 import { getAuthor } from '~/features/users/users.service.server';
 import { addComment, createBlog, getBlog, getBlogWithAuthor, likeBlog, listAuthorBlogs, listRecentBlogs, updateBlog } from './blogs.service.server';
-
-const input = (overrides: Partial<CreateBlogInput> = {}): CreateBlogInput => ({
-  title: 'Sunset notes',
-  category: 'Personal',
-  type: 'Mini blog',
-  short_description: 'A short one.',
-  long_description: 'A longer one.',
-  availability: 'Public',
-  photo: '/uploads/00000000-0000-4000-8000-000000000000-1600.webp',
-  ...overrides,
-});
 
 /** The contracts other features rely on (Home's Recent Blogs, the wishlist), on a fixed clock. */
 describeOnDialects('blog service on %s', (t, dialect) => {

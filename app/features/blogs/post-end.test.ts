@@ -1,18 +1,10 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
+import { HARBOUR_BLOG as BLOG } from '#test/blog-inputs';
 import type { TestUser } from '#test/test-app';
 import { readCurrentVersions } from '~/db/content-version.server';
 import { hideContent, setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { createBlog, deleteBlog, getBlogWithAuthor, getPostEnd, likeBlog, updateBlog } from './blogs.service.server';
-
-const BLOG = {
-  category: 'Travelling & Photography',
-  type: 'Mini blog',
-  short_description: 'Boats at dusk.',
-  long_description: 'The last ferry, the first lamps.',
-  availability: 'Public',
-  photo: '/uploads/harbour.webp',
-} as const;
 
 describeOnDialects('the end of a post on %s', (t) => {
   let writer: TestUser;

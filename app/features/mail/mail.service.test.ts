@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
+import { titledBlogInput as blogInput } from '#test/blog-inputs';
 import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
 import { followWriter, listFollowing, unfollowWriter, followStateForWriter } from '~/features/follows/follows.service.server';
 import { MESSAGES } from '~/lib/messages';
@@ -8,17 +9,6 @@ import type { TestUser } from '#test/test-app';
 import { claimMailBatch, digestPeriod, prepareDailyDigest, recordMailOutcome } from './mail.service.server';
 import { readMailToken, signMailToken } from './mail-token.server';
 import { confirmSubscription, describeMailLink, setNewsletterDelivery, subscribe, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
-
-const blogInput = (title: string, availability: 'Public' | 'Hidden' = 'Public') => ({
-  title,
-  category: 'Personal' as const,
-  type: 'Mini blog' as const,
-  short_description: `About ${title}`,
-  long_description: 'Long enough.',
-  details: '',
-  availability,
-  photo: '/uploads/sunset.webp',
-});
 
 describeOnDialects('newsletter sending on %s', (t, dialect) => {
   let writer: TestUser;

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
+import { blogInput } from '#test/blog-inputs';
 import { addComment, createBlog, getBlog, listBlogs, updateBlog, listFeaturedBlogs, listPublicBlogRefs, listRecentBlogs } from '~/features/blogs/blogs.service.server';
-import type { CreateBlogInput } from '~/features/blogs/blogs.schema';
 import { MESSAGES } from '~/lib/messages';
 import type { ServiceContext } from '~/lib/service-context';
 import type { TestUser } from '#test/test-app';
@@ -23,16 +23,6 @@ import {
 } from './moderation.service.server';
 import { approveContent, listPendingAndHeld } from './spam-hold.service.server';
 
-const blogInput = (overrides: Partial<CreateBlogInput> = {}): CreateBlogInput => ({
-  title: 'Dusk over the bay',
-  category: 'Personal',
-  type: 'Mini blog',
-  short_description: 'A short one.',
-  long_description: 'A longer one.',
-  availability: 'Public',
-  photo: '/uploads/00000000-0000-4000-8000-000000000000-1600.webp',
-  ...overrides,
-});
 const why = { reason: 'Spam links' };
 
 describeOnDialects('moderation service on %s', (t) => {

@@ -47,41 +47,9 @@ export async function addActor(db: Db, notificationId: string, actorId: string, 
     .execute();
 }
 
-/** A recipient's groups, newest activity first, with what each shows. */
-export async function listForRecipient(db: Db, recipientId: string, q: { limit: number; offset: number }) {
+/** A group with what the page and the mails show of it: the blog it is about and who acted first. */
+function selectNotifications(db: Db) {
   return db
-    .selectFrom('notifications as n')
-    .leftJoin('blogs as b', 'b.id', 'n.blog_id')
-    .select([
-      'n.id',
-      'n.kind',
-      'n.blog_id',
-      'n.comment_id',
-      'n.actor_id',
-      'n.actor_count',
-      'n.detail',
-      'n.created_at',
-      'n.updated_at',
-      'n.read_at',
-      'b.title as blog_title',
-      'b.owner_id as blog_owner_id',
-      'b.availability as blog_availability',
-      'b.removed_at as blog_removed_at',
-      shownName('n.actor_id').as('actor_name'),
-      shownPhoto('n.actor_id').as('actor_photo'),
-    ])
-    .where('n.recipient_id', '=', recipientId)
-    .orderBy('n.updated_at', 'desc')
-    .orderBy('n.id')
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
-}
-export type NotificationRow = Awaited<ReturnType<typeof listForRecipient>>[number];
-
-/** The same rows, for one group or for a recipient's groups active in a period (mails). */
-export async function listForMail(db: Db, q: { id: string } | { recipientId: string; from: string; to: string; kinds: NotificationKind[] }) {
-  let query = db
     .selectFrom('notifications as n')
     .leftJoin('blogs as b', 'b.id', 'n.blog_id')
     .select([
@@ -103,6 +71,23 @@ export async function listForMail(db: Db, q: { id: string } | { recipientId: str
       shownName('n.actor_id').as('actor_name'),
       shownPhoto('n.actor_id').as('actor_photo'),
     ]);
+}
+
+/** A recipient's groups, newest activity first, with what each shows. */
+export async function listForRecipient(db: Db, recipientId: string, q: { limit: number; offset: number }) {
+  return selectNotifications(db)
+    .where('n.recipient_id', '=', recipientId)
+    .orderBy('n.updated_at', 'desc')
+    .orderBy('n.id')
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+}
+export type NotificationRow = Awaited<ReturnType<typeof listForRecipient>>[number];
+
+/** The same rows, for one group or for a recipient's groups active in a period (mails). */
+export async function listForMail(db: Db, q: { id: string } | { recipientId: string; from: string; to: string; kinds: NotificationKind[] }) {
+  let query = selectNotifications(db);
   if ('id' in q) query = query.where('n.id', '=', q.id);
   else {
     if (q.kinds.length === 0) return [];

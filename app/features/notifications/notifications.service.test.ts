@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
+import { titledBlogInput as blogInput } from '#test/blog-inputs';
 import type { TestUser } from '#test/test-app';
 import { addComment, createBlog, likeBlog, unlikeBlog } from '~/features/blogs/blogs.service.server';
 import { replyToComment, setCommentLiked } from '~/features/blogs/comments.service.server';
@@ -18,17 +19,6 @@ import {
   purgeOldNotifications,
   saveNotificationSettings,
 } from './notifications.service.server';
-
-const blogInput = (title: string) => ({
-  title,
-  category: 'Personal' as const,
-  type: 'Mini blog' as const,
-  short_description: `About ${title}`,
-  long_description: 'Long enough.',
-  details: '',
-  availability: 'Public' as const,
-  photo: '/uploads/sunset.webp',
-});
 
 describeOnDialects('notifications on %s', (t) => {
   let writer: TestUser;

@@ -45,6 +45,22 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
+/** A required pick-list of the form: its label, a placeholder no one can pick, and its error. */
+function ChoiceField({ field, label, placeholder, choices, value, error }: { field: { id: string; name: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }; label: string; placeholder: string; choices: readonly string[]; value?: string; error?: string }) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="mb-1 block font-semibold">{label}</label>
+      <select {...field} required defaultValue={value ?? ''} className="select w-full">
+        <option value="" disabled>{placeholder}</option>
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>{choice}</option>
+        ))}
+      </select>
+      <FieldError id={`${field.name}-error`} message={error} />
+    </div>
+  );
+}
+
 /**
  * Add blog and Edit blog (docs/product.md#add-and-edit-a-blog). Posts multipart to the route's action, so it works without
  * JavaScript (the action runs the image pipeline itself). With JavaScript the fields are checked
@@ -159,27 +175,9 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
         <FieldError id="title-error" message={shown.title} />
       </div>
 
-      <div>
-        <label htmlFor="category" className="mb-1 block font-semibold">Category</label>
-        <select {...common('category')} required defaultValue={values.category ?? ''} className="select w-full">
-          <option value="" disabled>Choose a category</option>
-          {BLOG_CATEGORIES.map((c) => (
-            <option key={c} value={c}>{c}</option>
-          ))}
-        </select>
-        <FieldError id="category-error" message={shown.category} />
-      </div>
+      <ChoiceField field={common('category')} label="Category" placeholder="Choose a category" choices={BLOG_CATEGORIES} value={values.category} error={shown.category} />
 
-      <div>
-        <label htmlFor="type" className="mb-1 block font-semibold">Type</label>
-        <select {...common('type')} required defaultValue={values.type ?? ''} className="select w-full">
-          <option value="" disabled>Choose a type</option>
-          {BLOG_TYPES.map((t) => (
-            <option key={t} value={t}>{t}</option>
-          ))}
-        </select>
-        <FieldError id="type-error" message={shown.type} />
-      </div>
+      <ChoiceField field={common('type')} label="Type" placeholder="Choose a type" choices={BLOG_TYPES} value={values.type} error={shown.type} />
 
       <div className="md:col-span-2">
         <label htmlFor="short_description" className="mb-1 block font-semibold">Short description</label>
@@ -247,16 +245,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
         />
       </div>
 
-      <div>
-        <label htmlFor="availability" className="mb-1 block font-semibold">Availability</label>
-        <select {...common('availability')} required defaultValue={values.availability ?? ''} className="select w-full">
-          <option value="" disabled>Choose availability</option>
-          {BLOG_AVAILABILITY.map((a) => (
-            <option key={a} value={a}>{a}</option>
-          ))}
-        </select>
-        <FieldError id="availability-error" message={shown.availability} />
-      </div>
+      <ChoiceField field={common('availability')} label="Availability" placeholder="Choose availability" choices={BLOG_AVAILABILITY} value={values.availability} error={shown.availability} />
 
       {/* Beside the product's fields: what this post's newsletter and follower mails carry (docs/decisions/066). */}
       <div>
