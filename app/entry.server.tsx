@@ -5,9 +5,9 @@ import { renderToPipeableStream } from 'react-dom/server';
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
-import { NonceProvider } from '~/lib/nonce';
-import { lowerScriptPriority, lowerScriptPriorityStream } from '~/lib/script-priority.server';
-import { fillTemplate, makeTemplate, type PageTemplate } from '~/lib/viewer-slots.server';
+import { NonceProvider } from '~/lib/render/nonce';
+import { lowerScriptPriority, lowerScriptPriorityStream } from '~/lib/render/script-priority.server';
+import { fillTemplate, makeTemplate, type PageTemplate } from '~/lib/render/viewer-slots.server';
 
 export const streamTimeout = 5_000;
 
@@ -53,8 +53,8 @@ export default function handleRequest(
 
 /**
  * A signed-in document: its render holds placeholders for the viewer's strings, filled in here
- * (app/lib/viewer-slots.server.ts). A render of the same URL and loader data is kept and filled
- * again for the next viewer instead of rendered anew (app/lib/render-memo.server.ts, decision 043).
+ * (app/lib/render/viewer-slots.server.ts). A render of the same URL and loader data is kept and filled
+ * again for the next viewer instead of rendered anew (app/lib/render/render-memo.server.ts, decision 043).
  * Always whole: the placeholders are filled in the finished page.
  */
 async function renderSignedIn(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext, loadContext: AppLoadContext): Promise<Response> {

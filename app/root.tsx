@@ -1,4 +1,4 @@
-import './lib/zod-browser';
+import '~/lib/core/zod-browser';
 import { useEffect } from 'react';
 import {
   data,
@@ -24,11 +24,11 @@ import type { MenuUser } from './components/user-menu';
 import { canModerate } from './features/moderation/moderation.service.server';
 import { countUnreadNotifications } from './features/notifications/notifications.service.server';
 import type { BellState } from './components/notification-bell';
-import { clearFlashCookie, readFlash } from './lib/flash.server';
-import { displayName } from './lib/display-name';
-import { useNonce } from './lib/nonce';
-import { siteBaseUrl } from './lib/site-url.server';
-import { THEME_BOOT_SCRIPT } from './lib/theme';
+import { clearFlashCookie, readFlash } from '~/lib/page/flash.server';
+import { displayName } from '~/lib/core/display-name';
+import { useNonce } from '~/lib/render/nonce';
+import { siteBaseUrl } from '~/lib/page/site-url.server';
+import { THEME_BOOT_SCRIPT } from '~/lib/page/theme';
 
 // Error pages are rare: their code loads when one is shown (docs/decisions/038).
 const ErrorPage = onDemand(() => import('./components/not-found').then((m) => ({ default: m.ErrorPage })), { serverMarkup: '[data-status]' });
@@ -140,7 +140,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>('root');
   // Statuses in one place: a loader's or action's AppError (or an outage) arrives here as a
-  // route error response through app/lib/page-errors.server.ts; anything else is a 500.
+  // route error response through app/lib/page/page-errors.server.ts; anything else is a 500.
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
   return <ErrorPage status={status} requestId={status === 404 ? undefined : data?.requestId} detail={detail} />;

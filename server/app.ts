@@ -21,12 +21,12 @@ export { ConfigError, StartupError };
 declare module 'react-router' {
   interface AppLoadContext {
     deps: AppDeps;
-    service: import('~/lib/service-context').ServiceContext;
-    user: import('~/lib/service-context').SessionUser | null;
+    service: import('~/lib/core/service-context').ServiceContext;
+    user: import('~/lib/core/service-context').SessionUser | null;
     nonce: string;
     requestId: string;
     /** The viewer's strings as placeholders in a signed-in document's render (decision 043). */
-    slots: import('~/lib/viewer-slots.server').ViewerSlots;
+    slots: import('~/lib/render/viewer-slots.server').ViewerSlots;
     /** Set when the viewer memo may keep this page's answer: entry.server leaves it there (decision 059). */
     viewerCapture?: import('./http/middleware/viewer-memo.server').ViewerCapture;
     clientIp: string;

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { mailOrigin } from '~/features/mail/mail-templates.server';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { createTestApp, type TestApp } from '../tests/support/test-app';
 
 const sessionCookie = (res: Response) => res.headers.getSetCookie().find((c) => c.includes('session_token='))?.split(';')[0];

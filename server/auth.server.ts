@@ -9,15 +9,15 @@ import { ACCOUNT_WRITE_ENDPOINTS, checkAccountRequest, recordAccountAnswer, rese
 import { accountDeleted, createUserRecord, noteAccountLeaving, recordSignIn, syncProfileEmail } from '~/features/users/users.service.server';
 import { confirmNewEmailMail, emailChangeAskedMail, passwordChangedMail } from '~/features/users/account-mails';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '~/features/users/users.schema';
-import { isAppError, RateLimitedError } from '~/lib/errors';
-import type { AuthPort, ServiceContext, SessionUser } from '~/lib/service-context';
+import { isAppError, RateLimitedError } from '~/lib/core/errors';
+import type { AuthPort, ServiceContext, SessionUser } from '~/lib/core/service-context';
 import { checkAuthInput, fitUserToLimits } from './auth-input.server';
 import type { Config } from './config.server';
 import { mailLink } from '~/features/mail/mail-templates.server';
 import { createMailer, type Mailer } from './adapters/smtp.server';
 import { expectedOrigin } from './http/middleware/origin-check.server';
 import { emailRateLimitKey } from './http/middleware/rate-limit.server';
-import { clientRulesOf, emailRuleOf, type RateLimitRule } from '~/lib/rate-limits';
+import { clientRulesOf, emailRuleOf, type RateLimitRule } from '~/lib/core/rate-limits';
 
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 export const SESSION_COOKIE_PREFIX = 'afterglow';

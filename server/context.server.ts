@@ -8,11 +8,11 @@ import { countsFreshness, memoryViewMarks, ViewCounter } from '~/features/blogs/
 import { imageStoreFor, ownImageBases } from '~/features/images/image-store.server';
 import { photoFetchPolicy } from '~/features/images/images.service.server';
 import { withStoredProfile } from '~/features/users/users.service.server';
-import { RenderMemo } from '~/lib/render-memo.server';
-import type { ServiceContext, SessionUser } from '~/lib/service-context';
-import { RateLimitedError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import type { RateLimitRule } from '~/lib/rate-limits';
+import { RenderMemo } from '~/lib/render/render-memo.server';
+import type { ServiceContext, SessionUser } from '~/lib/core/service-context';
+import { RateLimitedError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { RateLimitRule } from '~/lib/core/rate-limits';
 import { type Auth, authPort, createAuth, migrateAuthTables } from './auth.server';
 import type { Config } from './config.server';
 import { checkFailures, consumeEmailRateLimit, consumeRule, countFailure, createRateLimitStore, type RateLimitResult, rateLimitHeaders, RedisRateLimitStore, type RateLimitStore } from './http/middleware/rate-limit.server';

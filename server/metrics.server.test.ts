@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLastBackup, instanceWarnings } from '~/features/moderation/instance.service.server';
-import { DURATION_BUCKETS, DurationTally } from '~/lib/metrics.server';
+import { DURATION_BUCKETS, DurationTally } from '~/lib/render/metrics.server';
 import routes from '~/routes';
 // @ts-expect-error plain JavaScript operator scripts
 import { backup } from '../scripts/backup.js';

@@ -3,11 +3,11 @@ import { BlockList, isIPv6 } from 'node:net';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import { readQueues, type Queues } from '~/features/moderation/instance.service.server';
-import { CACHES } from '~/lib/caches.server';
+import { CACHES } from '~/lib/render/caches.server';
 import { type JobKindStats, jobStats } from '~/kernel/jobs.server';
-import { DURATION_BUCKETS, tallies } from '~/lib/metrics.server';
-import { MESSAGES } from '~/lib/messages';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { DURATION_BUCKETS, tallies } from '~/lib/render/metrics.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { version } from '../package.json';
 import { OPERATIONS } from './http/api/operations.server';
 import type { AppDeps, AppEnv } from './context.server';
@@ -17,7 +17,7 @@ import { jobFailures } from './jobs/runner.server';
  * GET /metrics in Prometheus' text format (docs/decisions/052): the process and runtime defaults
  * of prom-client, request durations by route pattern, status and method, the page cache's and
  * render memo's hits and misses, the queues, the database pool, rate-limit refusals and sign-in
- * failures. The hot paths only increment numbers (app/lib/metrics.server.ts); everything is
+ * failures. The hot paths only increment numbers (app/lib/render/metrics.server.ts); everything is
  * turned into series here, when scraped.
  */
 
@@ -252,7 +252,7 @@ function processMetrics(): Registry {
   });
   new Counter({
     name: 'afterglow_cache_requests_total',
-    help: 'Values the caches kept in app/lib/caches.server.ts answered (hit) or read again (miss), by cache.',
+    help: 'Values the caches kept in app/lib/render/caches.server.ts answered (hit) or read again (miss), by cache.',
     labelNames: ['cache', 'result'],
     registers,
     collect() {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { FeedbackKind } from '~/lib/feedback';
+import type { FeedbackKind } from '~/lib/page/feedback';
 
 /** The colour of each kind, as daisyUI alert classes (toasts and the dialogs' round icon). */
 export const ALERT_CLASS: Record<FeedbackKind, string> = {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { type DialogOptions, defaultDuration, type ToastOptions } from '~/lib/feedback';
+import { type DialogOptions, defaultDuration, type ToastOptions } from '~/lib/page/feedback';
 import { ALERT_CLASS, DialogBox, KindIcon } from './dialog-box';
 
 /** The toasts and dialogs themselves, loaded when the first is shown (components/feedback.tsx, docs/decisions/038). */

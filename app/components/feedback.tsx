@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import type { DialogOptions, FlashMessage, ToastOptions } from '~/lib/feedback';
+import type { DialogOptions, FlashMessage, ToastOptions } from '~/lib/page/feedback';
 import type { DialogItem, ToastItem } from './feedback-view';
 import { onDemand } from './on-demand';
 

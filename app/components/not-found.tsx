@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /** The error page for unknown routes (docs/product.md#page-frame). */
 export function NotFound() {

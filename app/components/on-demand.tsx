@@ -1,5 +1,5 @@
 import { type ComponentType, createElement, use, useEffect, useReducer } from 'react';
-import { lazy } from '~/lib/lazy';
+import { lazy } from '~/lib/page/lazy';
 
 type Loaded<P> = { default: ComponentType<P> };
 

@@ -1,4 +1,4 @@
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /**
  * Under a screen's failure message when its form was sent after the session ended: signing in

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { SITE_DESCRIPTION } from '~/lib/messages';
+import { SITE_DESCRIPTION } from '~/lib/texts/messages';
 
 /** Footer (docs/product.md#footer): links incl. /featureBlog and, signed in, /wishList/{email}; description; year. */
 export function SiteFooter({ wishlistPath, siteName }: { wishlistPath: string | null; siteName: string }) {

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { Link, NavLink } from 'react-router';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { onDemand } from './on-demand';
 import { type BellState, NotificationBell } from './notification-bell';
 import { ThemeToggle } from './theme-toggle';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { applyTheme, currentTheme, type ThemePreference } from '~/lib/theme';
+import { applyTheme, currentTheme, type ThemePreference } from '~/lib/page/theme';
 
 /** Light/dark switch stored under local storage `theme` (docs/product.md#navigation-bar). */
 export function ThemeToggle() {

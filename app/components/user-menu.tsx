@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { Form, Link } from 'react-router';
-import { clearDrafts } from '~/lib/drafts';
-import { MESSAGES } from '~/lib/messages';
+import { clearDrafts } from '~/lib/page/drafts';
+import { MESSAGES } from '~/lib/texts/messages';
 import { Avatar } from './avatar';
 import { useDisclosure } from './use-disclosure';
 

@@ -5,7 +5,7 @@ import type { TestApp, TestUser } from '#test/test-app';
 import { readContentVersions } from '~/db/content-version.server';
 import { addComment, createBlog, getBlog, likeBlog, listBlogs, listFeaturedBlogs, listLikedBlogs, listRecentBlogs } from '~/features/blogs/blogs.service.server';
 import { addToWishlist, listWishlist, listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { Database, DialectName } from './schema';
 
 /** Records every query a piece of code runs, compiled, so its plan can be asked for. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { newId } from '~/lib/ids.server';
-import type { ServiceContext } from '~/lib/service-context';
+import { newId } from '~/lib/core/ids.server';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { defineJob, enqueueJob, type JobDefinition, type JobRun } from './jobs.server';
 
 /**

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeOnDialects } from '#test/dialects';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { emit, eventJobs, onEvent } from './events.server';
 import { defineJob, drainJobs, enqueueJob, jobStats, JobRegistry, MAX_BACKOFF_MS, pruneDoneJobs, runJobBatch } from './jobs.server';
 import { findJobs } from './jobs.repo.server';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { newId } from '~/lib/ids.server';
-import type { ServiceContext } from '~/lib/service-context';
+import { newId } from '~/lib/core/ids.server';
+import type { ServiceContext } from '~/lib/core/service-context';
 import * as repo from './jobs.repo.server';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { defineJob, enqueueJob, type JobDefinition } from './jobs.server';
 
 /**

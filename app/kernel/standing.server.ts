@@ -1,6 +1,6 @@
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/core/service-context';
 import * as repo from './standing.repo.server';
 
 /**

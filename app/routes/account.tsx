@@ -6,12 +6,12 @@ import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';
 import { changePassword, deleteOwnAccount, requestEmailChange } from '~/features/users/account.service.server';
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, fieldErrors, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { defineAction } from '~/lib/page-action.server';
-import { pageTitle } from '~/lib/seo';
-import { EMAIL_MAX_LENGTH } from '~/lib/validation';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { defineAction } from '~/lib/page/page-action.server';
+import { pageTitle } from '~/lib/page/seo';
+import { EMAIL_MAX_LENGTH } from '~/lib/core/validation';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.accountSettings) }];

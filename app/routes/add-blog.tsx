@@ -5,16 +5,16 @@ import { createBlog } from '~/features/blogs/blogs.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
 import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
 import { getOwnSuspension } from '~/kernel/standing.server';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageRefusal } from '~/lib/page-errors.server';
-import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
-import { pageTitle } from '~/lib/seo';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageRefusal } from '~/lib/page/page-errors.server';
+import { signedOutPost, userOrSignedOutPost } from '~/lib/page/session.server';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/add-blog';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { BlogFormSchema } from '~/features/blogs/blogs.schema';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Add a blog') }];
 

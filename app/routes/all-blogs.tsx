@@ -8,10 +8,10 @@ import { listBlogs } from '~/features/blogs/blogs.service.server';
 import { BlogCard } from '~/features/blogs/components/blog-card';
 import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
 import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageMeta, siteOf } from '~/lib/seo';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/all-blogs';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;

@@ -14,13 +14,13 @@ import { ReportButton } from '~/features/moderation/components/report-button';
 import { runModerationForm } from '~/features/moderation/moderation-form.server';
 import { getWriterModeration } from '~/features/moderation/spam-hold.service.server';
 import { onDemand } from '~/components/on-demand';
-import { withFlash } from '~/lib/flash.server';
-import { pageRefusal } from '~/lib/page-errors.server';
-import { defineAction } from '~/lib/page-action.server';
+import { withFlash } from '~/lib/page/flash.server';
+import { pageRefusal } from '~/lib/page/page-errors.server';
+import { defineAction } from '~/lib/page/page-action.server';
 import { ModerationReasonSchema, SuspendSchema } from '~/features/moderation/moderation.schema';
-import { MESSAGES } from '~/lib/messages';
-import { errorPage } from '~/lib/page-errors.server';
-import { pageMeta, siteOf } from '~/lib/seo';
+import { MESSAGES } from '~/lib/texts/messages';
+import { errorPage } from '~/lib/page/page-errors.server';
+import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/author';
 
 // Only moderators see it: its code loads when it is shown (docs/decisions/038).

@@ -23,20 +23,20 @@ import { MarkdownBody } from '~/features/blogs/components/markdown-body';
 import { BodyUnrenderable, renderMarkdown } from '~/features/blogs/blogs.service.server';
 import { ownImageBases, ownPhoto } from '~/features/images/images.service.server';
 import { useFeedback } from '~/components/feedback';
-import { RateLimitedError } from '~/lib/errors';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { errorPage, pageRefusal } from '~/lib/page-errors.server';
-import { absoluteUrl, pageMeta, siteOf } from '~/lib/seo';
-import { userOrRedirectToLogin, signedOutPost } from '~/lib/session.server';
+import { RateLimitedError } from '~/lib/core/errors';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { errorPage, pageRefusal } from '~/lib/page/page-errors.server';
+import { absoluteUrl, pageMeta, siteOf } from '~/lib/page/seo';
+import { userOrRedirectToLogin, signedOutPost } from '~/lib/page/session.server';
 import type { Route } from './+types/blog-detail';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'blog' } satisfies CachedRead;
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 /**
  * Title, description and canonical URL; Open Graph and Twitter cards for sharing; a JSON-LD

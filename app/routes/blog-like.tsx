@@ -1,13 +1,13 @@
 import { redirect } from 'react-router';
 import { likeBlog, unlikeBlog } from '~/features/blogs/blogs.service.server';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { LOG_IN, loginPath } from '~/lib/login-path';
-import { MESSAGES } from '~/lib/messages';
-import { pageRefusal } from '~/lib/page-errors.server';
-import { safeRedirectPath } from '~/lib/session.server';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { LOG_IN, loginPath } from '~/lib/page/login-path';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageRefusal } from '~/lib/page/page-errors.server';
+import { safeRedirectPath } from '~/lib/page/session.server';
 import type { Route } from './+types/blog-like';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 /**
  * The like button's no-JavaScript path (with JavaScript it calls the API directly): likes or
@@ -32,7 +32,7 @@ export const action = defineAction<Route.ActionArgs>()(
       const { modifiedCount } = await likeBlog(ctx, params.id);
       return redirect(back, modifiedCount ? { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.likeSuccess, duration: FEEDBACK_MS.like }) } : undefined);
     } catch (error) {
-      // Spec §8: like errors are only logged.
+      // Like errors are only logged (docs/product.md#messages).
       ctx.log.warn({ err: pageRefusal(error), blog: params.id }, 'like failed');
       return redirect(back);
     }

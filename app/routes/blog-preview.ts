@@ -1,10 +1,10 @@
 import { previewBody } from '~/features/blogs/blogs.service.server';
 import { PreviewSchema } from '~/features/blogs/blogs.schema';
-import { isAppError, RateLimitedError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
+import { isAppError, RateLimitedError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { Route } from './+types/blog-preview';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 

@@ -1,13 +1,13 @@
 import { data, Link } from 'react-router';
-import { AppError } from '~/lib/errors';
+import { AppError } from '~/lib/core/errors';
 import { isCommentTool, runCommentTool } from '~/features/blogs/comment-form.server';
 import { listThread } from '~/features/blogs/comments.service.server';
 import { CommentNode, threadTrees } from '~/features/blogs/components/comment-thread';
-import { MESSAGES } from '~/lib/messages';
-import { errorPage } from '~/lib/page-errors.server';
-import { pageMeta, siteOf } from '~/lib/seo';
-import { defineAction } from '~/lib/page-action.server';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { MESSAGES } from '~/lib/texts/messages';
+import { errorPage } from '~/lib/page/page-errors.server';
+import { pageMeta, siteOf } from '~/lib/page/seo';
+import { defineAction } from '~/lib/page/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { CommentSchema } from '~/features/blogs/blogs.schema';
 import type { Route } from './+types/comment-thread';
 

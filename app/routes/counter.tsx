@@ -1,8 +1,8 @@
 import { Achievements } from '~/features/home/components/achievements';
 import { loadSiteFigures } from '~/features/home/home.service.server';
-import { pageMeta, siteOf } from '~/lib/seo';
+import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/counter';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { Page } from '~/components/page';
 import { listFeaturedBlogs } from '~/features/blogs/blogs.service.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageMeta, siteOf } from '~/lib/seo';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/featured-blogs';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;

@@ -2,10 +2,10 @@ import { data } from 'react-router';
 import { buildFeed, categoryFromSlug, type FeedScope } from '~/features/feeds/feeds.service.server';
 import { ownImageBases } from '~/features/images/images.service.server';
 import { getAuthor } from '~/features/users/users.service.server';
-import { errorPage } from '~/lib/page-errors.server';
-import { siteBaseUrl } from '~/lib/site-url.server';
+import { errorPage } from '~/lib/page/page-errors.server';
+import { siteBaseUrl } from '~/lib/page/site-url.server';
 import type { Route } from './+types/feed';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists-without-counts' } satisfies CachedRead;

@@ -1,10 +1,10 @@
 import { redirect } from 'react-router';
 import { FollowFormSchema } from '~/features/follows/follows.schema';
 import { followWriter, unfollowWriter } from '~/features/follows/follows.service.server';
-import { backWithRefusal } from '~/lib/page-errors.server';
-import { safeRedirectPath } from '~/lib/session.server';
+import { backWithRefusal } from '~/lib/page/page-errors.server';
+import { safeRedirectPath } from '~/lib/page/session.server';
 import type { Route } from './+types/follow';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 /** The follow button's form: follows or unfollows, then goes back where it was pressed. */
 const backOf = (form: FormData) => safeRedirectPath(String(form.get('redirectTo') ?? ''), '/following');

@@ -1,11 +1,11 @@
 import { Form, Link, redirect } from 'react-router';
 import { listFollowing, unfollowWriter } from '~/features/follows/follows.service.server';
-import { MESSAGES } from '~/lib/messages';
-import { backWithRefusal } from '~/lib/page-errors.server';
-import { pageMeta, siteOf } from '~/lib/seo';
-import { userOrRedirectToLogin } from '~/lib/session.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { backWithRefusal } from '~/lib/page/page-errors.server';
+import { pageMeta, siteOf } from '~/lib/page/seo';
+import { userOrRedirectToLogin } from '~/lib/page/session.server';
 import type { Route } from './+types/following';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);

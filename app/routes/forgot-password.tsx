@@ -5,11 +5,11 @@ import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { requestPasswordReset } from '~/features/users/account.service.server';
 import { fieldErrors, ForgotPasswordSchema } from '~/features/users/users.schema';
-import { MESSAGES } from '~/lib/messages';
-import { pageTitle } from '~/lib/seo';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/forgot-password';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Forgot password') }];
 

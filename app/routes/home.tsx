@@ -6,15 +6,15 @@ import { RecentBlogs } from '~/features/home/components/recent-blogs';
 import { loadRecentBlogsSection, loadSiteFigures } from '~/features/home/home.service.server';
 import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newsletter-form.server';
 import { findMySubscription } from '~/features/newsletter/newsletter.service.server';
-import { pageMeta, siteOf } from '~/lib/seo';
+import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/home';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;
 import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 // Below the first screen: server-rendered whole, their client code loaded near the viewport (decision 036).
 const Gallery = deferredSection(() => import('~/features/home/components/gallery').then((m) => ({ default: m.Gallery })));

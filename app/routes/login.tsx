@@ -11,14 +11,14 @@ import { signIn, startSocialSignIn, verifySignInCode } from '~/features/users/ac
 import { socialErrorMessage } from '~/features/users/social-errors';
 import { hasTwoFactorChallenge } from '~/features/users/account.service.server';
 import { fieldErrors, LogInSchema, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { safeRedirectPath } from '~/lib/session.server';
-import { pageTitle } from '~/lib/seo';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { safeRedirectPath } from '~/lib/page/session.server';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/login';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Log In') }];
 

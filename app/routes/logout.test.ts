@@ -1,8 +1,8 @@
 import type { AppLoadContext } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
-import { readFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
+import { readFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
 import { serviceContext } from '#server/context.server';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '#test/test-app';
 import { action } from './logout';

@@ -1,15 +1,15 @@
 import { redirect } from 'react-router';
 import { signOut } from '~/features/users/account.service.server';
-import { withFlash } from '~/lib/flash.server';
-import { safeRedirectPath } from '~/lib/session.server';
-import { MESSAGES } from '~/lib/messages';
+import { withFlash } from '~/lib/page/flash.server';
+import { safeRedirectPath } from '~/lib/page/session.server';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { Route } from './+types/logout';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 /** 'Why do I have this issue?' leads to the profile, which shows whether the session is still there. */
 const LOGOUT_HELP = '/profile';
 
-/** Ends the session on the server, then goes home with 'Logged Out' (spec §4 "Logout"). */
+/** Ends the session on the server, then goes home with 'Logged Out' (docs/product.md#logout). */
 /**
  * Signing out. A post whose session is already gone signs out all the same: better-auth's answer
  * clears a stale cookie, and the visitor sees they are logged out.

@@ -1,9 +1,9 @@
 import { data, Link } from 'react-router';
 import { confirmSubscription } from '~/features/newsletter/newsletter.service.server';
 import { AuthCard } from '~/features/users/components/auth-card';
-import { MESSAGES } from '~/lib/messages';
-import { errorPage, pageRefusal } from '~/lib/page-errors.server';
-import { pageTitle } from '~/lib/seo';
+import { MESSAGES } from '~/lib/texts/messages';
+import { errorPage, pageRefusal } from '~/lib/page/page-errors.server';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/mail-confirm';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.subscriptionConfirmedTitle) }, { name: 'robots', content: 'noindex' }];

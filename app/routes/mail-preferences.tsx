@@ -6,14 +6,14 @@ import { newsletterPreferences, setNewsletterDelivery, unsubscribeMe, unsubscrib
 import { NotificationMailForm } from '~/features/notifications/components/notification-mail-form';
 import { NotificationSettingsSchema } from '~/features/notifications/notifications.schema';
 import { notificationSettings, saveNotificationSettings } from '~/features/notifications/notifications.service.server';
-import { AppError } from '~/lib/errors';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page-errors.server';
-import { userOrRedirectToLogin } from '~/lib/session.server';
-import { pageTitle } from '~/lib/seo';
+import { AppError } from '~/lib/core/errors';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { backWithRefusal, errorPage, pageRefusal } from '~/lib/page/page-errors.server';
+import { userOrRedirectToLogin } from '~/lib/page/session.server';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/mail-preferences';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.preferencesTitle) }, { name: 'robots', content: 'noindex' }];
 

@@ -2,11 +2,11 @@ import { data, Form, Link } from 'react-router';
 import { describeMailLink, unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
 import { NOTIFICATION_KIND_LABELS } from '~/features/notifications/notifications.schema';
 import { AuthCard } from '~/features/users/components/auth-card';
-import { MESSAGES } from '~/lib/messages';
-import { errorPage, pageRefusal } from '~/lib/page-errors.server';
-import { pageTitle } from '~/lib/seo';
+import { MESSAGES } from '~/lib/texts/messages';
+import { errorPage, pageRefusal } from '~/lib/page/page-errors.server';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/mail-unsubscribe';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.unsubscribeTitle) }, { name: 'robots', content: 'noindex' }];
 

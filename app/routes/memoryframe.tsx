@@ -1,7 +1,7 @@
 import { Gallery } from '~/features/home/components/gallery';
-import { pageMeta, siteOf } from '~/lib/seo';
+import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/memoryframe';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;

@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { LocalTime } from '~/components/local-format';
 import { getInstanceOverview } from '~/features/moderation/instance.service.server';
-import { MESSAGES } from '~/lib/messages';
-import { errorPage } from '~/lib/page-errors.server';
-import { pageMeta, siteOf } from '~/lib/seo';
-import { userOrRedirectToLogin } from '~/lib/session.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { errorPage } from '~/lib/page/page-errors.server';
+import { pageMeta, siteOf } from '~/lib/page/seo';
+import { userOrRedirectToLogin } from '~/lib/page/session.server';
 import type { Route } from './+types/moderation-instance';
 
 export const meta: Route.MetaFunction = ({ matches }) => {

@@ -8,13 +8,13 @@ import { runModerationForm } from '~/features/moderation/moderation-form.server'
 import { GrantModeratorSchema, ModerationReasonSchema, SuspendSchema } from '~/features/moderation/moderation.schema';
 import { getModerationOverview } from '~/features/moderation/moderation.service.server';
 import { listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { errorPage, pageRefusal } from '~/lib/page-errors.server';
-import { pageMeta, siteOf } from '~/lib/seo';
-import { userOrRedirectToLogin } from '~/lib/session.server';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { errorPage, pageRefusal } from '~/lib/page/page-errors.server';
+import { pageMeta, siteOf } from '~/lib/page/seo';
+import { userOrRedirectToLogin } from '~/lib/page/session.server';
 import type { Route } from './+types/moderation';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);

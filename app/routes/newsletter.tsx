@@ -2,16 +2,16 @@ import { data } from 'react-router';
 import { NewsletterSection } from '~/features/newsletter/components/newsletter-section';
 import { outcomeStatus, subscribeFromForm } from '~/features/newsletter/newsletter-form.server';
 import { findMySubscription } from '~/features/newsletter/newsletter.service.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageMeta, siteOf } from '~/lib/seo';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/newsletter';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;
 import { SubscribeSchema } from '~/features/newsletter/newsletter.schema';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteOf(matches);

@@ -3,12 +3,12 @@ import { Avatar } from '~/components/avatar';
 import { LocalTime } from '~/components/local-format';
 import { ListNotificationsQuerySchema } from '~/features/notifications/notifications.schema';
 import { listNotifications, markNotificationsRead } from '~/features/notifications/notifications.service.server';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { backWithRefusal } from '~/lib/page-errors.server';
-import { pageMeta, siteOf } from '~/lib/seo';
-import { userOrRedirectToLogin } from '~/lib/session.server';
-import { defineAction } from '~/lib/page-action.server';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { backWithRefusal } from '~/lib/page/page-errors.server';
+import { pageMeta, siteOf } from '~/lib/page/seo';
+import { userOrRedirectToLogin } from '~/lib/page/session.server';
+import { defineAction } from '~/lib/page/page-action.server';
 import type { Route } from './+types/notifications';
 
 export const meta: Route.MetaFunction = ({ matches }) => {

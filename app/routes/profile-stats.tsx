@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { Page } from '~/components/page';
 import { writerStats } from '~/features/stats/stats.service.server';
-import { pageMeta, siteOf } from '~/lib/seo';
-import { userOrRedirectToLogin } from '~/lib/session.server';
+import { pageMeta, siteOf } from '~/lib/page/seo';
+import { userOrRedirectToLogin } from '~/lib/page/session.server';
 import type { Route } from './+types/profile-stats';
 
 const TITLE = 'My numbers';

@@ -4,14 +4,14 @@ import { Page } from '~/components/page';
 import { TwoFactorSection, type TwoFactorActionData } from '~/features/users/components/two-factor-section';
 import { changeTwoFactor } from '~/features/users/account.service.server';
 import { getOwnProfile } from '~/features/users/users.service.server';
-import { displayName } from '~/lib/display-name';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageTitle } from '~/lib/seo';
+import { displayName } from '~/lib/core/display-name';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/profile';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Profile') }];
 
@@ -33,7 +33,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 const INTENTS = ['enable', 'confirm', 'disable'] as const;
 type Intent = (typeof INTENTS)[number];
 
-/** Two-factor set-up and removal (issue 7), through better-auth's plugin as the browser would call it. */
+/** Two-factor set-up and removal (docs/decisions/015), through better-auth's plugin as the browser would call it. */
 export const action = defineAction<Route.ActionArgs>()(
   { auth: 'user', limits: [RATE_LIMITS.twoFactor], input: 'id' },
   async ({ request }, { ctx }) => {

@@ -1,8 +1,8 @@
 import { RecentBlogs } from '~/features/home/components/recent-blogs';
 import { loadRecentBlogsSection } from '~/features/home/home.service.server';
-import { pageMeta, siteOf } from '~/lib/seo';
+import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/recent';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists' } satisfies CachedRead;

@@ -11,15 +11,15 @@ import { PasswordField } from '~/features/users/components/password-field';
 import { SocialLogin } from '~/features/users/components/social-login';
 import { signUp } from '~/features/users/account.service.server';
 import { fieldErrors, imageFailure, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, SignUpSchema } from '~/features/users/users.schema';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageRefusal } from '~/lib/page-errors.server';
-import { safeRedirectPath } from '~/lib/session.server';
-import { pageTitle } from '~/lib/seo';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageRefusal } from '~/lib/page/page-errors.server';
+import { safeRedirectPath } from '~/lib/page/session.server';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/register';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Sign Up') }];
 

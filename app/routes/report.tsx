@@ -1,15 +1,15 @@
 import { redirect } from 'react-router';
 import { ReportSchema } from '~/features/moderation/moderation.schema';
 import { reportContent } from '~/features/moderation/moderation.service.server';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageRefusal } from '~/lib/page-errors.server';
-import { safeRedirectPath } from '~/lib/session.server';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageRefusal } from '~/lib/page/page-errors.server';
+import { safeRedirectPath } from '~/lib/page/session.server';
 import type { Route } from './+types/report';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
-/** The Report form's target (issue 19): files the report, then back to the page it came from. */
+/** The Report form's target (docs/decisions/028): files the report, then back to the page it came from. */
 export const action = defineAction<Route.ActionArgs>()(
   { auth: 'user', limits: [RATE_LIMITS.report], input: ReportSchema },
   async ({ request }, { ctx, input }) => {

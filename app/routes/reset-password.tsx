@@ -5,12 +5,12 @@ import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { PasswordField } from '~/features/users/components/password-field';
 import { resetPassword } from '~/features/users/account.service.server';
 import { fieldErrors, PASSWORD_MAX_LENGTH, ResetPasswordSchema } from '~/features/users/users.schema';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageTitle } from '~/lib/seo';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/reset-password';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Choose a new password') }];
 

@@ -1,6 +1,6 @@
-import { siteBaseUrl } from '~/lib/site-url.server';
+import { siteBaseUrl } from '~/lib/page/site-url.server';
 import type { Route } from './+types/robots';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists-without-counts' } satisfies CachedRead;

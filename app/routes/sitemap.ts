@@ -1,8 +1,8 @@
 import { data } from 'react-router';
 import { buildSitemap } from '~/features/feeds/sitemap.service.server';
-import { siteBaseUrl } from '~/lib/site-url.server';
+import { siteBaseUrl } from '~/lib/page/site-url.server';
 import type { Route } from './+types/sitemap';
-import type { CachedRead } from '~/lib/cacheability';
+import type { CachedRead } from '~/lib/render/cacheability';
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'lists-without-counts' } satisfies CachedRead;

@@ -14,17 +14,17 @@ import { getOwnProfile, updateOwnProfile } from '~/features/users/users.service.
 import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
 import { getOwnSuspension } from '~/kernel/standing.server';
 import { imageFailure, NAME_MAX_LENGTH, UpdateProfileSchema } from '~/features/users/users.schema';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageRefusal } from '~/lib/page-errors.server';
-import { signedOutPost, userOrSignedOutPost } from '~/lib/session.server';
-import { pageTitle } from '~/lib/seo';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageRefusal } from '~/lib/page/page-errors.server';
+import { signedOutPost, userOrSignedOutPost } from '~/lib/page/session.server';
+import { pageTitle } from '~/lib/page/seo';
 import { SignedOutNotice } from '~/components/signed-out-notice';
 import type { Route } from './+types/update-profile';
-import { userOrThrow401 } from '~/lib/service-context';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { defineAction } from '~/lib/page-action.server';
+import { userOrThrow401 } from '~/lib/core/service-context';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'My Profile') }];
 
@@ -62,7 +62,7 @@ export const action = defineAction<Route.ActionArgs>()(
       const form = await readUploadForm(request, maxBytes);
       const text = (field: string) => (typeof form.get(field) === 'string' ? form.get(field) : undefined);
       const input = schema.parse({ name: text('name'), bio: text('bio'), website: text('website'), links: text('links') });
-      // A new picture is uploaded first, and only when one was chosen (spec §4).
+      // A new picture is uploaded first, and only when one was chosen (docs/product.md#profile-form).
       const image = await fileBytes(form, 'photo', maxBytes);
       const photo = image ? (await uploadImage(service, image)).url : undefined;
       await updateOwnProfile(service, user.email, { ...input, photo });

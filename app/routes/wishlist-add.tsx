@@ -1,14 +1,14 @@
 import { redirect } from 'react-router';
 import { addToWishlist } from '~/features/wishlist/wishlist.service.server';
 import { AddWishlistFormSchema } from '~/features/wishlist/wishlist.schema';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { LOG_IN, loginPath } from '~/lib/login-path';
-import { MESSAGES } from '~/lib/messages';
-import { errorPage, pageRefusal } from '~/lib/page-errors.server';
-import { safeRedirectPath } from '~/lib/session.server';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { LOG_IN, loginPath } from '~/lib/page/login-path';
+import { MESSAGES } from '~/lib/texts/messages';
+import { errorPage, pageRefusal } from '~/lib/page/page-errors.server';
+import { safeRedirectPath } from '~/lib/page/session.server';
 import type { Route } from './+types/wishlist-add';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 /**
  * Where 'Add to Wishlist' posts when JavaScript is off: adds, then shows the outcome on the next

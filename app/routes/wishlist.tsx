@@ -3,14 +3,14 @@ import { Page } from '~/components/page';
 import { ConfirmRemoval, WishlistList, WishlistPager } from '~/features/wishlist/components/wishlist-list';
 import { WISHLIST_PAGE_SIZE, WishlistPageSchema } from '~/features/wishlist/wishlist.schema';
 import { listWishlist, removeFromWishlist } from '~/features/wishlist/wishlist.service.server';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { pageRefusal } from '~/lib/page-errors.server';
-import { userOrRedirectToLogin } from '~/lib/session.server';
-import { pageTitle } from '~/lib/seo';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { pageRefusal } from '~/lib/page/page-errors.server';
+import { userOrRedirectToLogin } from '~/lib/page/session.server';
+import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/wishlist';
-import { defineAction } from '~/lib/page-action.server';
+import { defineAction } from '~/lib/page/page-action.server';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'My Wishlist') }];
 
@@ -18,7 +18,7 @@ const pageOf = (value: unknown) => WishlistPageSchema.shape.page.catch(1).parse(
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const user = userOrRedirectToLogin(context, request);
-  // Another user's email in the path leads to one's own list (BRIEF §2).
+  // Another user's email in the path leads to one's own list (docs/product.md#wishlist).
   if (params.email && params.email.toLowerCase() !== user.email.toLowerCase()) {
     throw redirect(`/wishList/${encodeURIComponent(user.email)}`);
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { lazy } from '~/lib/lazy';
+import { lazy } from '~/lib/page/lazy';
 
 const loadNodemailer = lazy(async () => (await import('nodemailer')).default);
 import type { Logger } from 'pino';

@@ -4,8 +4,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { AppLoadContext } from 'react-router';
 import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
-import { MESSAGES } from '~/lib/messages';
-import { ViewerSlots } from '~/lib/viewer-slots.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { ViewerSlots } from '~/lib/render/viewer-slots.server';
 import { RETRY_AFTER_SECONDS } from './api/errors.server';
 import { serveUploads } from './api/images.api.server';
 import { createApi } from './api/index.server';
@@ -135,7 +135,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     // A form whose body the client cut off is the client's failure, not a server fault.
     if ((failure.clientAborted || c.req.raw.signal.aborted) && response.status >= 500) return c.json({ message: MESSAGES.bodyCutOff, code: 'body_cut_off' }, 400);
     // A page that failed because the database is away is a 503 (retry), not a 500 (bug): the
-    // page helpers answer 503 themselves (app/lib/page-errors.server.ts), a loader that does not
+    // page helpers answer 503 themselves (app/lib/page/page-errors.server.ts), a loader that does not
     // catch fails with 500 and is told apart here.
     if (response.status === 503 || (response.status === 500 && (failure.databaseUnavailable || !(await databaseReachable(deps))))) {
       if (response.status === 503) requestLog.warn('page answered 503 (unavailable)');

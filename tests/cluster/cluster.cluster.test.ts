@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { formatTable, type LoadRoute, runRoutes, signUpUser } from '../../scripts/cluster-load.js';
 import { type Cluster, dropDatabase, startCluster } from '../../scripts/cluster.js';
 import { jpegImage } from '../support/images';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { signUp } from '../support/auth';
 import { type Browser, openBrowser, waitForHydration } from '../support/browser';
 import { freePort } from '../support/server';

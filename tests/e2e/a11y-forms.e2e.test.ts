@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useSharedBrowser } from '../support/browser';
 import { useServer } from '../support/server';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { signUp } from '../support/auth';
 import { waitForHydration } from '../support/browser';
 import { seedBlogs } from '../support/home-seed';

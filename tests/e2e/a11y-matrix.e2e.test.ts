@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrollToElement, useSharedBrowser, VIEWPORTS, waitForHydration } from '../support/browser';
 import { useServer } from '../support/server';
-import { DAISY_THEME, type ThemePreference } from '~/lib/theme';
+import { DAISY_THEME, type ThemePreference } from '~/lib/page/theme';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { seedBlogs, seedWishlist } from '../support/home-seed';

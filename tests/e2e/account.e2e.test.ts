@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { type Browser, screenshot, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';

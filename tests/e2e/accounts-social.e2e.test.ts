@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowsers } from '../support/browser';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { signUp } from '../support/auth';
 import { type Browser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
 import { createOidcProvider, type LocalOidcProvider, PICTURE_PATH } from '../support/oidc-issuer';

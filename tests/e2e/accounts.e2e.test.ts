@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../support/server';
 import { useBrowsers } from '../support/browser';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { pngImage } from '../support/images';
 import { signUp } from '../support/auth';
 import { axeViolations, axeViolationsOnPausedClock } from '../support/axe';

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { jpegImage } from '../support/images';
 import { apiSession } from '../support/auth';
 import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';

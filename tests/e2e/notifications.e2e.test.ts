@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { apiSession, type ApiSession } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { screenshot, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';

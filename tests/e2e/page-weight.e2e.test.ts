@@ -68,7 +68,7 @@ describe('JavaScript per page', () => {
   });
 
   it('preloads its scripts at low priority (decision 042)', async () => {
-    // Streamed pages are changed the same way (app/lib/script-priority.server.test.ts).
+    // Streamed pages are changed the same way (app/lib/render/script-priority.server.test.ts).
     for (const p of ['/', `/blogs/${blogId}`]) {
       const html = await (await fetch(`${server.url}${p}`)).text();
       const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../support/server';
 import { useBrowsers } from '../support/browser';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { type SignedInUser, signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { type Browser, screenshot, waitForHydration } from '../support/browser';

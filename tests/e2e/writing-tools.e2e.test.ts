@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { jpegImage, pngImage, TEXT_FILE } from '../support/images';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { freePort, type RunningServer, startServer } from '../support/server';
 
 // A throwaway PostgreSQL cluster of our own, so stopping it disturbs nobody else's database.
@@ -15,7 +15,7 @@ const pgctl = (action: string, ...extra: string[]) => {
 };
 
 // An unknown writer is a 404 while the database answers: its loader goes through the page
-// helpers (app/lib/page-errors.server.ts), so with the database away it is the 503 page.
+// helpers (app/lib/page/page-errors.server.ts), so with the database away it is the 503 page.
 const UNKNOWN_AUTHOR = '/authors/no-such-writer';
 const answered = (s: { path: string; status: number }) => s.status === (s.path === UNKNOWN_AUTHOR ? 404 : 200);
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Operation, limitsOf } from '#server/http/api/endpoints.server';
 import { OPERATIONS } from '#server/http/api/operations.server';
 import { createTestApp, type TestApp } from '#test/test-app';
-import type { ActionPolicy } from '~/lib/page-action.server';
-import { AUTH_ENDPOINT_LIMITS, RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
+import type { ActionPolicy } from '~/lib/page/page-action.server';
+import { AUTH_ENDPOINT_LIMITS, RATE_LIMITS, type RateLimitRule } from '~/lib/core/rate-limits';
 import routes from '~/routes';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -55,7 +55,7 @@ function reach(start: string, seen = new Map<string, string>()): Map<string, str
   return seen;
 }
 /** Where the rules and the wrapper are written: naming a rule there counts nothing. */
-const DECLARATIONS = new Set(['app/lib/rate-limits.ts', 'app/lib/page-action.server.ts']);
+const DECLARATIONS = new Set(['app/lib/core/rate-limits.ts', 'app/lib/page/page-action.server.ts']);
 /** A rule is counted by `ctx.limit(RATE_LIMITS.x)`, or by the auth port for the better-auth paths it guards. */
 const counts = (code: string, rule: RateLimitRule) => {
   const key = Object.entries(RATE_LIMITS).find(([, r]) => r === rule)?.[0];
@@ -76,7 +76,7 @@ describe('every state-changing entry point is covered by a declared rule', () =>
     const actions = await pageActions();
     expect(actions.length).toBeGreaterThan(10);
     const undeclared = actions.filter((a) => !a.policy).map((a) => a.route.file);
-    expect(undeclared, 'route actions not defined with defineAction (app/lib/page-action.server.ts)').toEqual([]);
+    expect(undeclared, 'route actions not defined with defineAction (app/lib/page/page-action.server.ts)').toEqual([]);
     // Each declaration is checked against the code the action runs, not against itself: every
     // declared schema and rate rule must be used by the route module or a module it reaches.
     const wrong: string[] = [];

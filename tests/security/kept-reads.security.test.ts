@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
 import { categorySlug } from '~/features/feeds/feeds.service.server';
-import type { Cacheability } from '~/lib/cacheability';
+import type { Cacheability } from '~/lib/render/cacheability';
 import { API_READS, type KeptRead, keptReadOf, pageReadsOf } from '../../server/http/middleware/page-cache.server';
 import { apiSession, type ApiSession } from '../support/auth';
 import { instanceEnv, linkedAuthorId } from '../support/instances';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '~/lib/messages';
-import { RATE_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
+import { MESSAGES } from '~/lib/texts/messages';
+import { RATE_LIMITS, type RateLimitRule } from '~/lib/core/rate-limits';
 import { apiSession } from '../support/auth';
 import { type RunningServer, startServer } from '../support/server';
 import { TEXT_FILE } from '../support/images';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
 import { grantModerator, setAdminByOperator } from '~/features/moderation/moderation.service.server';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { refusesSuspended } from '#server/http/api/endpoints.server';
 import { OPERATIONS } from '#server/http/api/operations.server';
 import { ACCOUNT_WRITE_ENDPOINTS } from '~/features/users/account-rules.service.server';

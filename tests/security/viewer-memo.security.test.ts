@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { apiSession, type ApiSession } from '../support/auth';
 import { instanceEnv, linkedAuthorId, postPublicBlog } from '../support/instances';
 import { type RunningServer, startServer } from '../support/server';

@@ -8,7 +8,7 @@ import { loadConfig } from '#server/config.server';
 import { createDeps } from '#server/context.server';
 import { createHttpApp } from '#server/http/http.server';
 import { createLogger } from '#server/logger.server';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { createTestApp, TEST_ORIGIN, type TestUser } from '#test/test-app';
 import { apiSession } from '../support/auth';
 import { startServer } from '../support/server';

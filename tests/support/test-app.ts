@@ -1,6 +1,6 @@
 import { createScratchDatabase, type ScratchDatabase } from '#test/databases';
 import type { DialectName } from '~/db/schema';
-import type { SessionUser } from '~/lib/service-context';
+import type { SessionUser } from '~/lib/core/service-context';
 import { loadConfig } from '../../server/config.server';
 import { type AppDeps, createDeps, serviceContext } from '../../server/context.server';
 import { createHttpApp, type HttpApp } from '../../server/http/http.server';

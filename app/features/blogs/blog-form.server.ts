@@ -1,8 +1,8 @@
 import { discardImage, fileBytes, megabytes, readUploadForm, uploadImage } from '~/features/images/images.service.server';
 import { imageFailure } from '~/features/images/image-errors';
-import { AppError, isAppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError, isAppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { PhotoUrlSchema } from '~/features/images/photo-url.schema';
 import { BlogFormSchema, type CreateBlogInput, fieldErrors } from './blogs.schema';
 import type { BlogFormActionData, BlogFormValues } from './components/blog-form';

@@ -1,6 +1,6 @@
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { BlogRow } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
 

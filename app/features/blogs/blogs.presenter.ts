@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { BlogsTable, CommentsTable } from '~/db/schema';
 import { PHOTO_FOCUS_AUTO, photoPosition } from '~/features/images/photo-focus';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { z } from 'zod';
 import type { BlogResponse, CommentResponse } from './blog-json.schema';
 import type { BlogCategory, BlogType } from './blogs.schema';

@@ -1,7 +1,7 @@
 import { type AliasedExpression, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Database, DialectName } from '~/db/schema';
 import { blogShownToAll, shownName, shownPhoto } from '~/db/shared-sql.server';
-import { keptForLists, keyOf } from '~/lib/caches.server';
+import { keptForLists, keyOf } from '~/lib/render/caches.server';
 import { type BlogRow, MARK_CLOSE, MARK_OPEN } from './blogs.presenter';
 
 type Db = Kysely<Database>;

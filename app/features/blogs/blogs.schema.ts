@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PHOTO_FOCUS_CHOICES } from '~/features/images/photo-focus';
 import { PhotoUrlSchema } from '~/features/images/photo-url.schema';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import {
   BLOG_AVAILABILITY,
   BLOG_CATEGORIES,
@@ -122,4 +122,4 @@ export type ListBlogsQuery = z.infer<typeof ListBlogsQuerySchema>;
 export const PageQuerySchema = ListBlogsQuerySchema.pick({ page: true, limit: true });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 
-export { fieldErrors } from '~/lib/validation';
+export { fieldErrors } from '~/lib/core/validation';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { TestUser } from '#test/test-app';
 import { snippetHtml, snippetParts, MARK_CLOSE, MARK_OPEN } from './blogs.presenter';
 import { type CreateBlogInput, searchTerms } from './blogs.schema';

@@ -2,13 +2,13 @@ import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.s
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { assertCanWrite, holdEnd, holdOf } from '~/kernel/standing.server';
 import { emit, onEvent } from '~/kernel/events.server';
-import { AppError, isAppError } from '~/lib/errors';
-import { newId } from '~/lib/ids.server';
+import { AppError, isAppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
 import { findVisibleBlog } from './blog-visibility.server';
 import { listBlogComments } from './comments.service.server';
-import { MESSAGES } from '~/lib/messages';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
+import { MESSAGES } from '~/lib/texts/messages';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { type BlogCardJson, type BlogJson, type BlogRow, presentBlog, toCard } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
 import { BodyUnrenderable, renderMarkdown } from './markdown.server';

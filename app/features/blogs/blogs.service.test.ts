@@ -1,9 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { blogInput as input } from '#test/blog-inputs';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { createTestApp, type TestUser } from '#test/test-app';
 import { getAuthor } from '~/features/users/users.service.server';
 import { addComment, createBlog, getBlog, getBlogWithAuthor, likeBlog, listAuthorBlogs, listRecentBlogs, updateBlog } from './blogs.service.server';

@@ -1,10 +1,10 @@
 import { redirect } from 'react-router';
-import { AppError } from '~/lib/errors';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { withFlash } from '~/lib/flash.server';
-import { MESSAGES } from '~/lib/messages';
-import { backWithRefusal } from '~/lib/page-errors.server';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { withFlash } from '~/lib/page/flash.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { backWithRefusal } from '~/lib/page/page-errors.server';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { CommentSchema, fieldErrors } from './blogs.schema';
 import { deleteComment, editComment, replyToComment, setCommentHidden, setCommentLiked, setCommentPinned } from './comments.service.server';
 

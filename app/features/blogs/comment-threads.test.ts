@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { deleteContent, hideContent, reportContent, setAdminByOperator } from '~/features/moderation/moderation.service.server';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { TestUser } from '#test/test-app';
 import { createBlog, getBlog } from './blogs.service.server';
 import { addComment, deleteComment, listThread, replyToComment, setCommentHidden, setCommentLiked, setCommentPinned } from './comments.service.server';

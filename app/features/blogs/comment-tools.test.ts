@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { TestUser } from '#test/test-app';
 import { addComment, createBlog, deleteComment, editComment, getBlog } from './blogs.service.server';
 

@@ -1,10 +1,10 @@
 import { emit } from '~/kernel/events.server';
 import { assertCanComment, assertCanWrite, holdFor } from '~/kernel/standing.server';
-import { AppError } from '~/lib/errors';
-import { newId } from '~/lib/ids.server';
-import { MESSAGES } from '~/lib/messages';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { findVisibleBlog } from './blog-visibility.server';
 import { type BlogRow, type CommentJson, type CommentRow, presentComment } from './blogs.presenter';
 import type { CommentInput } from './blogs.schema';

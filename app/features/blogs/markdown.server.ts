@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
-import { keptByInput, keyOf } from '~/lib/caches.server';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
+import { keptByInput, keyOf } from '~/lib/render/caches.server';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
 import { HELD_REL, type RenderTask } from './markdown-render';
 
 /** Links are always the writer's (`ugc`); a writer on the spam hold gets no reputation from them either (decision 029). */

@@ -2,7 +2,7 @@ import { Feed } from 'feed';
 import { BodyUnrenderable, listAuthorBlogs, listBlogs, renderMarkdown } from '~/features/blogs/blogs.service.server';
 import { BLOG_CATEGORIES, type BlogCategory } from '~/features/blogs/blogs.schema';
 import { ownPhoto } from '~/features/images/images.service.server';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 
 export const FEED_ITEMS = 20;
 

@@ -1,6 +1,6 @@
 import { BLOG_CATEGORIES } from '~/features/blogs/blogs.schema';
 import { listPublicBlogRefs } from '~/features/blogs/blogs.service.server';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { FeedSite } from './feeds.service.server';
 
 /** The sitemap protocol's limit of URLs per file; past it, /sitemap.xml becomes an index. */

@@ -1,9 +1,9 @@
 import type { MailDelivery } from '~/db/schema';
 import { assertCanWrite } from '~/kernel/standing.server';
 import { emit } from '~/kernel/events.server';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import * as repo from './follows.repo.server';
 import { FOLLOWING_SHOWN } from './follows.schema';
 

@@ -3,8 +3,8 @@ import { countPublicBlogsAndWriters, listRecentBlogs } from '~/features/blogs/bl
 import { countSubscribers } from '~/features/newsletter/newsletter.service.server';
 import { countMembers } from '~/features/users/users.service.server';
 import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
-import { keptFor } from '~/lib/caches.server';
-import type { ServiceContext } from '~/lib/service-context';
+import { keptFor } from '~/lib/render/caches.server';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { RecentBlogCard } from './components/recent-blogs';
 import { type AchievementsSetting, type Figure, siteFigures } from './site-figures';
 

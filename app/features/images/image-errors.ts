@@ -1,4 +1,4 @@
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 // Apart from image.schema.ts, which every page with a photo loads (imageSrcSet): only forms need these.
 

@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { lazy } from '~/lib/lazy';
-import type { ImageStore, StoredObject } from '~/lib/service-context';
+import { lazy } from '~/lib/page/lazy';
+import type { ImageStore, StoredObject } from '~/lib/core/service-context';
 
 const s3Sdk = lazy(() => import('@aws-sdk/client-s3'));
 

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { ImageStore } from './image-store.server';
 import { storedImageId } from './images.service.server';
 import { deleteImageFocus, referencedImageUrls } from './images.repo.server';

@@ -1,11 +1,11 @@
 import { assertCanWrite } from '~/kernel/standing.server';
 import type { Metadata } from 'sharp';
-import { lazy } from '~/lib/lazy';
-import { AppError } from '~/lib/errors';
-import { newId } from '~/lib/ids.server';
-import { MESSAGES } from '~/lib/messages';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import type { PhotoFetchPolicy, ServiceContext } from '~/lib/service-context';
+import { lazy } from '~/lib/page/lazy';
+import { AppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import type { PhotoFetchPolicy, ServiceContext } from '~/lib/core/service-context';
 import { type ImageStore, type ImageStoreConfig, isOwnImage, ownImageBases } from './image-store.server';
 import { fetchPhoto } from './photo-fetch.server';
 import { deleteImageFocus, findImageFocus, insertImageFocus } from './images.repo.server';

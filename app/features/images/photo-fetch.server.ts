@@ -2,8 +2,8 @@ import { lookup } from 'node:dns';
 import { type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { AppError } from '~/lib/errors';
-import type { PhotoFetchPolicy } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import type { PhotoFetchPolicy } from '~/lib/core/service-context';
 
 /** The limits of one fetch (docs/decisions/050); `allowLoopback` is test-only. */
 export type PhotoFetchLimits = Omit<PhotoFetchPolicy, 'ownBases'>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MESSAGES } from '~/lib/messages';
-import { CONTROL_CHARACTERS, sameSitePath } from '~/lib/same-site-path';
+import { MESSAGES } from '~/lib/texts/messages';
+import { CONTROL_CHARACTERS, sameSitePath } from '~/lib/page/same-site-path';
 import { PHOTO_MAX_LENGTH } from './images.schema';
 
 export { PHOTO_MAX_LENGTH };

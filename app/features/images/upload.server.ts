@@ -1,6 +1,6 @@
-import { AppError } from '~/lib/errors';
+import { AppError } from '~/lib/core/errors';
 import { imageTooLarge } from './image-errors';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 
 /** More fields than any of our forms sends (the blog form has about ten). */

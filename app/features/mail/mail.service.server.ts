@@ -1,8 +1,8 @@
 import type { MailKind, MailStream, NotificationKind } from '~/db/schema';
 import { type NoticeLine, noticesForMail } from '~/features/notifications/notification-mail.service.server';
-import { newId } from '~/lib/ids.server';
-import type { ServiceContext } from '~/lib/service-context';
-import { MESSAGES } from '~/lib/messages';
+import { newId } from '~/lib/core/ids.server';
+import type { ServiceContext } from '~/lib/core/service-context';
+import { MESSAGES } from '~/lib/texts/messages';
 import { onEvent } from '~/kernel/events.server';
 import { BodyUnrenderable, renderMarkdown } from '~/features/blogs/blogs.service.server';
 import * as repo from './mail.repo.server';

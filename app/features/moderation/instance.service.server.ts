@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DialectName } from '~/db/schema';
-import { keptFor } from '~/lib/caches.server';
-import { MESSAGES } from '~/lib/messages';
-import type { ImageStore, ServiceContext } from '~/lib/service-context';
+import { keptFor } from '~/lib/render/caches.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { ImageStore, ServiceContext } from '~/lib/core/service-context';
 import { version } from '../../../package.json';
 import * as repo from './instance.repo.server';
 import { requireRole } from './moderation.service.server';

@@ -1,5 +1,5 @@
-import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { GrantModeratorSchema, MODERATED_CONTENT, ModerationReasonSchema, SuspendFormSchema } from './moderation.schema';
 import {
   banFromCommenting,

@@ -1,12 +1,12 @@
 import type { ReportTargetType, Role } from '~/db/schema';
-import { keptFor } from '~/lib/caches.server';
+import { keptFor } from '~/lib/render/caches.server';
 import { emit } from '~/kernel/events.server';
 import { assertCanWrite, type Suspension, suspensionOf } from '~/kernel/standing.server';
-import { AppError } from '~/lib/errors';
-import { newId } from '~/lib/ids.server';
-import { MESSAGES } from '~/lib/messages';
-import { RATE_LIMITS } from '~/lib/rate-limits';
-import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/core/service-context';
 import * as repo from './moderation.repo.server';
 import type { GrantModeratorInput, ModeratedContent, ModerationReasonInput, ReportInput, SuspendInput } from './moderation.schema';
 

@@ -2,8 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { blogInput } from '#test/blog-inputs';
 import { addComment, createBlog, getBlog, listBlogs, updateBlog, listFeaturedBlogs, listPublicBlogRefs, listRecentBlogs } from '~/features/blogs/blogs.service.server';
-import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { TestUser } from '#test/test-app';
 import {
   banFromCommenting,

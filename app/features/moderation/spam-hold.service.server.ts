@@ -1,8 +1,8 @@
 import { emit } from '~/kernel/events.server';
 import { holdEnd, type Suspension } from '~/kernel/standing.server';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { announceReleased, audit, getWriterStanding, moderatedContent, requireOutranks, requireRole } from './moderation.service.server';
 import * as repo from './moderation.repo.server';
 import type { ModeratedContent, ModerationReasonInput } from './moderation.schema';

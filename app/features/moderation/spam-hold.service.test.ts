@@ -14,7 +14,7 @@ import {
   updateBlog,
 } from '~/features/blogs/blogs.service.server';
 import type { CreateBlogInput } from '~/features/blogs/blogs.schema';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 import { grantModerator, listAuditLog, setAdminByOperator } from './moderation.service.server';
 import { countLinks, holdEnd } from '~/kernel/standing.server';

@@ -2,8 +2,8 @@ import pino from 'pino';
 import { expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { createDatabase } from '~/db/kysely.server';
-import { MESSAGES } from '~/lib/messages';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { MESSAGES } from '~/lib/texts/messages';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { serviceContext } from '#server/context.server';
 import { outcomeStatus, subscribeFromForm } from './newsletter-form.server';
 

@@ -1,6 +1,6 @@
-import { isAppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import type { ServiceContext } from '~/lib/service-context';
+import { isAppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { NewsletterOutcome } from './components/newsletter-form';
 import { SubscribeSchema } from './newsletter.schema';
 import { subscribe } from './newsletter.service.server';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MESSAGES } from '~/lib/messages';
-import { EMAIL_MAX_LENGTH } from '~/lib/validation';
+import { MESSAGES } from '~/lib/texts/messages';
+import { EMAIL_MAX_LENGTH } from '~/lib/core/validation';
 
 
 /** POST /subscribers (docs/product.md#the-api) and the newsletter form: a present, well-formed email. */

@@ -1,6 +1,6 @@
 import { definePeriodic } from '~/kernel/schedule.server';
 import { onEvent } from '~/kernel/events.server';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { encodeModerationDetail, type ModerationDetail } from './notifications.presenter';
 import * as repo from './notifications.repo.server';
 import { notify, prepareNotificationDigests, purgeOldNotifications } from './notifications.service.server';

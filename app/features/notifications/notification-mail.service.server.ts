@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, NotificationDelivery, NotificationKind } from '~/db/schema';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { presentNotification } from './notifications.presenter';
 import * as repo from './notifications.repo.server';
 import { DEFAULT_NOTIFICATION_DELIVERY, NOTIFICATION_KINDS } from './notifications.schema';

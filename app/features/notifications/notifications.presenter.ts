@@ -1,5 +1,5 @@
 import type { NotificationKind } from '~/db/schema';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { NotificationView } from './notifications.schema';
 
 /** What a notification row carries for its text and link (repo rows of the list and of mails). */

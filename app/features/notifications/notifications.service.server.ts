@@ -1,7 +1,7 @@
 import type { NotificationDelivery, NotificationKind } from '~/db/schema';
 import { digestPeriod, queueNoticeDigest, queueNoticeMail } from '~/features/mail/mail.service.server';
-import { newId } from '~/lib/ids.server';
-import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
+import { newId } from '~/lib/core/ids.server';
+import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { deliveriesOf } from './notification-mail.service.server';
 import { presentNotification } from './notifications.presenter';
 import * as repo from './notifications.repo.server';

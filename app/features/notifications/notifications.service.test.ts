@@ -9,7 +9,7 @@ import { hideContent, setAdminByOperator } from '~/features/moderation/moderatio
 import { claimMailBatch } from '~/features/mail/mail.service.server';
 import { signMailToken } from '~/features/mail/mail-token.server';
 import { unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import {
   countUnreadNotifications,
   listNotifications,

@@ -1,4 +1,4 @@
-import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
+import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import * as repo from './stats.repo.server';
 
 /** Days of views per day the dashboard shows, today included. */

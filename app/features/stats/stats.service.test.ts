@@ -3,7 +3,7 @@ import { describeOnDialects } from '#test/dialects';
 import type { TestUser } from '#test/test-app';
 import { addComment, createBlog, likeBlog } from '~/features/blogs/blogs.service.server';
 import { followWriter } from '~/features/follows/follows.service.server';
-import type { ServiceContext } from '~/lib/service-context';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { writerStats } from './stats.service.server';
 
 

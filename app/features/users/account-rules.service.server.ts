@@ -1,8 +1,8 @@
 import { assertCanWrite } from '~/kernel/standing.server';
-import { AppError, RateLimitedError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import { emailRuleOf } from '~/lib/rate-limits';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError, RateLimitedError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import { emailRuleOf } from '~/lib/core/rate-limits';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { PasswordSchema } from './users.schema';
 
 /**

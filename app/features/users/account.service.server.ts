@@ -1,7 +1,7 @@
 import { discardImage, uploadSignUpImage } from '~/features/images/images.service.server';
-import { AppError, isAppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import { type ServiceContext, userOrThrow401 } from '~/lib/service-context';
+import { AppError, isAppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import { type ServiceContext, userOrThrow401 } from '~/lib/core/service-context';
 import { authErrorMessage, forwardCookies, totpSetup, type TotpSetup, twoFactorErrorMessage, verifyPath } from './two-factor.server';
 
 export { hasTwoFactorChallenge } from './two-factor.server';

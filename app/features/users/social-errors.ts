@@ -1,4 +1,4 @@
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 type ProviderErrorCode = keyof typeof MESSAGES.socialErrors;
 

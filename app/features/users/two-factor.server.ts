@@ -1,4 +1,4 @@
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /** What the profile shows while two-factor is being set up: scanned once, never stored by us. */
 export interface TotpSetup {

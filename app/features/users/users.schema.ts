@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MESSAGES } from '~/lib/messages';
-import { EMAIL_MAX_LENGTH } from '~/lib/validation';
+import { MESSAGES } from '~/lib/texts/messages';
+import { EMAIL_MAX_LENGTH } from '~/lib/core/validation';
 import { ClearablePhotoUrlSchema } from '~/features/images/photo-url.schema';
 
 /** docs/product.md#validation: at least 8 characters with a digit, a lowercase and an uppercase letter. */
@@ -146,5 +146,5 @@ export type SaveUserInput = z.infer<typeof SaveUserSchema>;
 /** POST /jwt {email} and POST /users/jwt {email, name, photo}: only the email matters. */
 export const TokenRequestSchema = z.object({ email: EmailSchema });
 
-export { fieldErrors } from '~/lib/validation';
+export { fieldErrors } from '~/lib/core/validation';
 export { imageFailure } from '~/features/images/image-errors';

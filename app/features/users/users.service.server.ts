@@ -1,8 +1,8 @@
 import { assertCanWrite } from '~/kernel/standing.server';
 import { emit } from '~/kernel/events.server';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/core/service-context';
 import { aboutOf, type ProfileAbout, type ProfileView } from './users.presenter';
 import { blogsTouchedBy, countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
 import { type SaveUserInput, sameEmail, type UpdateProfileInput } from './users.schema';

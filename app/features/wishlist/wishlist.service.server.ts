@@ -1,10 +1,10 @@
 import { assertCanWrite } from '~/kernel/standing.server';
 import { getBlog } from '~/features/blogs/blogs.service.server';
 import { sameEmail } from '~/features/users/users.schema';
-import { AppError } from '~/lib/errors';
-import { newId } from '~/lib/ids.server';
-import { MESSAGES } from '~/lib/messages';
-import { userOrThrow401, type ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
+import { MESSAGES } from '~/lib/texts/messages';
+import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { presentWishlistItem, type WishlistItemJson } from './wishlist.presenter';
 import {
   countVisibleWishlistItems,

@@ -1,6 +1,6 @@
 /**
  * Accounts: logging in, signing up, passwords, profile, two-factor sign-in.
- * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 export const updateProfileLink = 'Update Profile';

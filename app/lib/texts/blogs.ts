@@ -1,6 +1,6 @@
 /**
  * Blogs: reading, writing, comments, lists and the wishlist screen.
- * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 export const allBlogsHeading = 'All blogs';

@@ -1,6 +1,6 @@
 /**
  * The site's frame (navigation, menus, error pages) and the answers every screen may give.
- * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 /** Every form's empty required field (docs/product.md#validation). */

@@ -1,6 +1,6 @@
 /**
  * The home page and the blog cards of every list (wishlist and like buttons).
- * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 export const heroTagline = 'Where Every Story Shines!';

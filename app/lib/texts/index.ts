@@ -1,4 +1,4 @@
-// Every text of the site, one module per group of screens (see app/lib/messages.ts for why).
+// Every text of the site, one module per group of screens (see app/lib/texts/messages.ts for why).
 export * from './accounts';
 export * from './account-security';
 export * from './blogs';

@@ -1,6 +1,6 @@
 /**
  * The instance page for admins (/moderation/instance, docs/decisions/052).
- * Read them through `MESSAGES` (app/lib/messages.ts).
+ * Read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 export const instanceHeading = 'This instance';

@@ -1,6 +1,6 @@
 /**
  * The newsletter form, mails, mail preferences and following writers.
- * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 export const newsletterHeading = 'Never Miss a New Story!';

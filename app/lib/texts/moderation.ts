@@ -1,6 +1,6 @@
 /**
  * Moderation and the spam hold (docs/decisions/028, 029).
- * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 export const reportAlreadyOpen = 'You have already reported this; a moderator will look at it.';

@@ -1,6 +1,6 @@
 /**
  * The end of a post (docs/decisions/061): share, the writer's other posts, and the way to hear
- * of the writer's next one. Read them through `MESSAGES` (app/lib/messages.ts).
+ * of the writer's next one. Read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 export const shareHeading = 'Share this post';

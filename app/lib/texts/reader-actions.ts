@@ -1,6 +1,6 @@
 /**
  * Reporting and following, offered on blog and author pages.
- * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/messages.ts).
+ * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
 export const report = 'Report';

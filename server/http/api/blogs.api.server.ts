@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BlogResponse, Pending } from '~/features/blogs/blog-json.schema';
 import { BlogIdSchema, CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blogs.schema';
 import * as blogs from '~/features/blogs/blogs.service.server';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { defineOperation, type Operation } from './endpoints.server';
 import { setPageHeaders } from './handlers.server';
 import { bad, DeletedResponse, denied, InsertedResponse, LikedItemResponse, MessageResponse, missing, ModifiedResponse } from './responses.server';
@@ -11,7 +11,7 @@ const ID = z.object({ id: BlogIdSchema });
 const BLOG_ID = z.object({ blogId: BlogIdSchema });
 const CommentPostedResponse = z.strictObject({ success: z.boolean(), pending: Pending });
 
-/** Spec §7's `/blogs…` calls and `/featuredblogs`; the owner is always the caller, never the payload. */
+/** The `/blogs…` calls and `/featuredblogs` (docs/product.md#the-api); the owner is always the caller, never the payload. */
 export const BLOG_OPERATIONS: Operation[] = [
   defineOperation(
     { method: 'get', path: '/api/blogs', cache: 'lists', tag: 'Blogs', auth: 'optional', summary: 'Blogs, newest first; `search` filters by category; `q` searches title, short and long description (best match first, with a `snippet`). Public blogs, plus the caller’s own Hidden ones', query: ListBlogsQuerySchema, responses: { 200: { description: 'A page of blogs', schema: BlogResponse, list: true, paged: true }, ...bad } },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { createTestApp, type TestUser } from '#test/test-app';
 import type { BlogJson } from '../../../app/features/blogs/blogs.presenter';
 import { BLOG_LIMITS } from '../../../app/features/blogs/blogs.schema';

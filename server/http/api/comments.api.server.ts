@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CommentResponse, Pending } from '~/features/blogs/blog-json.schema';
 import { CommentSchema } from '~/features/blogs/blogs.schema';
 import { deleteComment, editComment, listThread, replyToComment, setCommentHidden, setCommentLiked, setCommentPinned } from '~/features/blogs/comments.service.server';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { defineOperation, type Operation } from './endpoints.server';
 import { bad, DeletedResponse, denied, MessageResponse, ModifiedResponse } from './responses.server';
 

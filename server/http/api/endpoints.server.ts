@@ -1,10 +1,10 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { assertCanWrite } from '~/kernel/standing.server';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
-import { AUTH_ENDPOINT_LIMITS, type RateLimitRule } from '~/lib/rate-limits';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
+import { AUTH_ENDPOINT_LIMITS, type RateLimitRule } from '~/lib/core/rate-limits';
+import type { ServiceContext } from '~/lib/core/service-context';
 import type { AppDeps, AppEnv } from '../../context.server';
 import { apiContext, parseInput, readJson } from './handlers.server';
 

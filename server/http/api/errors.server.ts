@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
-import { isAppError, RateLimitedError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
+import { isAppError, RateLimitedError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
 
 export const RETRY_AFTER_SECONDS = 5;
 

@@ -1,11 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { AppError } from '~/lib/errors';
-import type { ServiceContext } from '~/lib/service-context';
+import { AppError } from '~/lib/core/errors';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { type AppDeps, type AppEnv, serviceContext } from '../../context.server';
 import { rateLimitHeaders } from '../middleware/rate-limit.server';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The largest JSON body: a blog at its length limits is well under it (images come as multipart). */

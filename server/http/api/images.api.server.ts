@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IMMUTABLE_CACHE, imageStoreFor, LocalImageStore } from '~/features/images/image-store.server';
 import { uploadImage } from '~/features/images/images.service.server';
 import { fileBytes, IMAGE_REQUIRED, megabytes, readUploadForm } from '~/features/images/upload.server';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import type { AppDeps } from '../../context.server';
 import { defineOperation, type Operation } from './endpoints.server';
 import { bad, denied, ImageResponse, MessageResponse } from './responses.server';

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { AppError } from '~/lib/errors';
-import { MESSAGES } from '~/lib/messages';
+import { AppError } from '~/lib/core/errors';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { AppDeps, AppEnv } from '../../context.server';
-import { AUTH_ENDPOINT_LIMITS, clientRulesOf } from '~/lib/rate-limits';
+import { AUTH_ENDPOINT_LIMITS, clientRulesOf } from '~/lib/core/rate-limits';
 import { rateLimit } from '../middleware/rate-limit.server';
 import { docsApi } from './docs.api.server';
 import { apiErrorHandler } from './errors.server';

@@ -28,7 +28,7 @@ import {
   unsuspendUser,
 } from '~/features/moderation/moderation.service.server';
 import { approveAccount, approveContent, listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { defineOperation, type Operation } from './endpoints.server';
 import { setPageHeaders } from './handlers.server';
 import { bad, denied, DeletedResponse, InsertedResponse, MessageResponse, ModifiedResponse } from './responses.server';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
-import { MESSAGES } from '~/lib/messages';
-import { RATE_LIMITS } from '~/lib/rate-limits';
+import { MESSAGES } from '~/lib/texts/messages';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 
 describeOnDialects('POST /api/subscribers on %s', (t) => {
   const subscribe = (json: unknown, headers?: Record<string, string>) => t.request('/api/subscribers', { method: 'POST', json, headers });

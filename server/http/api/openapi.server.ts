@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RateLimitRule } from '~/lib/rate-limits';
+import type { RateLimitRule } from '~/lib/core/rate-limits';
 import { limitsOf } from './endpoints.server';
 import { OPERATIONS } from './operations.server';
 import { MessageResponse } from './responses.server';

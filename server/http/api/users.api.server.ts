@@ -44,18 +44,18 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
 
 const EMAIL_PARAM = z.object({ email: EmailSchema });
 
-/** Spec §7's account calls. A token only for a caller already signed in as that email (account.service: issueToken). */
+/** The account calls (docs/product.md#the-api). A token only for a caller already signed in as that email (account.service: issueToken). */
 export const USER_OPERATIONS: Operation[] = [
   defineOperation(
     { method: 'post', path: '/api/jwt', standing: 'any', tag: 'Accounts', auth: 'required', summary: "A bearer token for the caller's own email", body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
     async ({ c, ctx, body }) => c.json(await issueToken(ctx, body)),
   ),
   defineOperation(
-    { method: 'post', path: '/api/users/jwt', standing: 'any', tag: 'Accounts', auth: 'required', summary: 'The same as POST /api/jwt (spec §7 sends name and photo too)', body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
+    { method: 'post', path: '/api/users/jwt', standing: 'any', tag: 'Accounts', auth: 'required', summary: 'The same as POST /api/jwt (name and photo may be sent too)', body: TokenRequestSchema, responses: { 200: { description: 'Token', schema: TokenResponse }, ...denied, ...bad } },
     async ({ c, ctx, body }) => c.json(await issueToken(ctx, body)),
   ),
   defineOperation(
-    { method: 'post', path: '/api/users', tag: 'Accounts', auth: 'required', summary: "Save the caller's own user record (spec §7, on social sign-up)", body: SaveUserSchema, responses: { 200: { description: 'Already saved', schema: UserRecordResponse }, 201: { description: 'Saved', schema: UserRecordResponse }, ...denied, ...bad } },
+    { method: 'post', path: '/api/users', tag: 'Accounts', auth: 'required', summary: "Save the caller's own user record (on social sign-up)", body: SaveUserSchema, responses: { 200: { description: 'Already saved', schema: UserRecordResponse }, 201: { description: 'Saved', schema: UserRecordResponse }, ...denied, ...bad } },
     async ({ c, ctx, body }) => {
       const { created, record } = await saveOwnUserRecord(ctx, body);
       return c.json({ ...presentUserRecord(record), insertedId: created ? record.uid : null }, created ? 201 : 200);

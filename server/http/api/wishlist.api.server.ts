@@ -4,7 +4,7 @@ import { defineOperation, type Operation } from './endpoints.server';
 import { setPageHeaders } from './handlers.server';
 import { bad, DeletedResponse, denied, InsertedResponse, MessageResponse, missing, WishlistItemResponse } from './responses.server';
 
-/** Spec §7 wishlist calls: own items only; the owner is the caller, never the payload's email. */
+/** The wishlist calls (docs/product.md#the-api): own items only; the owner is the caller, never the payload's email. */
 export const WISHLIST_OPERATIONS: Operation[] = [
   defineOperation(
     { method: 'get', path: '/api/wishlist/{email}', tag: 'Wishlist', auth: 'required', summary: "The caller's own wishlist", query: WishlistPageSchema, responses: { 200: { description: 'Items', schema: WishlistItemResponse, list: true, paged: true }, ...denied, ...bad } },
@@ -15,7 +15,7 @@ export const WISHLIST_OPERATIONS: Operation[] = [
     },
   ),
   defineOperation(
-    { method: 'post', path: '/api/wishlist', tag: 'Wishlist', auth: 'required', summary: 'Add a blog to the caller’s wishlist (either payload of spec §7)', body: AddWishlistSchema, responses: { 201: { description: 'Added', schema: InsertedResponse }, ...denied, ...bad, ...missing, 409: { description: 'Already in the wishlist', schema: MessageResponse } } },
+    { method: 'post', path: '/api/wishlist', tag: 'Wishlist', auth: 'required', summary: 'Add a blog to the caller’s wishlist (the home page’s payload or All blogs’)', body: AddWishlistSchema, responses: { 201: { description: 'Added', schema: InsertedResponse }, ...denied, ...bad, ...missing, 409: { description: 'Already in the wishlist', schema: MessageResponse } } },
     async ({ c, ctx, body }) => c.json(await addToWishlist(ctx, body), 201),
   ),
   defineOperation(

@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
 import { hideContent, restoreContent, setAdminByOperator } from '~/features/moderation/moderation.service.server';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { TestUser } from '#test/test-app';
 
 const auth = {

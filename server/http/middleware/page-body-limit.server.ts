@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { html } from 'hono/html';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /** A page form of ours is a few fields of text: 64 KB leaves room to spare (a comment at its limit is well under it). */
 export const MAX_PAGE_FORM_BYTES = 64 * 1024;

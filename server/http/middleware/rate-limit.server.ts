@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import type { Redis } from 'ioredis';
-import { lazy } from '~/lib/lazy';
+import { lazy } from '~/lib/page/lazy';
 import type { Logger } from 'pino';
-import { MESSAGES } from '~/lib/messages';
-import { tallies } from '~/lib/metrics.server';
-import type { RateLimitRule } from '~/lib/rate-limits';
+import { MESSAGES } from '~/lib/texts/messages';
+import { tallies } from '~/lib/render/metrics.server';
+import type { RateLimitRule } from '~/lib/core/rate-limits';
 
 /** One counted window: how many hits it has seen and when it ends (epoch ms). */
 export interface RateLimitWindow {
@@ -22,7 +22,7 @@ export interface RateLimitStore {
   close(): Promise<void>;
 }
 
-export type { RateLimitRule } from '~/lib/rate-limits';
+export type { RateLimitRule } from '~/lib/core/rate-limits';
 /** A rule as the counter sees it (whose counter is the caller's choice). */
 type CountedRule = Omit<RateLimitRule, 'key'>;
 

@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
 import { countsFreshness } from '~/features/blogs/view-counter.server';
-import { tallies } from '~/lib/metrics.server';
-import { fillTemplate, type PageTemplate } from '~/lib/viewer-slots.server';
+import { tallies } from '~/lib/render/metrics.server';
+import { fillTemplate, type PageTemplate } from '~/lib/render/viewer-slots.server';
 import type { AppDeps, AppEnv } from '../../context.server';
 import { blogOf, type KeptRead } from './page-cache.server';
 

@@ -7,7 +7,7 @@ import { useFreshErrors } from '~/components/use-fresh-errors';
 import { ACCEPTED_IMAGE_TYPES } from '~/features/images/images.schema';
 import { PHOTO_FOCUS_AUTO, PHOTO_FOCUS_CHOICES, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, BlogFormSchema, fieldErrors } from '../blogs.schema';
 import { BodyEditor } from './body-editor';
 import { PhotoFocusField } from './photo-focus-field';

@@ -2,7 +2,7 @@ import { type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode
 import { imageFailure, imageTooLarge } from '~/features/images/image-errors';
 import { ACCEPTED_IMAGE_TYPES, IMAGE_WIDTHS } from '~/features/images/images.schema';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { altFromFileName, imageMarkdown, insertBlock, type MarkdownAction, markdownEdit, type PictureRef, picturesIn, picturesWithoutAlt, type Replacement, setAlt, uploadingMarker } from '../markdown-edit';
 import { MarkdownBody } from './markdown-body';
 

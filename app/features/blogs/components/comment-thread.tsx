@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Form, Link, useSearchParams } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { LocalTime } from '~/components/local-format';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
 import { ReportButton } from '~/features/moderation/components/report-button';
 import type { CommentJson } from '../blogs.presenter';

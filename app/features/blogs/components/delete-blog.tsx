@@ -1,7 +1,7 @@
 import { type MouseEvent, useRef } from 'react';
 import { Form } from 'react-router';
 import { useFeedback } from '~/components/feedback';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /**
  * The owner's Delete (docs/product.md#deleting). Without JavaScript the disclosure itself is the

@@ -2,9 +2,9 @@ import { type FormEvent, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { LocalNumber } from '~/components/local-format';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { LOG_IN, loginPath } from '~/lib/login-path';
-import { MESSAGES } from '~/lib/messages';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { LOG_IN, loginPath } from '~/lib/page/login-path';
+import { MESSAGES } from '~/lib/texts/messages';
 
 export interface LikeButtonProps {
   blogId: string;

@@ -1,5 +1,5 @@
 import { Form, Link, useSearchParams } from 'react-router';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { CommentJson } from '../blogs.presenter';
 import { BLOG_LIMITS } from '../blogs.constants';
 

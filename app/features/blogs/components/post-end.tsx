@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { LocalTime } from '~/components/local-format';
 import { FollowButton } from '~/features/follows/components/follow-button';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { BlogPhoto } from './blog-photo';
 
 /** One of the writer's other posts, as the end of a post shows it (no counts: docs/decisions/061). */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { HiddenBadge } from '~/components/hidden-badge';
 import { LocalTime } from '~/components/local-format';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { BlogPhoto } from './blog-photo';
 
 export interface StoryCardBlog {

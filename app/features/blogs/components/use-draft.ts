@@ -1,6 +1,6 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { useBlocker, useRouteLoaderData } from 'react-router';
-import { draftKey } from '~/lib/drafts';
+import { draftKey } from '~/lib/page/drafts';
 
 /** The text fields a draft keeps: the picture is not kept (a file cannot be stored, only chosen again). */
 const DRAFT_FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability'] as const;
@@ -27,7 +27,7 @@ function fieldsOf(form: HTMLFormElement): Draft {
 
 /**
  * Drafts kept in this browser (docs/decisions/027): every change of a blog form is saved under
- * the signed-in account and the page's address (app/lib/drafts.ts), a later visit by the same
+ * the signed-in account and the page's address (app/lib/page/drafts.ts), a later visit by the same
  * account puts it back, and a successful save clears it (logging out clears them all). Leaving with
  * unsaved changes asks first, for links inside the site and for closing the tab.
  */

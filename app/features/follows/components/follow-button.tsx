@@ -1,5 +1,5 @@
 import { Form, useNavigation } from 'react-router';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /**
  * Follow or unfollow a writer (blog page, and the author page once it exists). A plain form

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 export const HERO_IMAGE = '/images/hero-sunset.svg';
 

@@ -1,6 +1,6 @@
 import { Form } from 'react-router';
 import { LocalTime } from '~/components/local-format';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { WriterModeration } from '../spam-hold.service.server';
 import { ReasonField, SuspendControls } from './moderation-controls';
 

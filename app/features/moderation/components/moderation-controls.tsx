@@ -2,7 +2,7 @@ import type { MouseEvent } from 'react';
 import { Form, Link } from 'react-router';
 import { DialogBox } from '~/components/dialog-box';
 import { useFeedback } from '~/components/feedback';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { SUSPEND_PERIODS } from '../moderation.constants';
 
 /** The field every moderation form carries: the reason goes into the audit log. */

@@ -1,4 +1,4 @@
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /** What the author of a blog or comment a moderator removed sees in its place (nobody else sees it). */
 export function RemovedNotice({ reason }: { reason: string }) {

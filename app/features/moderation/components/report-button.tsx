@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Form, useLocation } from 'react-router';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { REPORT_DETAILS_MAX, REPORT_REASONS } from '../moderation.constants';
 
 export interface ReportButtonProps {

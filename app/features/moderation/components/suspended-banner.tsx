@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { LocalTime } from '~/components/local-format';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /** A suspension in force, as the suspended account reads it: until when (null: for good) and why. */
 export interface Suspension {

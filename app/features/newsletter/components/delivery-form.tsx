@@ -1,6 +1,6 @@
 import { Form } from 'react-router';
 import type { Delivery } from '~/features/newsletter/newsletter.schema';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /**
  * Per post or daily digest, for the newsletter or one followed writer: two radio buttons and a

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { useFeedback } from '~/components/feedback';
-import { defaultDuration, type FeedbackKind } from '~/lib/feedback';
-import { MESSAGES } from '~/lib/messages';
+import { defaultDuration, type FeedbackKind } from '~/lib/page/feedback';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /** What a subscription attempt came to (docs/product.md#newsletter-form). */
 export interface NewsletterOutcome {

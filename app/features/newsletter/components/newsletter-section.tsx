@@ -1,4 +1,4 @@
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { type MySubscription, type NewsletterOutcome, NewsletterForm } from './newsletter-form';
 
 export const NEWSLETTER_BACKGROUND = '/images/newsletter-bg.svg';

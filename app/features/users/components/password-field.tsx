@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { FormField } from './form-field';
 
 /** A password input with a show/hide toggle (docs/product.md#sign-up). */

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useFeedback } from '~/components/feedback';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { socialErrorMessage } from '../social-errors';
 
 export interface SocialProvider {

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from 'react-router';
-import { MESSAGES } from '~/lib/messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import { FormField } from './form-field';
 import { PasswordField } from './password-field';
 

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useRouteLoaderData } from 'react-router';
 import { useFeedback } from '~/components/feedback';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { LOG_IN, loginPath } from '~/lib/login-path';
-import { MESSAGES } from '~/lib/messages';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { LOG_IN, loginPath } from '~/lib/page/login-path';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { WishlistSource } from '../wishlist.schema';
 
 export interface WishlistBlog {

@@ -3,8 +3,8 @@ import { Form, Link, useRevalidator } from 'react-router';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { useFeedback } from '~/components/feedback';
 import { DialogBox } from '~/components/dialog-box';
-import { FEEDBACK_MS } from '~/lib/feedback';
-import { MESSAGES } from '~/lib/messages';
+import { FEEDBACK_MS } from '~/lib/page/feedback';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { WishlistItemJson } from '../wishlist.presenter';
 
 /** The confirmation (docs/product.md#messages), for the modal (JS) and for the page shown without JS. */

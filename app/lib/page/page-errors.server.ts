@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import { isDatabaseUnavailable } from '~/db/errors.server';
-import { type AppError, type AppErrorCode, isAppError } from './errors';
+import { type AppError, type AppErrorCode, isAppError } from '~/lib/core/errors';
 import { withFlash } from './flash.server';
 
 /**

@@ -3,8 +3,8 @@ import { expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { CommentSchema } from '~/features/blogs/blogs.schema';
 import { defineAction } from './page-action.server';
-import { RATE_LIMITS } from './rate-limits';
-import type { SessionUser } from './service-context';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
+import type { SessionUser } from '~/lib/core/service-context';
 
 describeOnDialects('defineAction on %s', (t) => {
   const args = (user: SessionUser | null) => ({

@@ -9,7 +9,7 @@
  * that show it; read it with a plain `MESSAGES.name` (a computed `MESSAGES[key]` would make the
  * bundler keep every text).
  */
-export * as MESSAGES from './texts';
+export * as MESSAGES from './index';
 
 /** The footer's description of the product (docs/product.md#footer). */
 export const SITE_DESCRIPTION =

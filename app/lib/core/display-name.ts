@@ -1,4 +1,4 @@
-import { MESSAGES } from './messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /** A user's name as the site shows it: trimmed, and 'User' for none (docs/product.md#navigation-bar). */
 export const displayName = (name: string | null | undefined): string => name?.trim() || MESSAGES.defaultDisplayName;

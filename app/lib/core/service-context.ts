@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, DialectName } from '~/db/schema';
 import { AppError } from './errors';
-import { MESSAGES } from './messages';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { RateLimitRule } from './rate-limits';
 
 /** The signed-in user as every layer sees it. */
@@ -100,7 +100,7 @@ export interface ServiceContext {
   imageBases?: readonly string[];
   /** The client's address as TRUST_PROXY resolved it ('' outside a request). */
   clientIp: string;
-  /** Counts one hit of `rule` for this client (see app/lib/rate-limits.ts); over it, throws a 429 AppError. */
+  /** Counts one hit of `rule` for this client (see app/lib/core/rate-limits.ts); over it, throws a 429 AppError. */
   limit(rule: RateLimitRule): Promise<void>;
   /**
    * A per-account rule (key `email`) for `account`: `hit` counts one and answers whether it was

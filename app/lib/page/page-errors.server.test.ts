@@ -2,9 +2,9 @@ import { connect } from 'node:net';
 import { isRouteErrorResponse } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '#test/processes';
-import { AppError } from './errors';
+import { AppError } from '~/lib/core/errors';
 import { backWithRefusal, errorPage, pageRefusal } from './page-errors.server';
-import { MESSAGES } from './messages';
+import { MESSAGES } from '~/lib/texts/messages';
 
 /** What a page helper threw, as the status the root error boundary will see (or the error itself). */
 function thrown(run: () => unknown): unknown {

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from 'react-router';
 import type { z } from 'zod';
-import type { RateLimitRule } from './rate-limits';
-import type { ServiceContext } from './service-context';
+import type { RateLimitRule } from '~/lib/core/rate-limits';
+import type { ServiceContext } from '~/lib/core/service-context';
 import { userOrRedirectToLogin } from './session.server';
 
 /** A form's schema, its schemas by intent, or 'id' when it carries only ids the use case looks up. */

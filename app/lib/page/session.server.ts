@@ -1,6 +1,6 @@
 import { type AppLoadContext, data, redirect } from 'react-router';
 import { sameSitePath } from './same-site-path';
-import type { SessionUser } from './service-context';
+import type { SessionUser } from '~/lib/core/service-context';
 
 /** Only a same-site path may be a return target: never another origin, never `//host`. */
 export function safeRedirectPath(target: string | null | undefined, fallback = '/'): string {

@@ -7,7 +7,7 @@ import type { PageTemplate } from './viewer-slots.server';
 /**
  * Signed-in pages rendered once per distinct content (docs/decisions/043). A page is a function
  * of its URL and its routes' loader data; the viewer's own strings are placeholders in that data
- * (app/lib/viewer-slots.server.ts), so viewers who see the same blog with the same states (liked
+ * (app/lib/render/viewer-slots.server.ts), so viewers who see the same blog with the same states (liked
  * or not, following or not, their own blog or not) share one kept render. What a loader reads
  * is always read anew: the memo only skips React's render of data already seen, and a change of
  * anything shown is a change of the data, so of the key. `maxAgeMs` bounds what a render takes
