@@ -8,7 +8,7 @@ import { StoryCard } from '~/features/blogs/components/story-card';
 import { authorFeedPath } from '~/features/feeds/feeds.service.server';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { countFollowers, followStateForWriter } from '~/features/follows/follows.service.server';
-import { AuthorAbout } from '~/features/users/components/about-fields';
+import { AuthorAbout } from '~/features/users/components/author-about';
 import { getAuthor } from '~/features/users/users.service.server';
 import { ReportButton } from '~/features/moderation/components/report-button';
 import { runModerationForm } from '~/features/moderation/moderation-form.server';
