@@ -98,7 +98,7 @@ export default function MailPreferences({ loaderData }: Route.ComponentProps) {
                 <>
                   <p className="text-sm opacity-90">
                     <strong>{newsletter.email}</strong>
-                    {newsletter.confirmed ? null : <span className="badge badge-warning badge-outline ml-2">waiting for confirmation</span>}
+                    {newsletter.confirmed ? null : <span className="badge badge-waiting ml-2">waiting for confirmation</span>}
                   </p>
                   <DeliveryForm intent="newsletter-delivery" delivery={newsletter.delivery} label={MESSAGES.newsletterLabel} />
                   <Form method="post">

@@ -254,6 +254,12 @@ export const SCREENS: Screen[] = [
       await dialogShown(page, 'Error');
     },
   },
+  // The member's own screens added with the conversation and the account: their notifications
+  // (the other writer's comment on their blog is one), account settings, their numbers, mail choices.
+  { name: 'notifications', path: () => '/notifications', who: IN },
+  { name: 'account settings', path: () => '/account', who: IN },
+  { name: "a writer's own numbers", path: () => '/profile/stats', who: IN },
+  { name: 'mail preferences', path: () => '/mail/preferences', who: IN },
   { name: 'newsletter', path: () => '/newsletter', who: OUT },
   // The signed-in reader subscribed in seedData: the form stands locked with their address.
   { name: 'newsletter, subscribed (signed in)', path: () => '/newsletter', who: IN },

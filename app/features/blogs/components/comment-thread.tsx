@@ -128,7 +128,7 @@ function CommentCard({ comment, view }: { comment: CommentJson; view: ThreadView
             <span>{name}</span>
             {comment.isAuthor ? <span className="badge badge-primary badge-sm" data-testid="author-badge">{MESSAGES.authorBadge}</span> : null}
             {comment.pinned ? <span className="badge badge-outline badge-sm">{MESSAGES.pinnedBadge}</span> : null}
-            {comment.hidden ? <span className="badge badge-warning badge-sm" data-testid="hidden-badge">{MESSAGES.hiddenBadge}</span> : null}
+            {comment.hidden ? <span className="badge badge-hidden badge-sm" data-testid="hidden-badge">{MESSAGES.hiddenBadge}</span> : null}
             {comment.remote ? <span className="text-sm font-normal opacity-75">{comment.remote.handle}</span> : null}
             <span className="whitespace-nowrap text-sm font-normal opacity-75">
               <LocalTime iso={comment.commentedAt} withTime />
