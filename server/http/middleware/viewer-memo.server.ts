@@ -76,12 +76,12 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
       return;
     }
     const path = c.req.path;
-    if (method !== 'GET' || !pages.some((read) => read.pattern.test(path)) || path.endsWith('.data') || FLASH_COOKIE.test(c.req.header('cookie') ?? '')) return next();
+    const read = method === 'GET' && !path.endsWith('.data') ? pages.find((candidate) => candidate.pattern.test(path)) : undefined;
+    if (!read || FLASH_COOKIE.test(c.req.header('cookie') ?? '')) return next();
 
     const key = `${user.id}\n${user.name}\n${user.email}\n${user.image ?? ''}\n${c.req.url}\n${c.req.header('accept-language') ?? ''}`;
     // Read before rendering, as the page cache does: a write during the render leaves the new
     // entry stale at once rather than filed under what it no longer shows.
-    const read = pages.find((candidate) => candidate.pattern.test(path))!;
     const versions = await readCurrentVersions(deps.database, read.cache === 'blog' ? blogOf(read, path) : null);
     const state = { viewerGeneration: changes.viewerGeneration + forgotten * 2 ** 32, writes: writesOf.get(user.id) ?? 0, at: deps.now().getTime() };
     const entry = kept.get(key);
