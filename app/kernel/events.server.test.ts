@@ -11,12 +11,13 @@ const blogInput = (title: string, availability: 'Public' | 'Hidden' = 'Public') 
   ({ title, category: 'Personal', type: 'Mini blog', short_description: `A ${title}`, long_description: 'Long enough.', details: '', availability, photo: '/uploads/sunset.webp' }) as const;
 
 describeOnDialects('domain events on %s', (t) => {
-  /** The events emitted since the last call, as [name, data], by name (one change's events share their time). */
-  let seen = 0;
+  /** The events emitted since the last call, as [name, data], by name. Known by id, not by position: two changes in one millisecond share a time. */
+  const seen = new Set<string>();
   const emitted = async () => {
-    const rows = await t.deps.database.db.selectFrom('jobs').select(['payload', 'created_at', 'id']).where('kind', '=', 'event').orderBy('created_at').orderBy('id').execute();
-    const events = rows.slice(seen).map((r) => JSON.parse(r.payload) as { name: EventName; data: Record<string, unknown> });
-    seen = rows.length;
+    const rows = await t.deps.database.db.selectFrom('jobs').select(['payload', 'id']).where('kind', '=', 'event').execute();
+    const fresh = rows.filter((r) => !seen.has(r.id));
+    for (const r of fresh) seen.add(r.id);
+    const events = fresh.map((r) => JSON.parse(r.payload) as { name: EventName; data: Record<string, unknown> });
     return events.map((e) => [e.name, e.data]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
   };
 
