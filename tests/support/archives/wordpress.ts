@@ -1,0 +1,246 @@
+/**
+ * WordPress exports (WXR 1.2) built the way WordPress's export_wp() writes them: an RSS channel
+ * with wp:author entries, category and tag terms, then one <item> per post, page, attachment,
+ * revision and menu item, each field in CDATA, comments nested in their post. `knownWxr` holds a
+ * handful of posts whose every field a test checks; `bulkWxr` adds hundreds of ordinary ones with
+ * the odd cases an old blog collects (missing images, duplicate slugs, emoji, right-to-left text,
+ * broken HTML, spam, pingbacks, trash).
+ */
+
+export const WXR_SITE = 'https://old-blog.example.com';
+
+const cdata = (text: string) => `<![CDATA[${text.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export interface WxrComment {
+  id: number;
+  parent?: number;
+  author: string;
+  url?: string;
+  date: string; // 'Y-m-d H:i:s' UTC
+  content: string;
+  approved?: '1' | '0' | 'spam' | 'trash';
+  type?: '' | 'pingback' | 'trackback' | 'comment';
+}
+export interface WxrItem {
+  id: number;
+  type?: string;
+  status?: string;
+  title: string;
+  slug: string;
+  link?: string;
+  creator?: string;
+  content?: string;
+  excerpt?: string;
+  date: string; // 'Y-m-d H:i:s' UTC, or '0000-00-00 00:00:00'
+  modified?: string;
+  parent?: number;
+  attachmentUrl?: string;
+  categories?: string[];
+  tags?: string[];
+  meta?: Record<string, string>;
+  comments?: WxrComment[];
+}
+
+function rfc822(date: string): string {
+  return date.startsWith('0000') ? '' : new Date(`${date.replace(' ', 'T')}Z`).toUTCString().replace('GMT', '+0000');
+}
+
+function itemXml(item: WxrItem): string {
+  const nicename = (name: string) => encodeURIComponent(name.toLowerCase().replace(/\s+/g, '-'));
+  const link = item.link ?? (item.status === 'publish' || !item.status ? `${WXR_SITE}/${item.date.slice(0, 4)}/${item.date.slice(5, 7)}/${item.slug}/` : `${WXR_SITE}/?p=${item.id}`);
+  return `
+	<item>
+		<title>${esc(item.title)}</title>
+		<link>${esc(link)}</link>
+		<pubDate>${rfc822(item.date)}</pubDate>
+		<dc:creator>${cdata(item.creator ?? 'ada')}</dc:creator>
+		<guid isPermaLink="false">${WXR_SITE}/?p=${item.id}</guid>
+		<description></description>
+		<content:encoded>${cdata(item.content ?? '')}</content:encoded>
+		<excerpt:encoded>${cdata(item.excerpt ?? '')}</excerpt:encoded>
+		<wp:post_id>${item.id}</wp:post_id>
+		<wp:post_date>${cdata(item.date)}</wp:post_date>
+		<wp:post_date_gmt>${cdata(item.date)}</wp:post_date_gmt>
+		<wp:post_modified>${cdata(item.modified ?? item.date)}</wp:post_modified>
+		<wp:post_modified_gmt>${cdata(item.modified ?? item.date)}</wp:post_modified_gmt>
+		<wp:comment_status>${cdata('open')}</wp:comment_status>
+		<wp:ping_status>${cdata('open')}</wp:ping_status>
+		<wp:post_name>${cdata(item.slug)}</wp:post_name>
+		<wp:status>${cdata(item.status ?? 'publish')}</wp:status>
+		<wp:post_parent>${item.parent ?? 0}</wp:post_parent>
+		<wp:menu_order>0</wp:menu_order>
+		<wp:post_type>${cdata(item.type ?? 'post')}</wp:post_type>
+		<wp:post_password>${cdata('')}</wp:post_password>
+		<wp:is_sticky>0</wp:is_sticky>${item.attachmentUrl ? `\n\t\t<wp:attachment_url>${cdata(item.attachmentUrl)}</wp:attachment_url>` : ''}
+${(item.categories ?? []).map((c) => `\t\t<category domain="category" nicename="${nicename(c)}">${cdata(c)}</category>`).join('\n')}
+${(item.tags ?? []).map((t) => `\t\t<category domain="post_tag" nicename="${nicename(t)}">${cdata(t)}</category>`).join('\n')}
+${Object.entries(item.meta ?? {}).map(([key, value]) => `\t\t<wp:postmeta>\n\t\t\t<wp:meta_key>${cdata(key)}</wp:meta_key>\n\t\t\t<wp:meta_value>${cdata(value)}</wp:meta_value>\n\t\t</wp:postmeta>`).join('\n')}
+${(item.comments ?? []).map((c) => `\t\t<wp:comment>
+			<wp:comment_id>${c.id}</wp:comment_id>
+			<wp:comment_author>${cdata(c.author)}</wp:comment_author>
+			<wp:comment_author_email>${cdata(`${c.author.toLowerCase().replace(/\W+/g, '')}@mail.example`)}</wp:comment_author_email>
+			<wp:comment_author_url>${c.url ?? ''}</wp:comment_author_url>
+			<wp:comment_author_IP>${cdata('192.0.2.1')}</wp:comment_author_IP>
+			<wp:comment_date>${cdata(c.date)}</wp:comment_date>
+			<wp:comment_date_gmt>${cdata(c.date)}</wp:comment_date_gmt>
+			<wp:comment_content>${cdata(c.content)}</wp:comment_content>
+			<wp:comment_approved>${cdata(c.approved ?? '1')}</wp:comment_approved>
+			<wp:comment_type>${cdata(c.type ?? 'comment')}</wp:comment_type>
+			<wp:comment_parent>${c.parent ?? 0}</wp:comment_parent>
+			<wp:comment_user_id>0</wp:comment_user_id>
+			<wp:commentmeta>
+				<wp:meta_key>${cdata('akismet_result')}</wp:meta_key>
+				<wp:meta_value>${cdata('false')}</wp:meta_value>
+			</wp:commentmeta>
+		</wp:comment>`).join('\n')}
+	</item>`;
+}
+
+/** A whole WXR 1.2 file around the given items, as WordPress 6 writes it. */
+export function wxr(items: WxrItem[]): string {
+  return `<?xml version="1.0" encoding="UTF-8" ?>
+<!-- This is a WordPress eXtended RSS file generated by WordPress as an export of your site. -->
+<!-- generator="WordPress/6.6.2" created="2026-11-20 09:12" -->
+<rss version="2.0"
+	xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/"
+	xmlns:content="http://purl.org/rss/1.0/modules/content/"
+	xmlns:wfw="http://wellformedweb.org/CommentAPI/"
+	xmlns:dc="http://purl.org/dc/elements/1.1/"
+	xmlns:wp="http://wordpress.org/export/1.2/"
+>
+<channel>
+	<title>Old Blog</title>
+	<link>${WXR_SITE}</link>
+	<description>Notes from the old place</description>
+	<pubDate>Fri, 20 Nov 2026 09:12:00 +0000</pubDate>
+	<language>en-US</language>
+	<wp:wxr_version>1.2</wp:wxr_version>
+	<wp:base_site_url>${WXR_SITE}</wp:base_site_url>
+	<wp:base_blog_url>${WXR_SITE}</wp:base_blog_url>
+	<wp:author><wp:author_id>1</wp:author_id><wp:author_login>${cdata('ada')}</wp:author_login><wp:author_email>${cdata('ada@old-blog.example.com')}</wp:author_email><wp:author_display_name>${cdata('Ada Lovelace')}</wp:author_display_name><wp:author_first_name>${cdata('Ada')}</wp:author_first_name><wp:author_last_name>${cdata('Lovelace')}</wp:author_last_name></wp:author>
+	<wp:author><wp:author_id>2</wp:author_id><wp:author_login>${cdata('noor')}</wp:author_login><wp:author_email>${cdata('noor@old-blog.example.com')}</wp:author_email><wp:author_display_name>${cdata('نور الهدى')}</wp:author_display_name><wp:author_first_name>${cdata('')}</wp:author_first_name><wp:author_last_name>${cdata('')}</wp:author_last_name></wp:author>
+	<wp:category><wp:term_id>1</wp:term_id><wp:category_nicename>${cdata('travel')}</wp:category_nicename><wp:category_parent>${cdata('')}</wp:category_parent><wp:cat_name>${cdata('Travel')}</wp:cat_name></wp:category>
+	<wp:tag><wp:term_id>7</wp:term_id><wp:tag_slug>${cdata('rome')}</wp:tag_slug><wp:tag_name>${cdata('Rome')}</wp:tag_name></wp:tag>
+	<generator>https://wordpress.org/?v=6.6.2</generator>
+${items.map(itemXml).join('\n')}
+</channel>
+</rss>
+`;
+}
+
+const upload = (name: string) => `${WXR_SITE}/wp-content/uploads/2019/05/${name}`;
+
+/** The posts a test checks field by field, with the attachments, page and menu item around them. */
+export function knownItems(): WxrItem[] {
+  return [
+    { id: 10, type: 'attachment', status: 'inherit', title: 'colosseum', slug: 'colosseum', date: '2019-05-04 10:00:00', parent: 11, attachmentUrl: upload('colosseum.jpg') },
+    { id: 12, type: 'attachment', status: 'inherit', title: 'forum', slug: 'forum', date: '2019-05-04 10:00:00', parent: 11, attachmentUrl: upload('forum.jpg') },
+    {
+      id: 11,
+      title: 'Three days in Rome & a gelato',
+      slug: 'three-days-in-rome',
+      date: '2019-05-04 10:11:12',
+      modified: '2019-06-01 08:00:00',
+      categories: ['Travel'],
+      tags: ['Rome', 'Food'],
+      excerpt: 'Walking <em>everywhere</em>.',
+      meta: { _thumbnail_id: '10', _edit_last: '1' },
+      // A classic-editor post: paragraphs as blank lines, a [caption], a gallery, a video alone on a line.
+      content: `We landed at dawn.
+The city was still asleep.
+
+[caption id="attachment_10" align="aligncenter" width="800"]<img class="size-large wp-image-10" src="${upload('colosseum.jpg')}" alt="The Colosseum" width="800" height="600" /> The Colosseum at dawn[/caption]
+
+[gallery ids="10,12"]
+
+https://www.youtube.com/watch?v=dQw4w9WgXcQ
+
+[contact-form-7 id="5" title="Contact"]
+
+<pre class="brush: python">print("ciao")</pre>`,
+      comments: [
+        { id: 100, author: 'Grace', url: 'https://grace.example.org', date: '2019-05-05 09:00:00', content: 'Lovely! <a href="https://example.org/tips">My tips</a>' },
+        { id: 101, parent: 100, author: 'Ada Lovelace', date: '2019-05-05 10:30:00', content: 'Thank you &amp; see you there.\nNext time.' },
+        { id: 102, author: 'Cheap Pills', date: '2019-05-06 00:00:00', content: 'buy now', approved: 'spam' },
+        { id: 103, author: 'Another Blog', date: '2019-05-07 00:00:00', content: 'pingback', type: 'pingback' },
+        { id: 104, author: 'Linus', date: '2019-05-08 12:00:00', content: 'Waiting for moderation', approved: '0' },
+      ],
+    },
+    {
+      id: 20,
+      title: 'Gutenberg, code and a table',
+      slug: 'gutenberg-code-table',
+      date: '2021-02-03 04:05:06',
+      creator: 'noor',
+      categories: ['Tech'],
+      content: `<!-- wp:paragraph -->
+<p>Block editor post with <a href="/about/">a relative link</a>.</p>
+<!-- /wp:paragraph -->
+<!-- wp:code -->
+<pre class="wp-block-code"><code lang="typescript" class="language-typescript">const x: number = 1;</code></pre>
+<!-- /wp:code -->
+<!-- wp:table -->
+<figure class="wp-block-table"><table><thead><tr><th>City</th><th>Days</th></tr></thead><tbody><tr><td>Rome</td><td>3</td></tr></tbody></table></figure>
+<!-- /wp:table -->
+<!-- wp:embed {"url":"https://vimeo.com/76979871","type":"video"} -->
+<figure class="wp-block-embed is-type-video"><div class="wp-block-embed__wrapper">
+https://vimeo.com/76979871
+</div></figure>
+<!-- /wp:embed -->`,
+      meta: { _thumbnail_id: '999' },
+    },
+    { id: 30, status: 'draft', title: 'Unfinished thoughts', slug: '', date: '0000-00-00 00:00:00', content: 'Not yet.' },
+    { id: 31, status: 'private', title: 'Only for me', slug: 'only-for-me', date: '2020-01-01 00:00:00', content: 'Secret.' },
+    { id: 32, status: 'trash', title: 'Thrown away', slug: 'thrown-away', date: '2020-01-02 00:00:00', content: 'Gone.' },
+    { id: 40, type: 'page', title: 'About', slug: 'about', date: '2018-01-01 00:00:00', content: 'About me.' },
+    { id: 41, type: 'nav_menu_item', title: '', slug: '41', date: '2018-01-01 00:00:00' },
+    { id: 42, type: 'revision', status: 'inherit', title: 'Three days in Rome', slug: '11-revision-v1', parent: 11, date: '2019-05-04 10:00:00' },
+  ];
+}
+
+const RTL = 'مرحبا بالعالم، هذه تدوينة باللغة العربية. שלום עולם';
+const EMOJI = 'Sunset 🌅 with friends 👩‍👩‍👧 and 🍝';
+
+/**
+ * `count` ordinary published posts (ids from 1000), every 10th with a comment thread, every 7th
+ * with a featured image, plus the odd cases in rotation. Returns the items and what it put in.
+ */
+export function bulkItems(count: number, startId = 1000): { items: WxrItem[]; comments: number; covers: number; missingCovers: number } {
+  const items: WxrItem[] = [];
+  let comments = 0;
+  let covers = 0;
+  let missingCovers = 0;
+  for (let n = 0; n < count; n++) {
+    const id = startId + n * 2;
+    const date = new Date(Date.UTC(2010, 0, 1) + n * 86_400_000 * 3).toISOString().replace('T', ' ').slice(0, 19);
+    const odd = n % 5;
+    const title = odd === 1 ? `${EMOJI} #${n}` : odd === 2 ? `${RTL} ${n}` : `Post number ${n}`;
+    const slug = n % 50 === 3 ? 'hello-world' : `post-${n}`; // duplicate slugs, as an old multi-year blog has
+    const body =
+      odd === 3
+        ? `<p>Broken <b>markup <i>never closed<p>and a <div>stray</span> tag <img src="${upload(`missing-${n}.jpg`)}" alt="gone">`
+        : `<p>${odd === 2 ? RTL : 'Paragraph one of post ' + n}.</p>\n<p><img src="${upload(`photo-${n}.jpg`)}" alt="Photo ${n}" /></p>\n<p>${EMOJI}</p>`;
+    const item: WxrItem = { id, title, slug, date, content: body, categories: [n % 2 ? 'Travel' : 'Life'], tags: n % 3 ? [] : ['bulk', `tag-${n % 11}`] };
+    if (n % 7 === 0) {
+      // Every 14th points at an attachment the export lacks (deleted from the media library).
+      const missing = n % 14 === 0;
+      item.meta = { _thumbnail_id: String(missing ? 900_000 + n : id + 1) };
+      if (missing) missingCovers++;
+      else {
+        covers++;
+        items.push({ id: id + 1, type: 'attachment', status: 'inherit', title: `cover ${n}`, slug: `cover-${n}`, date, parent: id, attachmentUrl: upload(`cover-${n}.jpg`) });
+      }
+    }
+    if (n % 10 === 0) {
+      item.comments = [
+        { id: id * 10, author: `Reader ${n}`, date, content: `First! ${EMOJI}` },
+        { id: id * 10 + 1, parent: id * 10, author: 'Ada Lovelace', date, content: `Reply to reader ${n}` },
+        { id: id * 10 + 2, parent: id * 10 + 1, author: `Reader ${n}`, date, content: RTL },
+      ];
+      comments += 3;
+    }
+    items.push(item);
+  }
+  return { items, comments, covers, missingCovers };
+}
