@@ -184,14 +184,14 @@ const TEXT_BREAKS = new Set(['p', 'div', 'blockquote', 'li', 'h1', 'h2', 'h3', '
  */
 export function htmlToText(html: string): string {
   let out = '';
-  const hrefs: (string | null)[] = [];
+  const hrefs: { raw: string; href: string | null }[] = [];
   let linkText = '';
   const parser = new Parser(
     {
       onopentag(name, attrs) {
         if (name === 'br') out += '\n';
         if (name === 'a') {
-          hrefs.push(resolveUrl(attrs.href, null));
+          hrefs.push({ raw: (attrs.href ?? '').trim(), href: resolveUrl(attrs.href, null) });
           linkText = '';
         }
       },
@@ -202,8 +202,9 @@ export function htmlToText(html: string): string {
       onclosetag(name) {
         if (TEXT_BREAKS.has(name)) out += '\n\n';
         if (name === 'a') {
-          const href = hrefs.pop();
-          if (href && /^https?:/.test(href) && linkText.trim() !== href && linkText.trim()) out += ` (${href})`;
+          const link = hrefs.pop();
+          const words = linkText.trim();
+          if (link?.href && /^https?:/.test(link.href) && words && words !== link.raw && words !== link.href) out += ` (${link.href})`;
         }
       },
     },

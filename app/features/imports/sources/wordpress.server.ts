@@ -208,7 +208,9 @@ async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array
       }
       // Before the root element, a DOCTYPE is refused as soon as it starts: the parser would
       // otherwise gather the whole declaration first.
-      if (!rooted && /<!DOCTYPE|<!ENTITY/i.test(carry + chunk)) throw new ArchiveRefused(`${file}: the export declares a DTD (entities); WordPress exports never do, so it is refused.`);
+      const seen = carry + chunk;
+      const root = rooted ? -1 : seen.search(/<[A-Za-z_]/);
+      if (!rooted && /<!DOCTYPE|<!ENTITY/i.test(root === -1 ? seen : seen.slice(0, root))) throw new ArchiveRefused(`${file}: the export declares a DTD (entities); WordPress exports never do, so it is refused.`);
       carry = chunk.slice(-16);
       (parser as unknown as SaxesParser).write(chunk);
     }

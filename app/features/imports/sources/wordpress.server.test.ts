@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { archiveEntries } from '#test/archives/entries';
+import { billionLaughsXml, deepNestingXml, xxeXml } from '#test/archives/hostile';
+import { bulkItems, knownItems, WXR_SITE, wxr } from '#test/archives/wordpress';
+import { ArchiveRefused, type ImportPost } from '../import-model';
+import { autoParagraphs, expandShortcodes, readWordpress } from './wordpress.server';
+
+const upload = (name: string) => `${WXR_SITE}/wp-content/uploads/2019/05/${name}`;
+const post = (posts: ImportPost[], id: string) => posts.find((p) => p.sourceId === id)!;
+
+describe('readWordpress: the known posts, field by field', async () => {
+  const bundle = await readWordpress(Buffer.from(wxr(knownItems())));
+
+  it('names the site and its authors', () => {
+    expect(bundle.source).toBe('wordpress');
+    expect(bundle.siteUrl).toBe(WXR_SITE);
+    expect(bundle.subscribers).toEqual([]);
+    expect(bundle.authors).toEqual([
+      { sourceId: 'ada', name: 'Ada Lovelace', email: 'ada@old-blog.example.com', bio: null, avatar: null },
+      { sourceId: 'noor', name: 'نور الهدى', email: 'noor@old-blog.example.com', bio: null, avatar: null },
+    ]);
+  });
+
+  it('reads a classic post: paragraphs, caption, gallery, video, unknown shortcode, code, featured image, comments', () => {
+    expect(post(bundle.posts, '11')).toEqual({
+      sourceId: '11',
+      authorSourceId: 'ada',
+      title: 'Three days in Rome & a gelato',
+      markdown: [
+        'We landed at dawn.  \nThe city was still asleep.',
+        `![The Colosseum](${upload('colosseum.jpg')} "The Colosseum at dawn")`,
+        `![](${upload('colosseum.jpg')})`,
+        `![](${upload('forum.jpg')})`,
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        '\\[contact-form-7 id="5" title="Contact"\\]',
+        '```python\nprint("ciao")\n```',
+      ].join('\n\n'),
+      summary: 'Walking everywhere.',
+      status: 'published',
+      visibility: 'public',
+      publishedAt: '2019-05-04T10:11:12.000Z',
+      updatedAt: '2019-06-01T08:00:00.000Z',
+      categories: ['Travel'],
+      tags: ['Rome', 'Food'],
+      cover: { kind: 'url', url: upload('colosseum.jpg') },
+      images: [
+        { ref: { kind: 'url', url: upload('colosseum.jpg') }, inMarkdown: upload('colosseum.jpg') },
+        { ref: { kind: 'url', url: upload('forum.jpg') }, inMarkdown: upload('forum.jpg') },
+      ],
+      oldPaths: ['/2019/05/three-days-in-rome/', '/three-days-in-rome/'],
+      comments: [
+        { sourceId: '100', parentSourceId: null, authorName: 'Grace', authorUrl: 'https://grace.example.org', text: 'Lovely! My tips (https://example.org/tips)', createdAt: '2019-05-05T09:00:00.000Z', approved: true },
+        { sourceId: '101', parentSourceId: '100', authorName: 'Ada Lovelace', authorUrl: null, text: 'Thank you & see you there.\nNext time.', createdAt: '2019-05-05T10:30:00.000Z', approved: true },
+        { sourceId: '104', parentSourceId: null, authorName: 'Linus', authorUrl: null, text: 'Waiting for moderation', createdAt: '2019-05-08T12:00:00.000Z', approved: false },
+      ],
+    });
+  });
+
+  it('reads a block-editor post: relative link, code with its language, table, embed block', () => {
+    const p = post(bundle.posts, '20');
+    expect(p.authorSourceId).toBe('noor');
+    expect(p.markdown).toBe(
+      'Block editor post with [a relative link](https://old-blog.example.com/about/).\n\n```typescript\nconst x: number = 1;\n```\n\n| City | Days |\n| --- | --- |\n| Rome | 3 |\n\nhttps://vimeo.com/76979871',
+    );
+    expect(p.cover).toBeNull();
+    expect(p.categories).toEqual(['Tech']);
+    expect(p.oldPaths).toEqual(['/2021/02/gutenberg-code-table/', '/gutenberg-code-table/']);
+  });
+
+  it('keeps drafts and private posts as drafts with no old paths, and leaves out the trash', () => {
+    expect(post(bundle.posts, '30')).toMatchObject({ status: 'draft', publishedAt: null, oldPaths: [], markdown: 'Not yet.' });
+    expect(post(bundle.posts, '31')).toMatchObject({ status: 'draft', publishedAt: '2020-01-01T00:00:00.000Z', oldPaths: [] });
+    expect(bundle.posts.map((p) => p.sourceId)).toEqual(['11', '20', '30', '31']);
+  });
+
+  it('says what it left out and why: spam, pingbacks, a missing featured image, the trash, pages, menu items, revisions', () => {
+    expect(bundle.skipped).toEqual([
+      { item: 'post 11 “Three days in Rome & a gelato”: comment 102', reason: 'marked as spam' },
+      { item: 'post 11 “Three days in Rome & a gelato”: comment 103', reason: 'a pingback, not a comment' },
+      { item: 'post 20 “Gutenberg, code and a table”: featured image', reason: 'attachment 999 is not in the export' },
+      { item: 'post 32 “Thrown away”', reason: 'in the trash' },
+      { item: 'page 40 “About”', reason: 'a page, not a post' },
+      { item: '1 nav_menu_item item', reason: 'a menu item, not a post' },
+      { item: '1 revision item', reason: 'an earlier revision of a post' },
+    ]);
+  });
+});
+
+describe('readWordpress: a large export with the odd cases', async () => {
+  const COUNT = 400;
+  const bulk = bulkItems(COUNT);
+  const xml = wxr([...knownItems(), ...bulk.items]);
+  const bundle = await readWordpress(Buffer.from(xml));
+  const bulkPosts = bundle.posts.filter((p) => Number(p.sourceId) >= 1000);
+
+  it('reads every post, comment and featured image', () => {
+    expect(bulkPosts).toHaveLength(COUNT);
+    expect(bulkPosts.reduce((n, p) => n + p.comments.length, 0)).toBe(bulk.comments);
+    expect(bulkPosts.filter((p) => p.cover).length).toBe(bulk.covers);
+    expect(bundle.skipped.filter((s) => /^attachment 9\d{5} /.test(s.reason)).length).toBe(bulk.missingCovers);
+    expect(bulkPosts.every((p) => p.images.length === 1 && p.status === 'published')).toBe(true);
+  });
+
+  it('keeps the threads: each reply hangs from the comment before it', () => {
+    const p = post(bundle.posts, '1000');
+    expect(p.comments.map((c) => [c.sourceId, c.parentSourceId])).toEqual([['10000', null], ['10001', '10000'], ['10002', '10001']]);
+    expect(p.comments[2]!.text).toBe('مرحبا بالعالم، هذه تدوينة باللغة العربية. שלום עולם');
+  });
+
+  it('keeps emoji and right-to-left titles, and repairs broken HTML, keeping its picture', () => {
+    expect(post(bundle.posts, '1002').title).toBe('Sunset 🌅 with friends 👩‍👩‍👧 and 🍝 #1');
+    expect(post(bundle.posts, '1004').title).toBe('مرحبا بالعالم، هذه تدوينة باللغة العربية. שלום עולם 2');
+    const broken = post(bundle.posts, '1006');
+    expect(broken.markdown).toContain('Broken **markup _never closed_**');
+    expect(broken.images.map((i) => i.inMarkdown)).toEqual([upload('missing-3.jpg')]);
+  });
+
+  it('gives a duplicated slug’s bare path to the first post only; each keeps its dated path', () => {
+    const dupes = bulkPosts.filter((p) => p.oldPaths.some((path) => path.endsWith('/hello-world/')));
+    expect(dupes).toHaveLength(COUNT / 50);
+    expect(dupes.filter((p) => p.oldPaths.includes('/hello-world/'))).toHaveLength(1);
+    const all = bundle.posts.flatMap((p) => p.oldPaths);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('reads the same export split over several files of an archive, and from a stream cut at any byte', async () => {
+    const half = Math.floor(bulk.items.length / 2);
+    const entries = archiveEntries(new Map([
+      ['export/site.wordpress.2026-11-20.000.xml', wxr([...knownItems(), ...bulk.items.slice(0, half)])],
+      ['export/site.wordpress.2026-11-20.001.xml', wxr(bulk.items.slice(half))],
+      ['export/readme.txt', 'not xml'],
+    ]));
+    const split = await readWordpress(entries);
+    expect(split.posts).toEqual(bundle.posts);
+    expect(entries.reads).toHaveLength(2);
+
+    const bytes = Buffer.from(xml);
+    const streamed = await readWordpress((async function* () {
+      for (let at = 0; at < bytes.length; at += 7919) yield bytes.subarray(at, at + 7919);
+    })());
+    expect(streamed.posts).toEqual(bundle.posts);
+  });
+});
+
+describe('readWordpress: hostile files are refused fast and small', () => {
+  const refusedWithin = async (xml: string, message: RegExp) => {
+    const rssBefore = process.memoryUsage().rss;
+    const started = performance.now();
+    const error = await readWordpress(Buffer.from(xml)).catch((e: unknown) => e);
+    const ms = performance.now() - started;
+    expect(error).toBeInstanceOf(ArchiveRefused);
+    expect((error as Error).message).toMatch(message);
+    expect(ms).toBeLessThan(2_000);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
+  };
+
+  it('refuses an external entity (XXE) without reading it', () => refusedWithin(xxeXml(), /declares a DTD/));
+  it('refuses entity expansion (billion laughs)', () => refusedWithin(billionLaughsXml(), /declares a DTD/));
+  it('refuses 10,000 levels of nesting', () => refusedWithin(deepNestingXml(10_000), /nest more than 64 levels/));
+  it('refuses a file that is not XML, saying so', async () => {
+    await expect(readWordpress(Buffer.from('<rss><channel><item></channel>'))).rejects.toThrow(/not a readable WordPress export/);
+    await expect(readWordpress(Buffer.from('PK\u0003\u0004 zip bytes'))).rejects.toBeInstanceOf(ArchiveRefused);
+    await expect(readWordpress(archiveEntries(new Map([['notes.txt', 'x']])))).rejects.toThrow(/no WordPress export/);
+  });
+  it('keeps an article about XML whose body mentions <!DOCTYPE in CDATA', async () => {
+    const bundle = await readWordpress(Buffer.from(wxr([{ id: 5, title: 'XML', slug: 'xml', date: '2020-01-01 00:00:00', content: '<!DOCTYPE html><pre><code>&lt;!DOCTYPE html&gt;</code></pre>' }])));
+    expect(bundle.posts[0]!.markdown).toBe('```\n<!DOCTYPE html>\n```');
+  });
+});
+
+describe('shortcodes and paragraphs', () => {
+  it('turns embeds, videos and audio into players, and leaves unknown shortcodes as text', () => {
+    expect(expandShortcodes('[embed]https://youtu.be/dQw4w9WgXcQ[/embed]', '1')).toContain('<iframe src="https://youtu.be/dQw4w9WgXcQ">');
+    expect(expandShortcodes('[youtube dQw4w9WgXcQ]', '1')).toContain('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(expandShortcodes('[youtube=https://www.youtube.com/watch?v=dQw4w9WgXcQ&amp;w=640]', '1')).toContain('https://www.youtube.com/watch?v=dQw4w9WgXcQ&amp;w=640');
+    expect(expandShortcodes('[vimeo 76979871]', '1')).toContain('https://vimeo.com/76979871');
+    expect(expandShortcodes('[audio mp3="https://pod.example/ep1.mp3"][/audio]', '1')).toContain('https://pod.example/ep1.mp3');
+    expect(expandShortcodes('[caption caption="Old style"]<img src="a.jpg" />[/caption]', '1')).toBe('<figure><img src="a.jpg" /><figcaption>Old style</figcaption></figure>');
+    expect(expandShortcodes('[footnote]x[/footnote] [audio]', '1')).toBe('[footnote]x[/footnote] [audio]');
+  });
+
+  it('resolves a gallery without ids to the pictures attached to its post', async () => {
+    const bundle = await readWordpress(Buffer.from(wxr([
+      { id: 2, type: 'attachment', status: 'inherit', title: 'a', slug: 'a', date: '2020-01-01 00:00:00', parent: 1, attachmentUrl: upload('a.jpg') },
+      { id: 1, title: 'G', slug: 'g', date: '2020-01-01 00:00:00', content: 'Look:\n\n[gallery]' },
+      { id: 3, type: 'attachment', status: 'inherit', title: 'b', slug: 'b', date: '2020-01-01 00:00:00', parent: 1, attachmentUrl: upload('b.jpg') },
+    ])));
+    expect(bundle.posts[0]!.markdown).toBe(`Look:\n\n![](${upload('a.jpg')})\n\n![](${upload('b.jpg')})`);
+  });
+
+  it('adds paragraphs to a classic post only, never inside <pre>', () => {
+    expect(autoParagraphs('one\ntwo\n\n<pre>a\n\nb</pre>\n\nthree')).toBe('<p>one<br />\ntwo</p>\n\n<pre>a\n\nb</pre>\n\n<p>three</p>');
+    expect(autoParagraphs('<p>already</p>\n\nx')).toBe('<p>already</p>\n\nx');
+  });
+});
