@@ -16,6 +16,8 @@ interface Element {
   getAttribute(name: string): string | null;
   querySelector(selector: string): Element | null;
   querySelectorAll(selector: string): ArrayLike<Element>;
+  replaceWith(text: string): void;
+  classList: { contains(name: string): boolean };
 }
 
 /** Addresses kept as links: anything else (javascript:, data:, vbscript:) is dropped, its text kept. */
@@ -62,6 +64,8 @@ function imageMarkdown(img: Element, baseUrl: string | null, caption?: string): 
   return `![${escapeAlt(img.getAttribute('alt') ?? '')}](${src}${title ? ` "${escapeTitle(title)}"` : ''})`;
 }
 
+const PLATFORM_WIDGETS = ['subscription-widget-wrap', 'subscription-widget-wrap-editor', 'button-wrapper', 'image-link-expand', 'share-dialog', 'post-ufi'];
+
 const block = (content: string) => (content ? `\n\n${content}\n\n` : '');
 
 /** The language a code block names: `language-x`/`lang-x` classes, SyntaxHighlighter's `brush: x`, or data attributes. */
@@ -69,7 +73,7 @@ function codeLanguage(pre: Element): string {
   const code = pre.querySelector('code');
   for (const el of [code, pre]) {
     if (!el) continue;
-    const named = el.getAttribute('data-language') ?? el.getAttribute('data-lang') ?? el.getAttribute('lang');
+    const named = el.getAttribute('data-language') ?? el.getAttribute('data-lang') ?? el.getAttribute('data-code-block-lang') ?? el.getAttribute('lang');
     if (named && /^[\w+#.-]{1,30}$/.test(named)) return named.toLowerCase();
     const cls = el.getAttribute('class') ?? '';
     const match = /(?:^|\s)(?:language|lang)-([\w+#.-]{1,30})/.exec(cls) ?? /brush:\s*([\w+#.-]{1,30})/.exec(cls);
@@ -90,6 +94,12 @@ function converter(baseUrl: string | null): TurndownService {
   });
   service.use([tables, strikethrough, taskListItems]);
   service.remove(['script', 'style', 'noscript', 'template', 'head', 'form', 'button', 'select', 'textarea', 'input']);
+
+  // A platform's own widgets (subscribe boxes and buttons, "expand" icons) are no part of the post.
+  service.addRule('platform widgets', {
+    filter: (node) => PLATFORM_WIDGETS.some((name) => (node as unknown as Element).classList?.contains(name)),
+    replacement: () => '',
+  });
 
   service.addRule('figure', {
     filter: (node) => node.nodeName === 'FIGURE',
@@ -143,6 +153,8 @@ function converter(baseUrl: string | null): TurndownService {
     filter: (node) => node.nodeName === 'PRE',
     replacement: (_content, node) => {
       const pre = node as unknown as Element;
+      // Some editors (Medium's) break lines in code with <br>.
+      for (const br of Array.from(pre.querySelectorAll('br'))) br.replaceWith('\n');
       const code = (pre.textContent ?? '').replace(/\n$/, '');
       const runs = code.match(/`{3,}/g) ?? [];
       const fence = '`'.repeat(Math.max(3, ...runs.map((run) => run.length + 1)));

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { archiveEntries } from '#test/archives/entries';
+import { bulkSubstackPosts, cdnImage, csvText, knownSubstackPosts, SUBSTACK_SITE, substackArchive, subscriberRows } from '#test/archives/substack';
+import { ArchiveRefused, type ImportPost } from '../import-model';
+import { readSubstack } from './substack.server';
+
+const post = (posts: ImportPost[], id: string) => posts.find((p) => p.sourceId === id)!;
+
+describe('readSubstack: the known posts, field by field', async () => {
+  const bundle = await readSubstack(archiveEntries(substackArchive(knownSubstackPosts(), subscriberRows(3))), { siteUrl: SUBSTACK_SITE });
+
+  it('reads a letter: Substack’s figures, players and widgets become our Markdown', () => {
+    const image = cdnImage('a1b2.jpeg');
+    expect(post(bundle.posts, '139482001')).toEqual({
+      sourceId: '139482001',
+      authorSourceId: null,
+      title: 'The first letter',
+      markdown: [
+        `Hello, **readers**. See [the next one](${SUBSTACK_SITE}/p/the-second-letter).[1](#footnote-1)`,
+        `![](${image} "The harbour at dusk")`,
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        '```\nnpm install afterglow\n```',
+        '[1](#footnote-anchor-1)',
+        'A footnote.',
+      ].join('\n\n'),
+      summary: 'Why I write this',
+      status: 'published',
+      visibility: 'public',
+      publishedAt: '2023-04-05T06:07:08.000Z',
+      updatedAt: null,
+      categories: [],
+      tags: [],
+      cover: null,
+      images: [{ ref: { kind: 'url', url: image }, inMarkdown: image }],
+      oldPaths: ['/p/the-first-letter'],
+      comments: [],
+    });
+    expect(bundle.siteUrl).toBe(SUBSTACK_SITE);
+    expect(bundle.authors).toEqual([]);
+  });
+
+  it('maps the audience onto our visibility, and keeps a podcast’s audio as a player line', () => {
+    expect(post(bundle.posts, '139482002').visibility).toBe('paid');
+    expect(post(bundle.posts, '139482003').visibility).toBe('members');
+    expect(post(bundle.posts, '139482004').markdown).toBe('https://api.substack.com/feed/podcast/139482004/abc.mp3\n\nShow notes.');
+  });
+
+  it('keeps an unpublished post as a draft without old paths', () => {
+    expect(post(bundle.posts, '139482005')).toMatchObject({ status: 'draft', publishedAt: null, oldPaths: [], markdown: 'Half a thought' });
+  });
+
+  it('says why a thread and a post without its body were left out', () => {
+    expect(bundle.posts).toHaveLength(5);
+    expect(bundle.skipped).toEqual([
+      { item: 'post 139482006.open-thread “Open thread”', reason: 'a discussion thread, not a post' },
+      { item: 'post 139482007.lost-body “Lost body”', reason: 'its body (posts/139482007.lost-body.html) is not in the archive' },
+    ]);
+  });
+
+  it('reads subscribers: addresses in lower case, the ones Substack no longer mails as unsubscribed', () => {
+    expect(bundle.subscribers).toEqual([
+      { email: 'reader.0@mail.example', name: null, status: 'unsubscribed', createdAt: '2021-01-01T00:00:00.000Z' },
+      { email: 'reader.1@mail.example', name: null, status: 'active', createdAt: '2021-01-01T01:00:00.000Z' },
+      { email: 'reader.2@mail.example', name: null, status: 'active', createdAt: '2021-01-01T02:00:00.000Z' },
+    ]);
+  });
+});
+
+describe('readSubstack: a large export with the odd cases', async () => {
+  const COUNT = 300;
+  const SUBSCRIBERS = 1_000;
+  const entries = archiveEntries(substackArchive(bulkSubstackPosts(COUNT), subscriberRows(SUBSCRIBERS), 'substack-export-2026/'));
+  const bundle = await readSubstack(entries);
+
+  it('reads every post from a zip whose files sit in a folder, and no statistics file', () => {
+    expect(bundle.posts).toHaveLength(COUNT);
+    expect(bundle.siteUrl).toBeNull();
+    expect(entries.reads.filter((path) => /\.(opens|delivers)\.csv$/.test(path))).toEqual([]);
+    expect(bundle.posts.filter((p) => p.images.length === 1)).toHaveLength(COUNT / 4 + COUNT / 5 - COUNT / 20);
+  });
+
+  it('keeps emoji, right-to-left titles and repairs broken HTML with its caption', () => {
+    expect(post(bundle.posts, '200000001').title).toBe('🌇 Golden hour 🧡 1');
+    expect(post(bundle.posts, '200000002').markdown).toBe('שלום לכולם, זה מכתב בעברית. 🌇 Golden hour 🧡');
+    const broken = post(bundle.posts, '200000003');
+    expect(broken.markdown).toBe(`Broken _markup_\n\n![](${cdnImage('bulk-3.png')} "caption never closed")`);
+  });
+
+  it('gives a reused slug’s /p/ path to the first post only', () => {
+    const withPath = bundle.posts.filter((p) => p.oldPaths.includes('/p/weekly-notes'));
+    expect(withPath.map((p) => p.sourceId)).toEqual(['200000007']);
+    // n % 40 === 7 for n below 300: eight posts share the slug, seven get no path.
+    expect(bundle.posts.filter((p) => p.oldPaths.length === 0)).toHaveLength(7);
+  });
+
+  it('reads every subscriber once, and reports the rows that are not addresses', () => {
+    const bad = SUBSCRIBERS / 50;
+    expect(bundle.subscribers).toHaveLength(SUBSCRIBERS - bad);
+    expect(bundle.subscribers.filter((s) => s.status === 'unsubscribed')).toHaveLength(SUBSCRIBERS / 25);
+    expect(bundle.skipped.filter((s) => s.reason === 'not an email address')).toHaveLength(bad);
+  });
+});
+
+describe('readSubstack: archives that are not Substack exports', () => {
+  it('refuses an archive without posts.csv', async () => {
+    await expect(readSubstack(archiveEntries(new Map([['posts/1.a.html', '<p>x</p>']])))).rejects.toThrow(ArchiveRefused);
+  });
+
+  it('skips rows whose id is not Substack’s, and a post listed twice', async () => {
+    const files = substackArchive([{ id: 1, slug: 'a', title: 'A', date: '2024-01-01T00:00:00Z', html: '<p>a</p>' }], []);
+    files.set('posts.csv', csvText(['post_id', 'title', 'is_published'], [{ post_id: '1.a', title: 'A', is_published: 'true' }, { post_id: '1.a', title: 'A again', is_published: 'true' }, { post_id: '../etc', title: 'Odd', is_published: 'true' }]));
+    const bundle = await readSubstack(archiveEntries(files));
+    expect(bundle.posts.map((p) => p.title)).toEqual(['A']);
+    expect(bundle.skipped.map((s) => s.reason)).toEqual(['listed twice in posts.csv', 'its post_id is not Substack’s <number>.<slug>']);
+  });
+});

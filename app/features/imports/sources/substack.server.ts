@@ -1,0 +1,131 @@
+/**
+ * Substack's export zip as an import bundle (docs/decisions/073): `posts.csv` lists the posts
+ * (`post_id` is `<number>.<slug>`), each body is `posts/<post_id>.html`, and the subscribers are
+ * in `email_list*.csv`. Substack names no author and keeps no comments in the export.
+ */
+import { parse } from 'csv-parse/sync';
+import { htmlToMarkdown, htmlToText, markdownImageUrls } from '../html-to-markdown.server.ts';
+import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportPost, type ImportSubscriber } from '../import-model.ts';
+
+type Row = Record<string, string | undefined>;
+
+function csv(bytes: Buffer, file: string): Row[] {
+  try {
+    return parse(bytes, { columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), bom: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as Row[];
+  } catch (error) {
+    throw new ArchiveRefused(`${file} is not a readable CSV file (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}
+
+const truthy = (value: string | undefined) => /^(true|t|1|yes)$/i.test((value ?? '').trim());
+
+function isoOrNull(value: string | undefined): string | null {
+  const text = (value ?? '').trim();
+  if (!text) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** Substack's audiences: everyone, free subscribers only, paid (and founding) members only. */
+const AUDIENCE: Record<string, ImportPost['visibility']> = { everyone: 'public', only_free: 'members', only_paid: 'paid', founding: 'paid' };
+/** Post types that are posts here; a discussion thread is not. */
+const POST_TYPES = new Set(['newsletter', 'podcast', 'video', '']);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface SubstackOptions {
+  /** The publication's address (`https://name.substack.com` or its own domain), when the person names it. */
+  siteUrl?: string | null;
+}
+
+/** Substack's export as a bundle; throws ArchiveRefused when the archive holds no posts.csv. */
+export async function readSubstack(entries: ArchiveEntries, options: SubstackOptions = {}): Promise<ImportBundle> {
+  const files = entries.list();
+  // The export's files may sit in one folder of the zip: everything is read relative to posts.csv.
+  const postsCsv = files.filter((path) => /(^|\/)posts\.csv$/i.test(path)).sort((a, b) => a.length - b.length)[0];
+  if (!postsCsv) throw new ArchiveRefused('The archive holds no posts.csv: it is not a Substack export.');
+  const root = postsCsv.slice(0, postsCsv.length - 'posts.csv'.length);
+  const present = new Set(files);
+  const siteUrl = options.siteUrl?.trim() || null;
+  const base = siteUrl ? siteUrl.replace(/\/?$/, '/') : null;
+
+  const skipped: ImportBundle['skipped'] = [];
+  const posts: ImportPost[] = [];
+  const seen = new Set<string>();
+  const takenPaths = new Set<string>();
+  for (const row of csv(await entries.read(postsCsv), postsCsv)) {
+    const postId = (row.post_id ?? '').trim();
+    const title = (row.title ?? '').trim();
+    const label = `post ${postId || '(no id)'} “${title || '(untitled)'}”`;
+    const match = /^(\d+)(?:\.(.+))?$/.exec(postId);
+    if (!match) {
+      skipped.push({ item: label, reason: 'its post_id is not Substack’s <number>.<slug>' });
+      continue;
+    }
+    if (seen.has(match[1]!)) {
+      skipped.push({ item: label, reason: 'listed twice in posts.csv' });
+      continue;
+    }
+    seen.add(match[1]!);
+    const type = (row.type ?? '').trim().toLowerCase();
+    if (!POST_TYPES.has(type)) {
+      skipped.push({ item: label, reason: type === 'thread' ? 'a discussion thread, not a post' : `a ${type}, not a post` });
+      continue;
+    }
+    const bodyPath = `${root}posts/${postId}.html`;
+    if (!present.has(bodyPath)) {
+      skipped.push({ item: label, reason: `its body (posts/${postId}.html) is not in the archive` });
+      continue;
+    }
+    let markdown = htmlToMarkdown((await entries.read(bodyPath)).toString('utf8'), base);
+    const podcast = (row.podcast_url ?? '').trim();
+    if (podcast && /^https:\/\//.test(podcast)) markdown = `${podcast}\n\n${markdown}`.trim();
+
+    const published = truthy(row.is_published);
+    const slug = match[2]?.trim() ?? '';
+    const oldPaths: string[] = [];
+    if (published && slug && !takenPaths.has(`/p/${slug}`)) {
+      oldPaths.push(`/p/${slug}`);
+      takenPaths.add(`/p/${slug}`);
+    }
+    const audience = (row.audience ?? 'everyone').trim().toLowerCase() || 'everyone';
+    posts.push({
+      sourceId: match[1]!,
+      authorSourceId: null,
+      title,
+      markdown,
+      summary: htmlToText(row.subtitle ?? '') || null,
+      status: published ? 'published' : 'draft',
+      visibility: AUDIENCE[audience] ?? 'paid',
+      publishedAt: published ? isoOrNull(row.post_date) : null,
+      updatedAt: null,
+      categories: [],
+      tags: [],
+      cover: null,
+      images: markdownImageUrls(markdown).filter((url) => /^https?:/.test(url)).map((url) => ({ ref: { kind: 'url', url }, inMarkdown: url })),
+      oldPaths,
+      comments: [],
+    });
+  }
+
+  const subscribers: ImportSubscriber[] = [];
+  const emails = new Set<string>();
+  for (const file of files.filter((path) => path.startsWith(root) && /(^|\/)email_list[^/]*\.csv$/i.test(path)).sort()) {
+    for (const row of csv(await entries.read(file), file)) {
+      const email = (row.email ?? '').trim().toLowerCase();
+      if (!EMAIL.test(email)) {
+        skipped.push({ item: `subscriber “${row.email ?? ''}” in ${file.slice(root.length)}`, reason: 'not an email address' });
+        continue;
+      }
+      if (emails.has(email)) continue;
+      emails.add(email);
+      subscribers.push({
+        email,
+        name: (row.name ?? '').trim() || null,
+        // Substack marks an address it no longer mails (unsubscribed or bounced) as email_disabled.
+        status: truthy(row.email_disabled) ? 'unsubscribed' : 'active',
+        createdAt: isoOrNull(row.created_at),
+      });
+    }
+  }
+  return { source: 'substack', siteUrl, authors: [], posts, subscribers, skipped };
+}
