@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { assertCanWrite } from '~/kernel/standing.server';
 import { defineJob, enqueueJob } from '~/kernel/jobs.server';
 import { AppError, isAppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
@@ -28,6 +29,9 @@ function presentDraft(row: DraftRow): DraftJson {
   const values = Object.fromEntries(FIELDS.map((name) => [name, row[name] ?? ''])) as DraftJson['values'];
   return { id: row.id, blogId: row.blog_id, values, photo: row.photo, publishAt: row.publish_at, updatedAt: row.updated_at };
 }
+
+/** An id for a draft the server makes (the canvas makes its own in the browser). */
+export const newDraftId = () => newId();
 
 export const draftNotFound = () => new AppError('not_found', MESSAGES.draftNotFound);
 
@@ -56,6 +60,8 @@ function draftFields(input: DraftInput) {
 export async function saveDraft(ctx: ServiceContext, id: string, input: DraftInput): Promise<{ id: string; savedAt: string }> {
   const user = await assertCanWrite(ctx);
   await ctx.limit(RATE_LIMITS.draftSave);
+  // Another account signed in at this browser since the page opened: its text is not theirs.
+  if (input.writerId && input.writerId !== user.id) throw new AppError('conflict', MESSAGES.draftOtherAccount);
   const now = ctx.now().toISOString();
   const fields = { ...draftFields(input), updated_at: now };
   const existing = await repo.findDraft(ctx.db, id);
@@ -168,6 +174,7 @@ export const publishScheduledDraft = defineJob({
  */
 export async function scheduleDraft(ctx: ServiceContext, id: string, input: ScheduleInput): Promise<{ id: string; publishAt: string }> {
   const user = await assertCanWrite(ctx);
+  await ctx.limit(RATE_LIMITS.blogWrite);
   const when = new Date(input.publish_at);
   const now = ctx.now();
   if (when.getTime() <= now.getTime()) throw new AppError('bad_request', MESSAGES.scheduleInPast, 'publish_at');

@@ -15,3 +15,4 @@ export const scheduleCancelled = 'The schedule is cancelled; your post is a draf
 export const publishedShareTitle = 'Published — share it';
 export const revisionNotFound = 'Version not found';
 export const revisionRestored = 'That version is back';
+export const draftOtherAccount = 'This draft was opened for another account; it was not saved.';
