@@ -62,11 +62,11 @@ export default function BlogHistory({ loaderData, actionData }: Route.ComponentP
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">Older</th>
-                <th scope="col">Newer</th>
-                <th scope="col">Saved</th>
-                <th scope="col">Title</th>
-                <th scope="col"><span className="sr-only">Restore</span></th>
+                <th scope="col" className="text-base-content">Older</th>
+                <th scope="col" className="text-base-content">Newer</th>
+                <th scope="col" className="text-base-content">Saved</th>
+                <th scope="col" className="text-base-content">Title</th>
+                <th scope="col" className="text-base-content"><span className="sr-only">Restore</span></th>
               </tr>
             </thead>
             <tbody>

@@ -207,25 +207,27 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
       onSubmit={onSubmit}
       onChange={onFormChange}
       onInput={fresh.onInput}
-      className="mt-6 grid grid-cols-1 items-start gap-x-10 gap-y-6 lg:grid-cols-[minmax(0,1fr)_22rem]"
+      className="mt-6 grid grid-cols-1 items-start gap-x-10 gap-y-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:grid-rows-[auto_auto_1fr]"
       key={JSON.stringify(actionData?.values ?? null)}
       data-testid="blog-form"
     >
+      <div className="space-y-3 empty:hidden lg:col-span-2 lg:row-start-1">
       {actionData?.formError ? (
-        <div role="alert" className="alert alert-error lg:col-span-2">
+        <div role="alert" className="alert alert-error">
           <strong>{failureTitle}</strong> {actionData.signIn ? <SignedOutNotice signIn={actionData.signIn} /> : <span>{actionData.formError}</span>}
         </div>
       ) : null}
 
       {draft.restored || draftBack ? (
-        <div className="alert lg:col-span-2" data-testid="draft-restored">
+        <div className="alert" data-testid="draft-restored">
           <span>{MESSAGES.draftBack}</span>
           <button type="button" className="btn btn-sm" onClick={discardDraft}>Discard draft</button>
         </div>
       ) : null}
+      </div>
 
       {/* The canvas: the title and the body first, large, in the reading column's type (docs/decisions/070). */}
-      <div className="mx-auto w-full max-w-[42rem] space-y-6" data-testid="canvas">
+      <div className="mx-auto w-full max-w-[42rem] space-y-6 lg:col-start-1 lg:row-start-2" data-testid="canvas">
         <div>
           <label htmlFor="title" className="mb-1 block text-sm font-semibold opacity-80">Title</label>
           <input {...common('title')} type="text" required maxLength={BLOG_LIMITS.title} defaultValue={values.title} placeholder="Your title" className="input input-lg h-auto w-full py-2 font-serif text-3xl font-bold leading-tight sm:text-4xl" />
@@ -248,18 +250,10 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
           </p>
           <FieldError id="long_description-error" message={shown.long_description} />
         </div>
-
-        <div className="flex flex-wrap items-center gap-4">
-          <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={busy}>
-            {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
-            {mode === 'add' ? 'Add Blog' : 'Update Blog'}
-          </button>
-          {hydrated ? <SaveStatus state={serverDraft.state} savedAt={serverDraft.savedAt ?? openedDraft?.updatedAt ?? null} /> : null}
-        </div>
       </div>
 
       {/* The product's other fields, with their labels, beside the canvas; folded on a phone. */}
-      <details ref={panelRef} open className="group rounded-box border border-base-300 bg-base-100 lg:sticky lg:top-4" data-testid="post-settings">
+      <details ref={panelRef} open className="rounded-box border border-base-300 bg-base-100 lg:col-start-2 lg:row-span-2 lg:row-start-2" data-testid="post-settings">
         <summary className="cursor-pointer list-none px-4 py-3 font-semibold marker:hidden">
           Post settings <span className="text-sm font-normal opacity-75">(category, type, summary, image, availability)</span>
         </summary>
@@ -354,6 +348,15 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
           </div>
         </div>
       </details>
+
+      {/* After the panel on a phone (every field before sending), under the canvas on a desktop. */}
+      <div className="mx-auto flex w-full max-w-[42rem] flex-wrap items-center gap-4 lg:col-start-1 lg:row-start-3">
+        <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={busy}>
+          {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          {mode === 'add' ? 'Add Blog' : 'Update Blog'}
+        </button>
+        {hydrated ? <SaveStatus state={serverDraft.state} savedAt={serverDraft.savedAt ?? openedDraft?.updatedAt ?? null} /> : null}
+      </div>
     </Form>
   );
 }
