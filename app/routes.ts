@@ -20,6 +20,8 @@ export default [
   route('authors/:id', 'routes/author.tsx'),
   route('blogs/:id/like', 'routes/blog-like.tsx'),
   route('updateBlog/:id', 'routes/update-blog.tsx'),
+  route('blogs/:id/history', 'routes/blog-history.tsx'),
+  route('drafts/:id/schedule', 'routes/draft-schedule.tsx'),
   route('blog-preview', 'routes/blog-preview.ts'),
   route('wishList/:email?', 'routes/wishlist.tsx'),
   route('wishlist/add', 'routes/wishlist-add.tsx'),

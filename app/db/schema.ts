@@ -47,6 +47,45 @@ export interface BlogViewsDailyTable {
   views: number;
 }
 
+/** A post being written, kept on the server as it is typed (docs/decisions/070); any field may be empty. */
+export interface BlogDraftsTable {
+  id: string;
+  owner_id: string;
+  /** Set: an edit of this published post (one draft per post); null: a new post. */
+  blog_id: string | null;
+  title: string | null;
+  category: string | null;
+  type: string | null;
+  short_description: string | null;
+  long_description: string | null;
+  details: string | null;
+  availability: string | null;
+  photo: string | null;
+  photo_focus: string | null;
+  mail: string | null;
+  /** Set: the job runner publishes it at this time. */
+  publish_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a published post read after one of its saves (docs/decisions/070). */
+export interface BlogRevisionsTable {
+  id: string;
+  blog_id: string;
+  title: string;
+  category: string;
+  type: string;
+  short_description: string;
+  long_description: string;
+  details: string | null;
+  availability: 'Public' | 'Hidden';
+  photo: string | null;
+  photo_focus: PhotoFocusPosition | null;
+  mail_teaser: number;
+  created_at: string;
+}
+
 export type PhotoFocusPosition = 'top-left' | 'top' | 'top-right' | 'left' | 'center' | 'right' | 'bottom-left' | 'bottom' | 'bottom-right';
 
 /** Where an uploaded image's subject is, found once at upload (sharp's attention strategy, decision 040). */
@@ -345,6 +384,8 @@ export interface Database {
   notifications: NotificationsTable;
   notification_actors: NotificationActorsTable;
   notification_settings: NotificationSettingsTable;
+  blog_drafts: BlogDraftsTable;
+  blog_revisions: BlogRevisionsTable;
 }
 
 /**
@@ -391,6 +432,8 @@ export const TABLE_COLUMNS = {
   notifications: ['id', 'recipient_id', 'kind', 'group_key', 'blog_id', 'comment_id', 'actor_id', 'actor_count', 'detail', 'created_at', 'updated_at', 'read_at'],
   notification_actors: ['notification_id', 'actor_id', 'created_at'],
   notification_settings: ['user_id', 'kind', 'delivery'],
+  blog_drafts: ['id', 'owner_id', 'blog_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'mail', 'publish_at', 'created_at', 'updated_at'],
+  blog_revisions: ['id', 'blog_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'mail_teaser', 'created_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -429,4 +472,6 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   notifications: true,
   notification_actors: true,
   notification_settings: true,
+  blog_drafts: true,
+  blog_revisions: true,
 };

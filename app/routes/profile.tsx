@@ -1,6 +1,8 @@
 import { data, Link, redirect } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { Page } from '~/components/page';
+import { DraftsList } from '~/features/blogs/components/drafts-list';
+import { listOwnDrafts } from '~/features/blogs/drafts.service.server';
 import { TwoFactorSection, type TwoFactorActionData } from '~/features/users/components/two-factor-section';
 import { changeTwoFactor } from '~/features/users/account.service.server';
 import { getOwnProfile } from '~/features/users/users.service.server';
@@ -16,9 +18,10 @@ import { defineAction } from '~/lib/page/page-action.server';
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Profile') }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  if (!context.user) return { profile: null, twoFactor: false };
+  if (!context.user) return { profile: null, twoFactor: false, drafts: [] };
   const { name, email, photo } = await getOwnProfile(context.service, context.user.email);
-  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await context.service.auth.twoFactorEnabled() };
+  const drafts = (await listOwnDrafts(context.service)).map((d) => ({ id: d.id, blogId: d.blogId, title: d.values.title, publishAt: d.publishAt, updatedAt: d.updatedAt }));
+  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await context.service.auth.twoFactorEnabled(), drafts };
 }
 
 /**
@@ -50,7 +53,7 @@ export const action = defineAction<Route.ActionArgs>()(
   },
 );
 
-export default function Profile({ loaderData: { profile, twoFactor }, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData: { profile, twoFactor, drafts }, actionData }: Route.ComponentProps) {
   if (!profile) {
     return (
       <Page title={MESSAGES.profile} wide={false}>
@@ -82,6 +85,7 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
           </div>
         </div>
       </div>
+      <DraftsList drafts={drafts} />
       <TwoFactorSection enabled={twoFactor} actionData={actionData} />
     </section>
   );

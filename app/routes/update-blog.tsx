@@ -1,7 +1,8 @@
-import { data, redirect } from 'react-router';
+import { data, Link, redirect } from 'react-router';
 import { Page } from '~/components/page';
 import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs/blog-form.server';
 import { getBlogForUpdate, updateBlog } from '~/features/blogs/blogs.service.server';
+import { dropDraftAfterSave, getDraftOfBlog } from '~/features/blogs/drafts.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
 import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
 import { getOwnSuspension } from '~/kernel/standing.server';
@@ -30,10 +31,12 @@ function refuse(error: unknown, id: string): never {
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const user = userOrSignedOutPost(context, request);
   // The answer to an edit sent after the session ended: the form shows what was typed.
-  if (!user) return { blog: null, author: { email: '', name: '' }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB, suspension: null };
+  if (!user) return { blog: null, author: { email: '', name: '' }, writerId: '', maxUploadMb: context.deps.config.MAX_UPLOAD_MB, suspension: null, draft: null };
   try {
     const [blog, suspension] = await Promise.all([getBlogForUpdate(context.service, params.id), getOwnSuspension(context.service)]);
-    return { blog, author: { email: user.email, name: blog.name }, maxUploadMb: context.deps.config.MAX_UPLOAD_MB, suspension };
+    // An unsaved edit of the post, kept as its draft until it is saved (docs/decisions/070).
+    const draft = await getDraftOfBlog(context.service, params.id);
+    return { blog, author: { email: user.email, name: blog.name }, writerId: user.id, maxUploadMb: context.deps.config.MAX_UPLOAD_MB, suspension, draft };
   } catch (error) {
     refuse(error, params.id);
   }
@@ -52,6 +55,7 @@ export const action = defineAction<Route.ActionArgs>()(
     if (!form.ok) return data(form.data, { status: form.status });
     try {
       await saveBlogForm(ctx, form, (input) => updateBlog(ctx, params.id, input));
+      await dropDraftAfterSave(ctx, form.draft, params.id);
     } catch (error) {
       const refused = pageRefusal(error);
       return data({ formError: refused.message, values: form.input }, { status: refused.status });
@@ -63,12 +67,19 @@ export const action = defineAction<Route.ActionArgs>()(
 );
 
 export default function UpdateBlog({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, author, maxUploadMb, suspension } = loaderData;
-  const defaults = blog
+  const { blog, author, writerId, maxUploadMb, suspension, draft } = loaderData;
+  const saved = blog
     ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability, photo_focus: blog.photo_focus, mail: blog.mail ?? 'post' }
     : {};
+  // The draft's fields over the saved post's: an empty draft field is one the writer emptied.
+  const defaults = draft ? { ...saved, ...draft.values } : saved;
   return (
     <Page title="Edit blog">
+      {blog ? (
+        <p className="mt-2 text-sm">
+          <Link to={`/blogs/${blog._id}/history`} className="link">History of this post</Link>
+        </p>
+      ) : null}
       <WhileSuspended suspension={suspension}>
       <BlogForm
         mode="edit"
@@ -76,6 +87,9 @@ export default function UpdateBlog({ loaderData, actionData }: Route.ComponentPr
         maxUploadMb={maxUploadMb}
         defaults={defaults}
         actionData={actionData}
+        writerId={writerId}
+        blogId={blog?._id}
+        draft={draft ? { id: draft.id, photo: draft.photo, updatedAt: draft.updatedAt } : null}
         // The focus marker shows where Automatic puts it only while the writer's choice is Automatic.
         currentPhoto={blog?.photo ? { src: blog.photo, position: blog.photo_focus === 'auto' ? blog.photo_position : null } : null}
       />

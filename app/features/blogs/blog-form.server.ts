@@ -5,13 +5,22 @@ import { MESSAGES } from '~/lib/texts/messages';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { PhotoUrlSchema } from '~/features/images/photo-url.schema';
 import { BlogFormSchema, type CreateBlogInput, fieldErrors } from './blogs.schema';
+import { DraftIdSchema } from './drafts.schema';
 import type { BlogFormActionData, BlogFormValues } from './components/blog-form';
 
 /** Room for the text fields beside the image (up to 100,000 characters of Markdown, in UTF-8). */
 const TEXT_FIELDS_BYTES = 1024 * 1024;
 
 export type BlogFormResult =
-  | { ok: true; input: Omit<CreateBlogInput, 'photo'> & { photo?: string }; /** The photo was stored by this request. */ uploaded: boolean }
+  | {
+      ok: true;
+      input: Omit<CreateBlogInput, 'photo'> & { photo?: string };
+      /** The photo was stored by this request. */
+      uploaded: boolean;
+      /** The canvas's draft this form was written in, and the time to publish it at (docs/decisions/070). */
+      draft?: string;
+      publishAt?: string;
+    }
   | { ok: false; status: number; data: BlogFormActionData };
 
 /**
@@ -55,11 +64,14 @@ export async function readBlogForm(ctx: ServiceContext, config: { MAX_UPLOAD_MB:
     }
   }
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, status: 400, data: { errors, values } };
-  return { ok: true, input: { ...parsed.data, ...(photo ? { photo } : {}) }, uploaded };
+  const draft = DraftIdSchema.safeParse({ id: form.get('draft') });
+  const publishAt = form.get('publish_at');
+  return { ok: true, input: { ...parsed.data, ...(photo ? { photo } : {}) }, uploaded, ...(draft.success ? { draft: draft.data.id } : {}), ...(typeof publishAt === 'string' && publishAt ? { publishAt } : {}) };
 }
 
+const NOT_VALUES = new Set(['photo', 'draft', 'publish_at', 'publish_when']);
 const typedValues = (form: FormData): BlogFormValues =>
-  Object.fromEntries([...form].filter(([key, v]) => typeof v === 'string' && key !== 'photo')) as BlogFormValues;
+  Object.fromEntries([...form].filter(([key, v]) => typeof v === 'string' && !NOT_VALUES.has(key))) as BlogFormValues;
 
 /**
  * The form's typed text only, for showing it again when it cannot be saved (the session ended

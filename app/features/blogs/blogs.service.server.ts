@@ -11,6 +11,7 @@ import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { type BlogCardJson, type BlogJson, type BlogRow, presentBlog, toCard } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
+import * as drafts from './drafts.repo.server';
 import { BodyUnrenderable, renderMarkdown } from './markdown.server';
 
 // The blog page renders the body itself (it is cached with the page): routes reach it here.
@@ -94,15 +95,34 @@ export async function previewBody(ctx: ServiceContext, input: PreviewInput): Pro
   }
 }
 
-export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
+/** `options.id`: the blog takes this id (a scheduled draft's, so publishing it twice cannot make two posts). */
+export async function createBlog(ctx: ServiceContext, input: CreateBlogInput, options: { id?: string } = {}): Promise<{ insertedId: string }> {
   const now = ctx.now().toISOString();
   const user = await assertCanWrite(ctx);
   await ctx.limit(RATE_LIMITS.blogWrite);
-  return withOwnPhoto(ctx, input.photo, (photo) => insertBlog(ctx, user.id, now, { ...input, photo }));
+  return withOwnPhoto(ctx, input.photo, (photo) => insertBlog(ctx, user.id, now, { ...input, photo }, options.id ?? newId()));
 }
 
-async function insertBlog(ctx: ServiceContext, userId: string, now: string, input: CreateBlogInput): Promise<{ insertedId: string }> {
-  const id = newId();
+/** Every save of a post keeps what it then reads, for its history (docs/decisions/070). */
+async function keepRevision(db: ServiceContext['db'], row: Pick<BlogRow, 'id' | 'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo' | 'photo_focus' | 'mail_teaser'>, at: string) {
+  await drafts.insertRevision(db, {
+    id: newId(),
+    blog_id: row.id,
+    title: row.title,
+    category: row.category,
+    type: row.type,
+    short_description: row.short_description,
+    long_description: row.long_description,
+    details: row.details,
+    availability: row.availability,
+    photo: row.photo,
+    photo_focus: row.photo_focus,
+    mail_teaser: row.mail_teaser,
+    created_at: at,
+  });
+}
+
+async function insertBlog(ctx: ServiceContext, userId: string, now: string, input: CreateBlogInput, id: string): Promise<{ insertedId: string }> {
   const hold = await holdOfWritten(ctx, userId, input);
   const row = {
     id,
@@ -123,15 +143,12 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
     held_until: hold.heldUntil,
     pending_since: hold.pending ? now : null,
   };
-  // A held or waiting blog is published when it is released (spam-hold.service.server.ts).
-  if (row.availability !== 'Public' || hold.heldUntil) {
-    await repo.insertBlog(ctx.db, row);
-    return { insertedId: id };
-  }
-  // Published: the event commits with the blog or not at all.
+  // Published: the event commits with the blog or not at all. A held or waiting blog is
+  // published when it is released (spam-hold.service.server.ts).
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertBlog(trx, row);
-    await emit({ ...ctx, db: trx }, 'blog.published', { blogId: id, ownerId: userId });
+    await keepRevision(trx, row, now);
+    if (row.availability === 'Public' && !hold.heldUntil) await emit({ ...ctx, db: trx }, 'blog.published', { blogId: id, ownerId: userId });
   });
   return { insertedId: id };
 }
@@ -172,7 +189,11 @@ async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, inp
   const ids = { blogId: id, ownerId: row.owner_id };
   return ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
+    // A post written before revisions were kept gets its earlier text as its first version.
+    if ((await drafts.countRevisions(trx, id)) === 0) await keepRevision(trx, row, row.created_at);
     const modifiedCount = await repo.updateBlog(trx, id, change);
+    const saved = await repo.findBlog(trx, id);
+    if (saved) await keepRevision(trx, saved, publishedAt);
     await emit(tx, 'blog.updated', ids);
     // A Hidden draft made Public is published now (subscribers hear of a blog once, however
     // often it is hidden and shown again).

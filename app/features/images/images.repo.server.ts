@@ -6,6 +6,8 @@ type Db = Kysely<Database>;
 /** Every column that may hold the URL of an uploaded image (the wishlist's copy included). */
 const IMAGE_COLUMNS = [
   ['blogs', 'photo'],
+  ['blog_drafts', 'photo'],
+  ['blog_revisions', 'photo'],
   ['wishlist', 'photo'],
   ['profiles', 'photo'],
   ['user', 'image'],
@@ -15,24 +17,32 @@ const IMAGE_COLUMNS = [
 const NAME_IN_TEXT = /[0-9a-f-]{36}-\d{2,4}\.webp/g;
 const BODY_BATCH = 500;
 
+/** Tables whose `long_description` is a body that may hold pictures: posts, drafts and past versions (docs/decisions/070). */
+const BODY_TABLES = ['blogs', 'blog_drafts', 'blog_revisions'] as const;
+
 /**
  * The images written into blog bodies (`![](…)`, docs/decisions/030). Only bodies that name a
  * `.webp` are read, a batch at a time in id order, so memory stays flat at any number of blogs.
  */
 async function bodyImageNames(db: Db): Promise<string[]> {
   const names = new Set<string>();
+  for (const table of BODY_TABLES) await bodyImageNamesOf(db, table, names);
+  return [...names];
+}
+
+async function bodyImageNamesOf(db: Db, table: (typeof BODY_TABLES)[number], names: Set<string>): Promise<void> {
   let after = '';
   for (;;) {
     const rows = await db
-      .selectFrom('blogs')
+      .selectFrom(table as 'blogs')
       .select(['id', 'long_description'])
       .where('long_description', 'like', '%.webp%')
       .where('id', '>', after)
       .orderBy('id')
       .limit(BODY_BATCH)
       .execute();
-    for (const row of rows) for (const name of row.long_description.match(NAME_IN_TEXT) ?? []) names.add(name);
-    if (rows.length < BODY_BATCH) return [...names];
+    for (const row of rows) for (const name of (row.long_description as string | null)?.match(NAME_IN_TEXT) ?? []) names.add(name);
+    if (rows.length < BODY_BATCH) return;
     after = rows.at(-1)!.id;
   }
 }

@@ -46,6 +46,8 @@ export const RATE_LIMITS = {
   /** Each renders a body of up to 100,000 characters in the render pool (docs/decisions/047). */
   blogWrite: { name: 'blog-write', limit: 60, windowMs: HOUR, key: 'client' },
   preview: { name: 'preview', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
+  /** The writing canvas saves a draft every few seconds while the writer types (docs/decisions/070). */
+  draftSave: { name: 'draft-save', limit: 600, windowMs: 10 * MINUTE, key: 'client' },
   /** A browser sends one per blog it opens ('viewedBlogs', docs/product.md#views): a minute's reading is far below it. */
   view: { name: 'view', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
   subscribe: { name: 'subscribe', limit: 20, windowMs: HOUR, key: 'client' },

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { BlogResponse, Pending } from '~/features/blogs/blog-json.schema';
 import { BlogIdSchema, CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blogs.schema';
 import * as blogs from '~/features/blogs/blogs.service.server';
+import { DraftIdSchema, DraftSchema } from '~/features/blogs/drafts.schema';
+import * as drafts from '~/features/blogs/drafts.service.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { defineOperation, type Operation } from './endpoints.server';
 import { setPageHeaders } from './handlers.server';
@@ -71,5 +73,19 @@ export const BLOG_OPERATIONS: Operation[] = [
       setPageHeaders(c, query, total);
       return c.json(items);
     },
+  ),
+];
+
+const DraftSavedResponse = z.strictObject({ id: BlogIdSchema, savedAt: z.string() });
+
+/** The writing canvas's drafts (docs/decisions/070): the caller's own, never public. */
+export const DRAFT_OPERATIONS: Operation[] = [
+  defineOperation(
+    { method: 'put', path: '/api/drafts/{id}', params: DraftIdSchema, tag: 'Drafts', auth: 'required', summary: 'Save a draft under an id the client made (the first save makes it); any field may be empty. With `blogId`, an edit of that post (one draft per post: the answer names the draft saved)', body: DraftSchema, responses: { 200: { description: 'Saved', schema: DraftSavedResponse }, ...denied, ...bad, ...missing } },
+    async ({ c, ctx, body, params }) => c.json(await drafts.saveDraft(ctx, params.id, body)),
+  ),
+  defineOperation(
+    { method: 'delete', path: '/api/drafts/{id}', params: DraftIdSchema, tag: 'Drafts', auth: 'required', summary: 'Throw a draft away (a scheduled one is not published)', responses: { 200: { description: 'Deleted', schema: DeletedResponse }, ...denied, ...bad, ...missing } },
+    async ({ c, ctx, params }) => c.json(await drafts.discardDraft(ctx, params.id)),
   ),
 ];

@@ -1,4 +1,4 @@
-import { BLOG_OPERATIONS } from './blogs.api.server';
+import { BLOG_OPERATIONS, DRAFT_OPERATIONS } from './blogs.api.server';
 import { COMMENT_OPERATIONS } from './comments.api.server';
 import type { Operation } from './endpoints.server';
 import { IMAGE_OPERATIONS } from './images.api.server';
@@ -16,6 +16,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ACCOUNT_OPERATIONS,
   ...USER_OPERATIONS,
   ...BLOG_OPERATIONS,
+  ...DRAFT_OPERATIONS,
   ...WISHLIST_OPERATIONS,
   ...SUBSCRIBER_OPERATIONS,
   ...IMAGE_OPERATIONS,

@@ -86,6 +86,8 @@ export interface BodyEditorProps {
   /** False before hydration: a plain textarea, so the form works without JavaScript. */
   enhanced: boolean;
   onUploadingChange: (uploading: boolean) => void;
+  /** The title and summary the preview shows above the body, as the post's page does (docs/decisions/070). */
+  previewHead?: () => { title: string; summary: string };
 }
 
 /**
@@ -94,7 +96,7 @@ export interface BodyEditorProps {
  * pasting. The preview is rendered on the server by the blog page's own renderer
  * (docs/decisions/030), so what the writer sees is what readers will get.
  */
-export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanced, onUploadingChange }: BodyEditorProps) {
+export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanced, onUploadingChange, previewHead }: BodyEditorProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const tabs = useRef<Record<Tab, HTMLButtonElement | null>>({ write: null, preview: null });
@@ -102,6 +104,7 @@ export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanc
   const uploadCount = useRef(0);
   const [tab, setTab] = useState<Tab>('write');
   const [preview, setPreview] = useState<Preview>({ state: 'idle' });
+  const [head, setHead] = useState<{ title: string; summary: string } | null>(null);
   const [toolFocus, setToolFocus] = useState(0);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [uploadError, setUploadError] = useState<string | null>(null);
@@ -153,6 +156,7 @@ export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanc
 
   async function renderPreview() {
     const text = textarea.current?.value ?? '';
+    setHead(previewHead?.() ?? null);
     if (preview.state === 'ready' && preview.text === text) return;
     if (!text.trim()) return setPreview({ state: 'ready', html: '', text });
     setPreview({ state: 'loading' });
@@ -332,10 +336,10 @@ export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanc
           ref={textarea}
           aria-describedby={describedBy}
           required
-          rows={14}
+          rows={18}
           maxLength={maxLength}
           defaultValue={defaultValue}
-          className="textarea w-full font-mono text-sm leading-relaxed"
+          className="textarea w-full font-serif text-lg leading-relaxed"
           data-dropping={dropping || undefined}
           {...(enhanced ? { onKeyDown: onTextKey, onDragOver, onDragLeave: () => setDropping(false), onDrop, onPaste } : {})}
         />
@@ -418,6 +422,12 @@ export function BodyEditor({ field, defaultValue, maxLength, maxUploadMb, enhanc
           className="min-h-48 rounded-box border border-base-300 px-5 pb-6 pt-1"
           data-testid="preview"
         >
+          {head?.title || head?.summary ? (
+            <header className="mt-5">
+              {head.title ? <p className="font-serif text-4xl font-bold leading-tight tracking-tight" data-testid="preview-title">{head.title}</p> : null}
+              {head.summary ? <p className="mt-4 font-serif text-lede opacity-85">{head.summary}</p> : null}
+            </header>
+          ) : null}
           {preview.state === 'loading' ? <p className="mt-5 opacity-75">Rendering the preview…</p> : null}
           {preview.state === 'failed' ? <p role="alert" className="mt-5 text-error">{preview.message}</p> : null}
           {preview.state === 'ready' ? preview.html ? <MarkdownBody html={preview.html} className="mt-3" /> : <p className="mt-5 opacity-75">Nothing to preview yet.</p> : null}
