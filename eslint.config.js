@@ -39,14 +39,15 @@ for (const feature of features) {
 // (app/kernel/events.server.ts), and standing through app/kernel/standing.server.ts. The edges
 // left are reads and the image store, each listed here: a new one is a visible, reviewed line.
 const SERVICE_READS = {
-  blogs: ['images'], // storing and adopting photos
+  // Not reads, kept on purpose (docs/decisions/071): a photo is stored or adopted inside the request
+  // that saves the blog or the account using it, and removed again when that save is refused.
+  blogs: ['images'], // storing and adopting photos; a photo's focal point
   users: ['images'], // the sign-up photo
   feeds: ['blogs', 'images'], // the feeds list blogs
   home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
   wishlist: ['blogs'], // a wished blog as its page shows it
-  mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says (docs/decisions/062)
-  newsletter: ['follows', 'mail', 'notifications'], // a mailed unsubscribe link may end follows or notification mails; the confirmation mail is queued with the subscription
-  notifications: ['mail'], // notification mails go through the mail queue (docs/decisions/062)
+  mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says and who gets a digest (docs/decisions/062)
+  newsletter: ['follows', 'mail'], // the writer an unsubscribe link names; the signed mail links
 };
 for (const feature of features) {
   const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];

@@ -5,9 +5,20 @@ import { bearer, genericOAuth, oauthPopup, twoFactor } from 'better-auth/plugins
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DialectName } from '~/db/schema';
-import { ACCOUNT_WRITE_ENDPOINTS, checkAccountRequest, recordAccountAnswer, resetPasswordMail } from '~/features/users/account-rules.service.server';
+import {
+  ACCOUNT_WRITE_ENDPOINTS,
+  AccountRuleError,
+  checkAccountRequest,
+  CURRENT_PASSWORD_ENDPOINTS,
+  emailChangeLinkStale,
+  emailChangeMails,
+  recordAccountAnswer,
+  resetLinkStored,
+  resetPasswordMail,
+  revokeResetLinks,
+} from '~/features/users/account-rules.service.server';
 import { accountDeleted, createUserRecord, noteAccountLeaving, recordSignIn, syncProfileEmail } from '~/features/users/users.service.server';
-import { confirmNewEmailMail, emailChangeAskedMail, passwordChangedMail } from '~/features/users/account-mails';
+import { passwordChangedMail } from '~/features/users/account-mails';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '~/features/users/users.schema';
 import { isAppError, RateLimitedError } from '~/lib/core/errors';
 import type { AuthPort, ServiceContext, SessionUser } from '~/lib/core/service-context';
@@ -25,26 +36,10 @@ export const SESSION_COOKIE_PREFIX = 'afterglow';
 export const OIDC_PROVIDER_ID = 'oidc';
 /** A reset link works once, for an hour (docs/product.md#forgot-password). */
 export const RESET_TOKEN_SECONDS = 60 * 60;
-/** better-auth's `verification` identifier of a reset link is this prefix and the token. */
-const RESET_IDENTIFIER_PREFIX = 'reset-password:';
 /** A mailed email-change link works for an hour, like a reset link. */
 const EMAIL_CHANGE_SECONDS = 60 * 60;
 /** Where a confirmed email change lands. */
 const EMAIL_CHANGED_PATH = '/account?email=changed';
-
-/**
- * When a mailed email-change token was issued and for whom, read without checking the
- * signature: better-auth checks it next, and this reading can only refuse, never let in.
- */
-function emailTokenClaims(token: unknown): { issuedAt: number; userId: string } | null {
-  if (typeof token !== 'string') return null;
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iat?: unknown; userId?: unknown };
-    return typeof payload.iat === 'number' && typeof payload.userId === 'string' ? { issuedAt: payload.iat * 1000, userId: payload.userId } : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Where a reset link lands: the one page that takes the token (docs/decisions/021). */
 export const RESET_PAGE_PATH = '/reset-password';
@@ -97,7 +92,7 @@ const KNOWN_DEVICE_SECONDS = 400 * 24 * 60 * 60;
 function asAuthError(error: unknown): unknown {
   if (!isAppError(error)) return error;
   if (error instanceof RateLimitedError) return new APIError('TOO_MANY_REQUESTS', { message: error.message, code: 'account_resting' }, error.headers);
-  if (error.code === 'bad_request') return new APIError('BAD_REQUEST', { message: error.message, code: 'PASSWORD_RULE' });
+  if (error instanceof AccountRuleError) return new APIError('BAD_REQUEST', { message: error.message, code: error.authCode });
   return new APIError('FORBIDDEN', { message: error.message, code: error.code });
 }
 
@@ -108,21 +103,8 @@ function asAuthError(error: unknown): unknown {
 export function createAuth({ config, authDb, dialect, log, mailer, contextFor }: AuthDeps) {
   const authLog = log.child({ module: 'auth' });
   const mail = mailer ?? createMailer(config, log);
-  /**
-   * Only the newest reset link of a user works (audit item 5): a new request, or a completed
-   * reset, ends every other one still in better-auth's `verification` table.
-   */
-  const revokeResetLinks = async (userId: string, keepId?: string): Promise<void> => {
-    const { adapter } = await auth.$context;
-    await adapter.deleteMany({
-      model: 'verification',
-      where: [
-        { field: 'value', value: userId },
-        { field: 'identifier', operator: 'starts_with', value: RESET_IDENTIFIER_PREFIX },
-        ...(keepId ? [{ field: 'id', operator: 'ne' as const, value: keepId }] : []),
-      ],
-    });
-  };
+  /** The users feature's rules run with a context of no caller: better-auth's own step is the request. */
+  const rules = () => contextFor(null, {});
   type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
   /** The account a per-account rule counts for: the body's email at sign-in and reset, else the session's. */
   const accountOf = async (ctx: HookContext): Promise<string | null> => {
@@ -146,28 +128,18 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
     const cookie = deviceCookie(ctx);
     await ctx.setSignedCookie(cookie.name, accounts.join('.'), ctx.context.secret, cookie.attributes);
   };
-  /**
-   * An email change needs the current password as well as a session (a borrowed session alone
-   * must not move the account to another address). A wrong one counts like any other.
-   */
+  /** The current password an endpoint takes (CURRENT_PASSWORD_ENDPOINTS), checked by better-auth's hasher; a wrong one counts. */
   const checkPasswordFor = async (ctx: HookContext, userId: string, account: string | null) => {
     const password = (ctx.body as Record<string, unknown> | undefined)?.password;
     const { internalAdapter, password: hasher } = ctx.context;
     const credential = await internalAdapter.findCredentialAccount(userId);
     const right = typeof password === 'string' && credential?.password ? await hasher.verify({ hash: credential.password, password }) : false;
     if (right) return;
-    if (account !== null) await recordAccountAnswer(contextFor(null, {}), { path: ctx.path, account, knownDevice: await knownDevice(ctx, account), wrongPassword: true });
+    if (account !== null) await recordAccountAnswer(rules(), { path: ctx.path, account, knownDevice: await knownDevice(ctx, account), wrongPassword: true });
     throw new APIError('BAD_REQUEST', { message: 'Invalid password', code: 'INVALID_PASSWORD' });
   };
-  /** A link asked before the password last changed no longer works: a new password ends a stranger's change. */
   const refuseStaleEmailChange = async (ctx: HookContext) => {
-    const claims = emailTokenClaims((ctx.query as Record<string, unknown> | undefined)?.token);
-    if (!claims) return;
-    const credential = await ctx.context.internalAdapter.findCredentialAccount(claims.userId);
-    // `iat` is in whole seconds: a password saved in the same second as the link still counts as before it.
-    if (credential && new Date(credential.updatedAt).getTime() >= claims.issuedAt + 1000) {
-      throw ctx.redirect(`${EMAIL_CHANGED_PATH.split('?')[0]}?email=stale`);
-    }
+    if (await emailChangeLinkStale(rules(), (ctx.query as Record<string, unknown> | undefined)?.token)) throw ctx.redirect(`${EMAIL_CHANGED_PATH.split('?')[0]}?email=stale`);
   };
   const tellPasswordChanged = async (ctx: HookContext) => {
     const session = ctx.context.session ?? (ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null);
@@ -199,7 +171,7 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
           .send(resetPasswordMail(config.SITE_NAME, user, resetPasswordLink(config, token)))
           .catch((error: unknown) => authLog.error({ err: error }, 'password reset mail failed'));
       },
-      onPasswordReset: async ({ user }) => revokeResetLinks(user.id),
+      onPasswordReset: async ({ user }) => revokeResetLinks(rules(), user.id),
     },
     // A new address is confirmed by a link mailed to it, and the old one is told at once with
     // the way to stop it (docs/decisions/067). Only the confirmed link changes the email.
@@ -210,29 +182,21 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
       deleteUser: {
         enabled: true,
         beforeDelete: async (user) => {
-          leaving.set(user.id, await noteAccountLeaving(contextFor(null, {}), user.id));
+          leaving.set(user.id, await noteAccountLeaving(rules(), user.id));
         },
         afterDelete: async (user) => {
           const { blogIds } = leaving.get(user.id) ?? { blogIds: [] };
           leaving.delete(user.id);
-          await revokeResetLinks(user.id);
-          await accountDeleted(contextFor(null, {}), { userId: user.id, email: user.email, blogIds });
+          await accountDeleted(rules(), { userId: user.id, email: user.email, blogIds });
         },
       },
     },
     emailVerification: {
       expiresIn: EMAIL_CHANGE_SECONDS,
       sendVerificationEmail: async ({ user, token }) => {
-        const { internalAdapter } = await auth.$context;
-        const current = await internalAdapter.findUserById(user.id);
-        // Only email changes mail a link: we never ask people to verify the address they signed up with.
-        if (!current || current.email.toLowerCase() === user.email.toLowerCase()) return;
         const confirmUrl = mailLink(config, `/api/auth/verify-email?${new URLSearchParams({ token, callbackURL: EMAIL_CHANGED_PATH })}`);
         const forgotUrl = mailLink(config, '/forgot-password');
-        for (const message of [
-          confirmNewEmailMail(config.SITE_NAME, current, user.email, confirmUrl),
-          emailChangeAskedMail(config.SITE_NAME, current, user.email, forgotUrl),
-        ]) {
+        for (const message of await emailChangeMails(rules(), { userId: user.id, newEmail: user.email, siteName: config.SITE_NAME, confirmUrl, forgotUrl })) {
           void mail.send(message).catch((error: unknown) => authLog.error({ err: error }, 'email change mail failed'));
         }
       },
@@ -255,14 +219,14 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
         create: {
           before: async (user) => fitUserToLimits(user),
           after: async (user) => {
-            await createUserRecord(contextFor(null, {}), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
+            await createUserRecord(rules(), { id: user.id, email: user.email, name: user.name, image: user.image ?? null });
           },
         },
         update: {
           before: async (user) => fitUserToLimits(user),
           // A confirmed email change: the stored profile follows the account's address.
           after: async (user) => {
-            await syncProfileEmail(contextFor(null, {}), user.id, user.email);
+            await syncProfileEmail(rules(), user.id, user.email);
           },
         },
       },
@@ -279,7 +243,7 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
       verification: {
         create: {
           after: async (verification) => {
-            if (verification.identifier.startsWith(RESET_IDENTIFIER_PREFIX)) await revokeResetLinks(verification.value, verification.id);
+            await resetLinkStored(rules(), verification);
           },
         },
       },
@@ -292,7 +256,7 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
               const user = (await ctx.context.internalAdapter.findUserById(session.userId)) as { twoFactorEnabled?: boolean | null } | null;
               if (user?.twoFactorEnabled) return;
             }
-            await recordSignIn(contextFor(null, {}), session.userId);
+            await recordSignIn(rules(), session.userId);
           },
         },
       },
@@ -303,10 +267,6 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
       before: createAuthMiddleware(async (ctx) => {
         checkAuthInput(ctx.path, ctx.body);
         if (ctx.path === '/verify-email') await refuseStaleEmailChange(ctx);
-        // better-auth deletes on the session alone when no password is sent: a borrowed session must not.
-        if (ctx.path === '/delete-user' && typeof (ctx.body as Record<string, unknown> | undefined)?.password !== 'string') {
-          throw new APIError('BAD_REQUEST', { message: 'Password is required', code: 'PASSWORD_REQUIRED' });
-        }
         // The full API, not the hook's own reader: a bearer token is turned into a session by
         // a plugin's hook, which runs after this one.
         const session = ACCOUNT_WRITE_ENDPOINTS.has(ctx.path) && ctx.headers ? await auth.api.getSession({ headers: ctx.headers }) : null;
@@ -316,7 +276,7 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
         await checkAccountRequest(contextFor(user, { clientIp: ctx.headers?.get('x-afterglow-client-ip') ?? '' }), request).catch((error: unknown) => {
           throw asAuthError(error);
         });
-        if (ctx.path === '/change-email' && session) await checkPasswordFor(ctx, session.user.id, account);
+        if (CURRENT_PASSWORD_ENDPOINTS.has(ctx.path) && session) await checkPasswordFor(ctx, session.user.id, account);
       }),
       // Once the answer is known: a wrong password counts against the account; a right one at
       // sign-in remembers this browser for it (docs/decisions/049).
@@ -324,11 +284,11 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
         const returned = ctx.context.returned;
         if (ctx.path === '/change-password' && !isAPIError(returned)) await tellPasswordChanged(ctx);
         // A change of email counted its wrong password before better-auth ran (checkPasswordFor).
-        if (emailRuleOf(ctx.path)?.counts !== 'failures' || ctx.path === '/change-email') return;
+        if (emailRuleOf(ctx.path)?.counts !== 'failures' || CURRENT_PASSWORD_ENDPOINTS.has(ctx.path)) return;
         const wrongPassword = isAPIError(returned) && (ctx.path === '/sign-in/email' ? returned.statusCode === 401 : returned.body?.code === 'INVALID_PASSWORD');
         const account = await accountOf(ctx);
         if (account === null) return;
-        await recordAccountAnswer(contextFor(null, {}), { path: ctx.path, account, knownDevice: await knownDevice(ctx, account), wrongPassword });
+        await recordAccountAnswer(rules(), { path: ctx.path, account, knownDevice: await knownDevice(ctx, account), wrongPassword });
         if (!wrongPassword && ctx.path === '/sign-in/email' && !isAPIError(returned)) await rememberDevice(ctx, account);
       }),
     },

@@ -3,6 +3,9 @@ import { expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
 import { DIALECT_ONLY_COLUMNS, TABLE_COLUMNS } from './schema';
 
+/** better-auth's own tables, of which the types hold only the columns our queries read. */
+const AUTH_SUBSETS = new Set(['user', 'account', 'verification']);
+
 describeOnDialects('database on %s', (t, dialect) => {
   it('matches the table types after a fresh migration', async () => {
     const tables = await t.deps.database.db.introspection.getTables();
@@ -12,7 +15,7 @@ describeOnDialects('database on %s', (t, dialect) => {
       const actual = found!.columns.map((c) => c.name);
       for (const column of columns) expect(actual, `${table}.${column}`).toContain(column);
       const extra = DIALECT_ONLY_COLUMNS[dialect][table as keyof typeof TABLE_COLUMNS] ?? [];
-      if (table !== 'user') expect(actual.sort()).toEqual([...columns, ...extra].sort());
+      if (!AUTH_SUBSETS.has(table)) expect(actual.sort()).toEqual([...columns, ...extra].sort());
     }
   });
 

@@ -269,6 +269,25 @@ export interface AuthUserTable {
   emailVerified: boolean | number;
 }
 
+/** The subset of better-auth's account table (one row per way of signing in) our queries read. */
+export interface AuthAccountTable {
+  id: string;
+  userId: string;
+  /** 'credential' for the password; a provider's id otherwise. */
+  providerId: string;
+  /** When the row last changed: for 'credential', when the password was last set. */
+  updatedAt: string;
+}
+
+/** The subset of better-auth's verification table (mailed links' tokens) our queries read. */
+export interface AuthVerificationTable {
+  id: string;
+  /** What the token is for and the token: 'reset-password:<token>' for a reset link. */
+  identifier: string;
+  /** Whom it is for: a reset link's user id. */
+  value: string;
+}
+
 export type Role = 'admin' | 'moderator';
 export type ReportTargetType = 'blog' | 'comment' | 'user';
 
@@ -368,6 +387,8 @@ export interface Database {
   subscribers: SubscribersTable;
   profiles: ProfilesTable;
   user: AuthUserTable;
+  account: AuthAccountTable;
+  verification: AuthVerificationTable;
   content_version_stripes: ContentVersionStripesTable;
   follows: FollowsTable;
   blog_views_daily: BlogViewsDailyTable;
@@ -416,6 +437,8 @@ export const TABLE_COLUMNS = {
   subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],
   profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at', 'bio', 'website', 'links'],
   user: ['id', 'name', 'email', 'image', 'emailVerified'],
+  account: ['id', 'userId', 'providerId', 'updatedAt'],
+  verification: ['id', 'identifier', 'value'],
   content_version_stripes: ['scope', 'stripe', 'version'],
   follows: ['follower_id', 'writer_id', 'delivery', 'created_at'],
   mail_messages: ['id', 'kind', 'key', 'blog_id', 'period_start', 'period_end', 'created_at', 'notification_id'],
@@ -456,6 +479,8 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   subscribers: true,
   profiles: true,
   user: true,
+  account: true,
+  verification: true,
   content_version_stripes: true,
   follows: true,
   mail_messages: true,

@@ -60,6 +60,7 @@ describeOnDialects('domain events on %s', (t) => {
 
     await subscribe(t.context(null), { email: 'events@example.com' });
     const subscriber = await t.deps.database.db.selectFrom('subscribers').select('id').where('email', '=', 'events@example.com').executeTakeFirstOrThrow();
+    expect(await emitted()).toEqual([['subscriber.pending', { subscriberId: subscriber.id, email: 'events@example.com' }]]);
     const token = signMailToken(t.deps.config.SESSION_SECRET, { kind: 'confirm', subscriberId: subscriber.id });
     await confirmSubscription(t.context(null), t.deps.config.SESSION_SECRET, token);
     await confirmSubscription(t.context(null), t.deps.config.SESSION_SECRET, token);

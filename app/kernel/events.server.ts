@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { NotificationKind } from '~/db/schema';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { defineJob, enqueueJob, type JobDefinition, type JobRun } from './jobs.server';
@@ -14,6 +15,7 @@ import { defineJob, enqueueJob, type JobDefinition, type JobRun } from './jobs.s
  * was); a subscriber reads the current state itself, since it may run minutes afterwards.
  */
 const id = z.string().min(1);
+const noticeKind = z.enum(['comment', 'reply', 'like_post', 'like_comment', 'follow', 'moderation']) satisfies z.ZodType<NotificationKind>;
 
 export const DOMAIN_EVENTS = {
   /** A blog became Public and reaches readers (not held, not waiting for a moderator). */
@@ -30,6 +32,16 @@ export const DOMAIN_EVENTS = {
   'follow.started': z.object({ followerId: id, writerId: id }),
   'follow.ended': z.object({ followerId: id, writerId: id }),
   'subscriber.confirmed': z.object({ subscriberId: id }),
+  /** An address asked for the newsletter and gets nothing until it confirms (double opt-in, docs/decisions/023). */
+  'subscriber.pending': z.object({ subscriberId: id, email: z.string() }),
+  /**
+   * A signed mail link asked to stop mails that are not the newsletter: a member's follow of one
+   * writer or of all ('follow', 'follows'), or notification mails of one kind or all ('notice',
+   * 'notices'). The feature that owns each choice ends it (docs/decisions/071).
+   */
+  'mail.stopped': z.object({ kind: z.enum(['follow', 'follows', 'notice', 'notices']), userId: id, writerId: id.nullable().default(null), noticeKind: noticeKind.nullable().default(null) }),
+  /** A notification its recipient wants by mail at once (docs/decisions/062). */
+  'notification.instant': z.object({ notificationId: id, userId: id, kind: noticeKind, email: z.string() }),
   /** A moderator acted on something (the moderation log's action and target). */
   'moderation.decided': z.object({ actorId: id.nullable(), action: z.string(), targetType: z.string(), targetId: id, ownerId: id.nullable().default(null), reason: z.string().default('') }),
   'account.suspended': z.object({ userId: id, until: z.string().nullable(), reason: z.string() }),

@@ -2,7 +2,8 @@ import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
 import { publishScheduledDraft } from '~/features/blogs/drafts.service.server';
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
-import { MAIL_SUBSCRIPTIONS, prepareDailyDigest } from '~/features/mail/mail.service.server';
+import { FOLLOW_SUBSCRIPTIONS } from '~/features/follows/follows.service.server';
+import { MAIL_SUBSCRIPTIONS, prepareDailyDigest, prepareNoticeDigests } from '~/features/mail/mail.service.server';
 import { NOTIFICATION_SUBSCRIPTIONS, notificationTasks } from '~/features/notifications/notification-events.server';
 import { eventJobs, type Subscription } from '~/kernel/events.server';
 import { type JobDefinition, JobRegistry, pruneDoneJobs } from '~/kernel/jobs.server';
@@ -32,13 +33,15 @@ export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): Periodi
     definePeriodic({ name: 'upload-sweep', everyMs: 60 * MINUTE, run: async (ctx) => void (await sweepOrphanedImages(ctx, ctx.images)) }),
     // The last daily digest exists once its hour has passed (made once, whoever gets there first).
     definePeriodic({ name: 'mail-digest', everyMs: 5 * MINUTE, run: async (ctx) => void (await prepareDailyDigest(ctx, config.MAIL_DIGEST_HOUR)) }),
+    // Each member's daily notification digest, once its hour has passed (docs/decisions/062).
+    definePeriodic({ name: 'notification-digest', everyMs: 5 * MINUTE, run: async (ctx) => void (await prepareNoticeDigests(ctx, config.MAIL_DIGEST_HOUR)) }),
     definePeriodic({ name: 'jobs-prune', everyMs: 60 * MINUTE, run: async (ctx) => void (await pruneDoneJobs(ctx)) }),
-    ...notificationTasks(config),
+    ...notificationTasks(),
   ];
 }
 
 /** Who acts on which domain event. */
-export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS];
+export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS, ...FOLLOW_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
 const OTHER_JOBS: JobDefinition<any>[] = [

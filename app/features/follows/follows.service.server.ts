@@ -1,6 +1,6 @@
 import type { MailDelivery } from '~/db/schema';
 import { assertCanWrite } from '~/kernel/standing.server';
-import { emit } from '~/kernel/events.server';
+import { emit, onEvent } from '~/kernel/events.server';
 import { AppError } from '~/lib/core/errors';
 import { MESSAGES } from '~/lib/texts/messages';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
@@ -72,13 +72,20 @@ export async function countFollowers(ctx: ServiceContext, writerId: string): Pro
  * Ends follows for a mailed unsubscribe link, without a login: the caller proved the link is
  * ours (mail/mail-token). Answers the writer's name when one writer was meant.
  */
-export async function endFollowsByLink(ctx: ServiceContext, followerId: string, writerId?: string): Promise<{ writerName: string | null }> {
-  const writer = writerId ? await repo.findWriter(ctx.db, writerId) : undefined;
-  await endFollows(ctx, followerId, writerId);
-  return { writerName: writer ? nameOf(writer) : null };
-}
 
 export async function writerName(ctx: ServiceContext, writerId: string): Promise<string | null> {
   const writer = await repo.findWriter(ctx.db, writerId);
   return writer ? nameOf(writer) : null;
 }
+
+/** What follows subscribe to; listed once in server/jobs/registry.server.ts. */
+export const FOLLOW_SUBSCRIPTIONS = [
+  // A signed unsubscribe link in a follower's mail ends that follow, or all of them (docs/decisions/071).
+  onEvent('mail.stopped', 'follows-end', async (ctx, event) => {
+    const { kind, userId, writerId } = event.data;
+    if (kind === 'follow' && writerId) await endFollows(ctx, userId, writerId);
+    else if (kind === 'follows') await endFollows(ctx, userId);
+    else return;
+    ctx.log.info({ follower: userId, writer: writerId ?? 'all' }, 'follows: ended by a mail link');
+  }),
+];

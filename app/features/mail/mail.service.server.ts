@@ -1,5 +1,5 @@
 import type { MailKind, MailStream, NotificationKind } from '~/db/schema';
-import { type NoticeLine, noticesForMail } from '~/features/notifications/notification-mail.service.server';
+import { type NoticeLine, noticeDigestRecipients, noticesForMail } from '~/features/notifications/notification-mail.service.server';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
@@ -34,27 +34,34 @@ export async function announceBlog(ctx: ServiceContext, blog: { id: string; owne
   return { queued: subscribers + followers };
 }
 
-/** Queues the double opt-in mail of a new subscriber (inside the subscribing transaction). */
-export async function queueConfirmation(ctx: ServiceContext, subscriber: { id: string; email: string }): Promise<void> {
+/**
+ * Queues one mail of `kind` to one address, once per `key`: the message and its queue row
+ * commit together, and a job run again finds the key taken and queues nothing.
+ */
+async function queueOnce(ctx: ServiceContext, q: { kind: MailKind; key: string; email: string; stream: MailStream; ref: string; notificationId?: string }): Promise<void> {
   const now = ctx.now().toISOString();
   const messageId = newId();
-  await repo.insertMessage(ctx.db, { id: messageId, kind: 'confirm', key: `confirm:${subscriber.id}`, created_at: now });
-  await repo.insertQueueRow(ctx.db, { id: newId(), message_id: messageId, email: subscriber.email, stream: 'confirm', ref: subscriber.id, now });
+  await ctx.db.transaction().execute(async (db) => {
+    if (!(await repo.insertMessage(db, { id: messageId, kind: q.kind, key: q.key, notification_id: q.notificationId ?? null, created_at: now }))) return;
+    await repo.insertQueueRow(db, { id: newId(), message_id: messageId, email: q.email, stream: q.stream, ref: q.ref, now });
+  });
+}
+
+/** The double opt-in mail of a new subscriber (the 'subscriber.pending' event). */
+async function queueConfirmation(ctx: ServiceContext, subscriber: { id: string; email: string }): Promise<void> {
+  await queueOnce(ctx, { kind: 'confirm', key: `confirm:${subscriber.id}`, email: subscriber.email, stream: 'confirm', ref: subscriber.id });
 }
 
 /**
- * Queues the mail of one notification to its recipient at once (inside the transaction that made
- * it). What it says is read when it is sent (docs/decisions/062).
+ * The mail of one notification to its recipient at once, once per event (`eventId`). What it
+ * says is read when it is sent (docs/decisions/062).
  */
-export async function queueNoticeMail(ctx: ServiceContext, q: { notificationId: string; userId: string; kind: NotificationKind; email: string }): Promise<void> {
-  const now = ctx.now().toISOString();
-  const messageId = newId();
-  await repo.insertMessage(ctx.db, { id: messageId, kind: 'notice', key: `notice:${messageId}`, notification_id: q.notificationId, created_at: now });
-  await repo.insertQueueRow(ctx.db, { id: newId(), message_id: messageId, email: q.email.toLowerCase(), stream: 'notice', ref: `${q.userId}:${q.kind}`, now });
+async function queueNoticeMail(ctx: ServiceContext, eventId: string, q: { notificationId: string; userId: string; kind: NotificationKind; email: string }): Promise<void> {
+  await queueOnce(ctx, { kind: 'notice', key: `notice:${eventId}`, email: q.email.toLowerCase(), stream: 'notice', ref: `${q.userId}:${q.kind}`, notificationId: q.notificationId });
 }
 
 /** Queues a member's daily notification digest for a period, once (the key holds the day). */
-export async function queueNoticeDigest(ctx: ServiceContext, q: { userId: string; email: string; day: string; from: string; to: string }): Promise<boolean> {
+async function queueNoticeDigest(ctx: ServiceContext, q: { userId: string; email: string; day: string; from: string; to: string }): Promise<boolean> {
   const now = ctx.now().toISOString();
   const messageId = newId();
   const made = await repo.insertMessage(ctx.db, { id: messageId, kind: 'notice_digest', key: `notice_digest:${q.userId}:${q.day}`, period_start: q.from, period_end: q.to, created_at: now });
@@ -68,6 +75,23 @@ export function digestPeriod(now: Date, hour: number): { start: Date; end: Date;
   if (end > now) end.setUTCDate(end.getUTCDate() - 1);
   const start = new Date(end.getTime() - 24 * 3600_000);
   return { start, end, day: end.toISOString().slice(0, 10) };
+}
+
+/**
+ * Queues the daily notification digests of the period that ended last at `hour` UTC: one mail
+ * per member with activity in it of a kind they get daily (who, notifications says). Each
+ * member's is keyed by the day, so instances racing make it once.
+ */
+export async function prepareNoticeDigests(ctx: ServiceContext, hour: number): Promise<{ day: string; queued: number }> {
+  const period = digestPeriod(ctx.now(), hour);
+  const from = period.start.toISOString();
+  const to = period.end.toISOString();
+  let queued = 0;
+  for (const { userId, email } of await noticeDigestRecipients(ctx, { from, to })) {
+    if (await queueNoticeDigest(ctx, { userId, email, day: period.day, from, to })) queued++;
+  }
+  if (queued > 0) ctx.log.info({ day: period.day, queued }, 'notifications: daily digests queued');
+  return { day: period.day, queued };
 }
 
 /**
@@ -310,6 +334,9 @@ export async function mailStatus(ctx: ServiceContext, limit = 20): Promise<{ mes
 }
 
 /** What mail does when something happens elsewhere (listed in server/jobs/registry.server.ts). */
+/** A mail queued for an event is due from when the event happened, however late its job ran. */
+const asOf = (ctx: ServiceContext, at: string): ServiceContext => ({ ...ctx, now: () => new Date(at) });
+
 export const MAIL_SUBSCRIPTIONS = [
   // A deleted account's address gets nothing more that was waiting to go.
   onEvent('account.deleted', 'mail-cancel', async (ctx, event) => {
@@ -318,5 +345,12 @@ export const MAIL_SUBSCRIPTIONS = [
   }),
   onEvent('blog.published', 'mail-announce', async (ctx, event) => {
     await announceBlog(ctx, { id: event.data.blogId, owner_id: event.data.ownerId }, event.at);
+  }),
+  // Double opt-in: the address's confirmation, once (its key), whenever the event runs (docs/decisions/023).
+  onEvent('subscriber.pending', 'mail-confirm', async (ctx, event) => {
+    await queueConfirmation(asOf(ctx, event.at), { id: event.data.subscriberId, email: event.data.email });
+  }),
+  onEvent('notification.instant', 'mail-notice', async (ctx, event) => {
+    await queueNoticeMail(asOf(ctx, event.at), event.id, event.data);
   }),
 ];

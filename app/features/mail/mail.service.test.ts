@@ -119,6 +119,21 @@ describeOnDialects('newsletter sending on %s', (t, dialect) => {
     expect((await queueFor(`post:${second}`)).filter((r) => r.stream === 'follow')).toEqual([]);
   });
 
+  it('a follower’s mail link ends that follow, or every follow, once the event has run', async () => {
+    const other = await t.createUser({ name: 'Other' });
+    const fan = await t.createUser({ name: 'Fan' });
+    await followWriter(t.context(fan.user), writer.user.id);
+    await followWriter(t.context(fan.user), other.user.id);
+    const ctx = t.context(null);
+    const one = signMailToken(secret, { kind: 'follow', followerId: fan.user.id, writerId: writer.user.id });
+    expect(await unsubscribeByLink(ctx, secret, one)).toEqual({ kind: 'follow', writerName: 'Writer' });
+    await t.runJobs();
+    expect((await listFollowing(t.context(fan.user))).map((f) => f.writerId)).toEqual([other.user.id]);
+    expect(await unsubscribeByLink(ctx, secret, signMailToken(secret, { kind: 'follows', followerId: fan.user.id }))).toEqual({ kind: 'follows' });
+    await t.runJobs();
+    expect(await listFollowing(t.context(fan.user))).toEqual([]);
+  });
+
   it('one-click unsubscribe by link ends that subscription only, and twice is fine', async () => {
     const ctx = t.context(null);
     const ids: string[] = [];

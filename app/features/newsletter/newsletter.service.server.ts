@@ -1,13 +1,12 @@
 import type { MailDelivery, NotificationKind } from '~/db/schema';
-import { endFollowsByLink, writerName } from '~/features/follows/follows.service.server';
-import { stopNoticeMailByLink } from '~/features/notifications/notifications.service.server';
+import { writerName } from '~/features/follows/follows.service.server';
 import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
 import { MESSAGES } from '~/lib/texts/messages';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { type MailTokenSubject, queueConfirmation, readMailToken, signMailToken } from '~/features/mail/mail.service.server';
+import { type MailTokenSubject, readMailToken, signMailToken } from '~/features/mail/mail.service.server';
 import * as repo from './newsletter.repo.server';
 import type { SubscribeInput } from './newsletter.schema';
 
@@ -16,7 +15,7 @@ import type { SubscribeInput } from './newsletter.schema';
  * 'Ann@x.org' and 'ann@x.org' are one subscriber; a second time is a 409 with its own message.
  * Double opt-in: the address gets a confirmation mail and nothing else until it is confirmed,
  * except a signed-in reader subscribing the account email they already proved
- * (docs/decisions/023). The confirmation is queued in the same transaction as the row.
+ * (docs/decisions/023). The event that has mail send the confirmation commits with the row.
  */
 export async function subscribe(ctx: ServiceContext, input: SubscribeInput): Promise<{ message: string; confirmationSent: boolean }> {
   await ctx.limit(RATE_LIMITS.subscribe);
@@ -27,7 +26,7 @@ export async function subscribe(ctx: ServiceContext, input: SubscribeInput): Pro
     const id = newId();
     const inserted = await repo.insertSubscriber(trx, { id, email, created_at: now, confirmed_at: proven ? now : null });
     if (!inserted) throw new AppError('conflict', MESSAGES.alreadySubscribedMessage);
-    if (!proven) await queueConfirmation({ ...ctx, db: trx }, { id, email });
+    if (!proven) await emit({ ...ctx, db: trx }, 'subscriber.pending', { subscriberId: id, email });
     return { message: MESSAGES.subscribeSuccessMessage, confirmationSent: !proven };
   });
 }
@@ -80,7 +79,8 @@ export async function describeMailLink(ctx: ServiceContext, secret: string, toke
 
 /**
  * One-click unsubscribe (RFC 8058), no login: ends what the link was for. Doing it twice is not
- * an error: a mail client may POST again.
+ * an error: a mail client may POST again. The newsletter ends here; a follow or notification
+ * mails end by the 'mail.stopped' event in the feature that owns them (docs/decisions/071).
  */
 export async function unsubscribeByLink(
   ctx: ServiceContext,
@@ -98,15 +98,16 @@ export async function unsubscribeByLink(
       return { kind: 'newsletter', email: subscriber?.email };
     }
     case 'follow':
-      return { kind: 'follow', writerName: (await endFollowsByLink(ctx, subject.followerId, subject.writerId)).writerName };
+      await emit(ctx, 'mail.stopped', { kind: 'follow', userId: subject.followerId, writerId: subject.writerId });
+      return { kind: 'follow', writerName: await writerName(ctx, subject.writerId) };
     case 'follows':
-      await endFollowsByLink(ctx, subject.followerId);
+      await emit(ctx, 'mail.stopped', { kind: 'follows', userId: subject.followerId });
       return { kind: 'follows' };
     case 'notice':
-      await stopNoticeMailByLink(ctx, subject.userId, subject.noticeKind);
+      await emit(ctx, 'mail.stopped', { kind: 'notice', userId: subject.userId, noticeKind: subject.noticeKind });
       return { kind: 'notice', noticeKind: subject.noticeKind };
     case 'notices':
-      await stopNoticeMailByLink(ctx, subject.userId);
+      await emit(ctx, 'mail.stopped', { kind: 'notices', userId: subject.userId });
       return { kind: 'notices' };
   }
 }

@@ -3,7 +3,7 @@ import { onEvent } from '~/kernel/events.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { encodeModerationDetail, type ModerationDetail } from './notifications.presenter';
 import * as repo from './notifications.repo.server';
-import { notify, prepareNotificationDigests, purgeOldNotifications } from './notifications.service.server';
+import { notify, purgeOldNotifications, stopNoticeMailByLink } from './notifications.service.server';
 
 /**
  * Domain events turned into notifications (docs/decisions/062). Each handler is a job the runner
@@ -89,14 +89,18 @@ export const NOTIFICATION_SUBSCRIPTIONS = [
   onEvent('comment.liked', 'notifications', (ctx, e) => onCommentLiked(at(ctx, e), e.data)),
   onEvent('follow.started', 'notifications', (ctx, e) => onFollowStarted(at(ctx, e), e.data)),
   onEvent('moderation.decided', 'notifications', (ctx, e) => onModerationDecided(at(ctx, e), { id: e.id, ...e.data })),
+  // A signed unsubscribe link in a notification mail stops that kind's mail, or every kind's (docs/decisions/071).
+  onEvent('mail.stopped', 'notifications', async (ctx, e) => {
+    if (e.data.kind === 'notice' && e.data.noticeKind) await stopNoticeMailByLink(ctx, e.data.userId, e.data.noticeKind);
+    else if (e.data.kind === 'notices') await stopNoticeMailByLink(ctx, e.data.userId);
+  }),
 ];
 
 const HOUR = 3_600_000;
 
-/** The daily digests once their hour has passed, and the purge of old notifications. */
-export function notificationTasks(config: { MAIL_DIGEST_HOUR: number }) {
+/** The purge of old notifications (their daily digests are mail's: app/features/mail). */
+export function notificationTasks() {
   return [
-    definePeriodic({ name: 'notification-digest', everyMs: HOUR / 12, run: async (ctx) => void (await prepareNotificationDigests(ctx, config.MAIL_DIGEST_HOUR)) }),
     definePeriodic({ name: 'notification-purge', everyMs: 6 * HOUR, run: async (ctx) => void (await purgeOldNotifications(ctx)) }),
   ];
 }

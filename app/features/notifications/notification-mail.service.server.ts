@@ -37,6 +37,21 @@ export async function noticesForMail(
   return rows.map((r) => line(r, q.userId));
 }
 
+/**
+ * Who gets a daily notification digest for the period [from, to): every member with activity in
+ * it of a kind they get daily, with the address to mail it to. Mail queues the digests
+ * (app/features/mail, docs/decisions/071).
+ */
+export async function noticeDigestRecipients(ctx: Pick<ServiceContext, 'db'>, period: { from: string; to: string }): Promise<{ userId: string; email: string }[]> {
+  const defaultDigestKinds = NOTIFICATION_KINDS.filter((kind) => DEFAULT_NOTIFICATION_DELIVERY[kind] === 'digest');
+  const recipients: { userId: string; email: string }[] = [];
+  for (const userId of await repo.digestRecipients(ctx.db, { ...period, defaultDigestKinds })) {
+    const email = await repo.findUserEmail(ctx.db, userId);
+    if (email) recipients.push({ userId, email });
+  }
+  return recipients;
+}
+
 function line(row: Awaited<ReturnType<typeof repo.listForMail>>[number], userId: string): NoticeLine {
   const shown = presentNotification(row, userId);
   return { text: shown.text, href: shown.href };

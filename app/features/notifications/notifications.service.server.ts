@@ -1,12 +1,11 @@
 import type { NotificationDelivery, NotificationKind } from '~/db/schema';
-import { digestPeriod, queueNoticeDigest, queueNoticeMail } from '~/features/mail/mail.service.server';
+import { emit } from '~/kernel/events.server';
 import { newId } from '~/lib/core/ids.server';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { deliveriesOf } from './notification-mail.service.server';
 import { presentNotification } from './notifications.presenter';
 import * as repo from './notifications.repo.server';
 import {
-  DEFAULT_NOTIFICATION_DELIVERY,
   type ListNotificationsQuery,
   type MarkNotificationsReadInput,
   NOTIFICATION_KEEP_DAYS,
@@ -62,7 +61,7 @@ export async function notify(ctx: ServiceContext, input: NotifyInput): Promise<{
     });
     if (input.actorId) await repo.addActor(db, id, input.actorId, now);
     if ((await deliveriesOf(db, input.recipientId))[input.kind] === 'instant') {
-      await queueNoticeMail({ ...ctx, db }, { notificationId: id, userId: input.recipientId, kind: input.kind, email });
+      await emit({ ...ctx, db }, 'notification.instant', { notificationId: id, userId: input.recipientId, kind: input.kind, email });
     }
     return { id };
   });
@@ -133,21 +132,3 @@ export async function stopNoticeMailByLink(ctx: ServiceContext, userId: string, 
   ctx.log.info({ user: userId, kind: kind ?? 'all' }, 'notifications: mail stopped by link');
 }
 
-/**
- * Queues the daily notification digests of the period that ended last at `hour` UTC: one mail
- * per member with activity in it of a kind they get daily. Each member's is keyed by the day, so
- * instances racing make it once.
- */
-export async function prepareNotificationDigests(ctx: ServiceContext, hour: number): Promise<{ day: string; queued: number }> {
-  const period = digestPeriod(ctx.now(), hour);
-  const from = period.start.toISOString();
-  const to = period.end.toISOString();
-  const defaultDigestKinds = NOTIFICATION_KINDS.filter((kind) => DEFAULT_NOTIFICATION_DELIVERY[kind] === 'digest');
-  let queued = 0;
-  for (const userId of await repo.digestRecipients(ctx.db, { from, to, defaultDigestKinds })) {
-    const email = await repo.findUserEmail(ctx.db, userId);
-    if (email && (await queueNoticeDigest(ctx, { userId, email, day: period.day, from, to }))) queued++;
-  }
-  if (queued > 0) ctx.log.info({ day: period.day, queued }, 'notifications: daily digests queued');
-  return { day: period.day, queued };
-}

@@ -6,7 +6,7 @@ import { addComment, createBlog, likeBlog, unlikeBlog } from '~/features/blogs/b
 import { replyToComment, setCommentLiked } from '~/features/blogs/comments.service.server';
 import { followWriter } from '~/features/follows/follows.service.server';
 import { hideContent, setAdminByOperator } from '~/features/moderation/moderation.service.server';
-import { claimMailBatch } from '~/features/mail/mail.service.server';
+import { claimMailBatch, prepareNoticeDigests } from '~/features/mail/mail.service.server';
 import { signMailToken } from '~/features/mail/mail-token.server';
 import { unsubscribeByLink } from '~/features/newsletter/newsletter.service.server';
 import type { ServiceContext } from '~/lib/core/service-context';
@@ -15,7 +15,6 @@ import {
   listNotifications,
   markNotificationsRead,
   notificationSettings,
-  prepareNotificationDigests,
   purgeOldNotifications,
   saveNotificationSettings,
 } from './notifications.service.server';
@@ -108,12 +107,12 @@ describeOnDialects('notifications on %s', (t) => {
     // The period that ends at the next full hour holds these likes.
     const inAnHour = { ...t.context(null), now: () => new Date(Date.now() + 3_600_000) };
     const hour = (new Date().getUTCHours() + 1) % 24;
-    const made = await prepareNotificationDigests(inAnHour, hour);
+    const made = await prepareNoticeDigests(inAnHour, hour);
     expect(made.queued).toBeGreaterThan(0);
     const digests = (await noticeMails(writer.user.email)).filter((m) => m.kind === 'notice_digest');
     expect(digests).toEqual([{ kind: 'notice_digest', ref: writer.user.id, status: 'queued' }]);
     // Made once a day, however often it is asked for.
-    await prepareNotificationDigests(inAnHour, hour);
+    await prepareNoticeDigests(inAnHour, hour);
     expect((await noticeMails(writer.user.email)).filter((m) => m.kind === 'notice_digest')).toHaveLength(1);
     const batch = await claimMailBatch(inAnHour, { worker: 'digest', limit: 100, leaseMs: 60_000 });
     const digest = batch.mails.find((m) => m.kind === 'notice_digest' && m.email === writer.user.email.toLowerCase())!;
@@ -157,8 +156,10 @@ describeOnDialects('notifications on %s', (t) => {
 
     const secret = t.deps.config.SESSION_SECRET;
     await unsubscribeByLink(t.context(null), secret, signMailToken(secret, { kind: 'notice', userId: me.user.id, noticeKind: 'follow' }));
+    await t.runJobs();
     expect((await notificationSettings(ctx(me))).follow).toBe('off');
     await unsubscribeByLink(t.context(null), secret, signMailToken(secret, { kind: 'notices', userId: me.user.id }));
+    await t.runJobs();
     expect(Object.values(await notificationSettings(ctx(me)))).toEqual(['off', 'off', 'off', 'off', 'off', 'off']);
   });
 

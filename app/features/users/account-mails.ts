@@ -2,7 +2,7 @@
  * The mails that tell an account's owner about a change to it (docs/decisions/067). Plain text,
  * sent at once like the reset mail: each says what changed and what to do when it was not them.
  */
-type Mail = { to: string; subject: string; text: string };
+export type Mail = { to: string; subject: string; text: string };
 
 const hello = (name: string | null) => `Hello ${name || 'there'},`;
 

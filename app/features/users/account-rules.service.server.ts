@@ -4,6 +4,8 @@ import { MESSAGES } from '~/lib/texts/messages';
 import { emailRuleOf } from '~/lib/core/rate-limits';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { PasswordSchema } from './users.schema';
+import * as repo from './users.repo.server';
+import { confirmNewEmailMail, emailChangeAskedMail, type Mail } from './account-mails';
 
 /**
  * The account rules better-auth's endpoints answer to, whichever door a request came through
@@ -48,6 +50,17 @@ export interface AccountRequest {
   knownDevice: boolean;
 }
 
+/** A refusal with the code better-auth's clients know it by ('PASSWORD_RULE', 'PASSWORD_REQUIRED'). */
+export class AccountRuleError extends AppError {
+  constructor(
+    message: string,
+    readonly authCode: string,
+    field?: string,
+  ) {
+    super('bad_request', message, field);
+  }
+}
+
 /** The refusal of an account's per-account rule, with a message that says what happened. */
 function resting(path: string, retryAfter: number): RateLimitedError {
   const message = path === '/sign-in/email' ? MESSAGES.signInResting(retryAfter) : path === '/request-password-reset' ? MESSAGES.resetResting(retryAfter) : MESSAGES.passwordCheckResting(retryAfter);
@@ -67,10 +80,57 @@ export async function checkAccountRequest(ctx: ServiceContext, request: AccountR
     const verdict = await ctx.limitAccount(perAccount, request.account, perAccount.counts === 'failures' ? 'check' : 'hit');
     if (!verdict.allowed) throw resting(request.path, verdict.retryAfter);
   }
+  // better-auth deletes on the session alone when no password is sent: a borrowed session must not.
+  if (request.path === '/delete-user' && typeof (request.body as Record<string, unknown> | undefined)?.password !== 'string') {
+    throw new AccountRuleError('Password is required', 'PASSWORD_REQUIRED', 'password');
+  }
   const field = PASSWORD_FIELDS[request.path];
   if (!field) return;
   const result = PasswordSchema.safeParse((request.body as Record<string, unknown> | undefined)?.[field]);
-  if (!result.success) throw new AppError('bad_request', result.error.issues[0]!.message, field);
+  if (!result.success) throw new AccountRuleError(result.error.issues[0]!.message, 'PASSWORD_RULE', field);
+}
+
+/**
+ * An email change takes the current password as well as a session: a borrowed session alone
+ * must not move the account to another address (docs/decisions/067). better-auth checks it
+ * (the hook asks it to); a wrong one counts like any other (recordAccountAnswer).
+ */
+export const CURRENT_PASSWORD_ENDPOINTS: ReadonlySet<string> = new Set(['/change-email']);
+
+/**
+ * Only the newest reset link of a user works: a new request, or a completed reset, ends every
+ * other one (`keepId` is the new link's own row), and a deleted account leaves none.
+ */
+export async function revokeResetLinks(ctx: Pick<ServiceContext, 'db'>, userId: string, keepId?: string): Promise<void> {
+  await repo.deleteResetLinks(ctx.db, userId, keepId);
+}
+
+/** A mailed link was stored: when it is a reset link, it is the only one of its user that works. */
+export async function resetLinkStored(ctx: Pick<ServiceContext, 'db'>, link: { id: string; identifier: string; value: string }): Promise<void> {
+  if (link.identifier.startsWith(repo.RESET_IDENTIFIER_PREFIX)) await revokeResetLinks(ctx, link.value, link.id);
+}
+
+/**
+ * Whether a mailed email-change link was asked before the account's password last changed: a
+ * new password ends a stranger's change. The token's claims are read without checking its
+ * signature (better-auth checks it next): this reading can only refuse, never let in.
+ */
+export async function emailChangeLinkStale(ctx: Pick<ServiceContext, 'db'>, token: unknown): Promise<boolean> {
+  const claims = emailTokenClaims(token);
+  if (!claims) return false;
+  const passwordSet = await repo.passwordSetAt(ctx.db, claims.userId);
+  // `iat` is in whole seconds: a password saved in the same second as the link still counts as before it.
+  return passwordSet !== null && passwordSet.getTime() >= claims.issuedAt + 1000;
+}
+
+function emailTokenClaims(token: unknown): { issuedAt: number; userId: string } | null {
+  if (typeof token !== 'string') return null;
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iat?: unknown; userId?: unknown };
+    return typeof payload.iat === 'number' && typeof payload.userId === 'string' ? { issuedAt: payload.iat * 1000, userId: payload.userId } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** After better-auth answered: a wrong password counts against the account, unless this browser is known to it. */
@@ -95,4 +155,18 @@ export function resetPasswordMail(siteName: string, user: { email: string; name:
       'The link works once. If you did not ask for it, ignore this mail: your password stays as it is.',
     ].join('\n'),
   };
+}
+
+/**
+ * The mails of an asked email change (docs/decisions/067): the new address gets the link that
+ * confirms it, the old one is told at once with the way to stop it. Only a change of address
+ * mails a link: nobody is asked to verify the address they signed up with.
+ */
+export async function emailChangeMails(
+  ctx: Pick<ServiceContext, 'db'>,
+  change: { userId: string; newEmail: string; siteName: string; confirmUrl: string; forgotUrl: string },
+): Promise<Mail[]> {
+  const current = await repo.findAccount(ctx.db, change.userId);
+  if (!current || current.email.toLowerCase() === change.newEmail.toLowerCase()) return [];
+  return [confirmNewEmailMail(change.siteName, current, change.newEmail, change.confirmUrl), emailChangeAskedMail(change.siteName, current, change.newEmail, change.forgotUrl)];
 }

@@ -54,3 +54,19 @@ export async function updateProfile(
   const result = await db.updateTable('profiles').set(changes).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** better-auth's `verification` identifier of a reset link is this prefix and the token. */
+export const RESET_IDENTIFIER_PREFIX = 'reset-password:';
+
+/** Deletes the user's reset links, but the one `keepId` names. */
+export async function deleteResetLinks(db: Db, userId: string, keepId?: string): Promise<void> {
+  let query = db.deleteFrom('verification').where('value', '=', userId).where('identifier', 'like', `${RESET_IDENTIFIER_PREFIX}%`);
+  if (keepId) query = query.where('id', '!=', keepId);
+  await query.execute();
+}
+
+/** When the account's password was last set (its credential row changed); null without one. */
+export async function passwordSetAt(db: Db, userId: string): Promise<Date | null> {
+  const row = await db.selectFrom('account').select('updatedAt').where('userId', '=', userId).where('providerId', '=', 'credential').executeTakeFirst();
+  return row ? new Date(row.updatedAt) : null;
+}

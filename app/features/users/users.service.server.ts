@@ -4,7 +4,7 @@ import { AppError } from '~/lib/core/errors';
 import { MESSAGES } from '~/lib/texts/messages';
 import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/core/service-context';
 import { aboutOf, type ProfileAbout, type ProfileView } from './users.presenter';
-import { blogsTouchedBy, countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile } from './users.repo.server';
+import { blogsTouchedBy, countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile, deleteResetLinks } from './users.repo.server';
 import { type SaveUserInput, sameEmail, type UpdateProfileInput } from './users.schema';
 
 interface NewAccount {
@@ -72,8 +72,9 @@ export async function noteAccountLeaving(ctx: ServiceContext, userId: string): P
   return { blogIds: await blogsTouchedBy(ctx.db, userId) };
 }
 
-/** Once the account is gone: the other features tidy after it (queued mails, counts). */
+/** Once the account is gone: no reset link of it is left, and the other features tidy after it (queued mails, counts). */
 export async function accountDeleted(ctx: ServiceContext, account: { userId: string; email: string; blogIds: string[] }): Promise<void> {
+  await deleteResetLinks(ctx.db, account.userId);
   await emit(ctx, 'account.deleted', { ...account, email: account.email.toLowerCase() });
   ctx.log.info({ userId: account.userId }, 'account deleted');
 }
