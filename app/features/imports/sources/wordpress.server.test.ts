@@ -77,9 +77,9 @@ describe('readWordpress: the known posts, field by field', async () => {
     expect(bundle.skipped).toEqual([
       { item: 'post 11 “Three days in Rome & a gelato”: comment 102', reason: 'marked as spam' },
       { item: 'post 11 “Three days in Rome & a gelato”: comment 103', reason: 'a pingback, not a comment' },
-      { item: 'post 20 “Gutenberg, code and a table”: featured image', reason: 'attachment 999 is not in the export' },
       { item: 'post 32 “Thrown away”', reason: 'in the trash' },
       { item: 'page 40 “About”', reason: 'a page, not a post' },
+      { item: 'post 20 “Gutenberg, code and a table”: featured image', reason: 'attachment 999 is not in the export' },
       { item: '1 nav_menu_item item', reason: 'a menu item, not a post' },
       { item: '1 revision item', reason: 'an earlier revision of a post' },
     ]);
