@@ -191,5 +191,6 @@ describe('shortcodes and paragraphs', () => {
   it('adds paragraphs to a classic post only, never inside <pre>', () => {
     expect(autoParagraphs('one\ntwo\n\n<pre>a\n\nb</pre>\n\nthree')).toBe('<p>one<br />\ntwo</p>\n\n<pre>a\n\nb</pre>\n\n<p>three</p>');
     expect(autoParagraphs('<p>already</p>\n\nx')).toBe('<p>already</p>\n\nx');
+    expect(autoParagraphs('Teaser.<!--more-->The rest.')).toBe('<p>Teaser.</p>\n\n<p>The rest.</p>');
   });
 });

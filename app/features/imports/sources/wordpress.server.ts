@@ -286,7 +286,8 @@ const BLOCK_START = /^<(?:p|div|h[1-6]|ul|ol|li|table|thead|tbody|tr|td|th|block
 export function autoParagraphs(html: string): string {
   if (/<!-- wp:|<p[\s>]/i.test(html)) return html;
   const kept: string[] = [];
-  const safe = html.replace(/<pre\b[\s\S]*?<\/pre>/gi, (pre) => `\u0000${kept.push(pre) - 1}\u0000`);
+  // The "read more" and page-break marks are no content here.
+  const safe = html.replace(/<!--(?:more|nextpage)\b[^>]*-->/g, '\n\n').replace(/<pre\b[\s\S]*?<\/pre>/gi, (pre) => `\u0000${kept.push(pre) - 1}\u0000`);
   const paragraphs = safe.split(/\n\s*\n/).map((chunk) => chunk.trim()).filter(Boolean).map((chunk) => {
     if (/^https?:\/\/[^\s<>"]+$/.test(chunk)) return frame(chunk);
     if (BLOCK_START.test(chunk) || /^\u0000\d+\u0000$/.test(chunk)) return chunk;
