@@ -49,7 +49,7 @@ describe('readWordpress: the known posts, field by field', async () => {
       ],
       oldPaths: ['/2019/05/three-days-in-rome/', '/three-days-in-rome/'],
       comments: [
-        { sourceId: '100', parentSourceId: null, authorName: 'Grace', authorUrl: 'https://grace.example.org', text: 'Lovely! My tips (https://example.org/tips)', createdAt: '2019-05-05T09:00:00.000Z', approved: true },
+        { sourceId: '100', parentSourceId: null, authorName: 'Grace', authorUrl: 'https://grace.example.org/', text: 'Lovely! My tips (https://example.org/tips)', createdAt: '2019-05-05T09:00:00.000Z', approved: true },
         { sourceId: '101', parentSourceId: '100', authorName: 'Ada Lovelace', authorUrl: null, text: 'Thank you & see you there.\nNext time.', createdAt: '2019-05-05T10:30:00.000Z', approved: true },
         { sourceId: '104', parentSourceId: null, authorName: 'Linus', authorUrl: null, text: 'Waiting for moderation', createdAt: '2019-05-08T12:00:00.000Z', approved: false },
       ],
@@ -165,6 +165,17 @@ describe('readWordpress: hostile files are refused fast and small', () => {
   it('keeps an article about XML whose body mentions <!DOCTYPE in CDATA', async () => {
     const bundle = await readWordpress(Buffer.from(wxr([{ id: 5, title: 'XML', slug: 'xml', date: '2020-01-01 00:00:00', content: '<!DOCTYPE html><pre><code>&lt;!DOCTYPE html&gt;</code></pre>' }])));
     expect(bundle.posts[0]!.markdown).toBe('```\n<!DOCTYPE html>\n```');
+  });
+});
+
+describe('readWordpress: fields from outside', () => {
+  it('takes a title’s plain words (entities decoded, tags dropped) and only a web address for a commenter', async () => {
+    const bundle = await readWordpress(Buffer.from(wxr([{
+      id: 7, title: 'x', slug: 'x', date: '2020-01-01 00:00:00', content: 'x',
+      comments: [{ id: 1, author: 'Eve', url: 'javascript:alert(1)', date: '2020-01-02 00:00:00', content: 'hi' }, { id: 2, author: 'Bob', url: 'http://bob.example', date: '2020-01-02 00:00:00', content: 'yo' }],
+    }]).replace('<title>x</title>', '<title><![CDATA[Rome&#8217;s <em>best</em> &amp; brightest]]></title>')));
+    expect(bundle.posts[0]!.title).toBe('Rome’s best & brightest');
+    expect(bundle.posts[0]!.comments.map((c) => c.authorUrl)).toEqual([null, 'http://bob.example/']);
   });
 });
 

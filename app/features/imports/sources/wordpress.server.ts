@@ -6,7 +6,7 @@
  * items are not posts; attachments serve the featured images and galleries.
  */
 import { SaxesParser } from 'saxes';
-import { htmlToMarkdown, htmlToText, markdownImageUrls } from '../html-to-markdown.server.ts';
+import { htmlToMarkdown, htmlToText, markdownImageUrls, resolveUrl } from '../html-to-markdown.server.ts';
 import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBundle, type ImportComment, type ImportPost } from '../import-model.ts';
 
 /** WXR is five levels deep (rss › channel › item › wp:comment › field); nothing real comes near this. */
@@ -387,7 +387,8 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
         sourceId: raw.id.trim(),
         parentSourceId: parent && parent !== '0' ? parent : null,
         authorName: raw.author.trim() || 'Anonymous',
-        authorUrl: raw.url.trim() || null,
+        // Only a web address: the export is outside input and the name may be shown as a link.
+        authorUrl: /^https?:/i.test(raw.url.trim()) ? resolveUrl(raw.url, null) : null,
         text: htmlToText(raw.content),
         createdAt,
         approved: approved === '1',
@@ -404,7 +405,8 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
       post: {
         sourceId: item.postId,
         authorSourceId: item.creator || null,
-        title: item.title.trim(),
+        // A title may hold entities or a little HTML (`&#8217;`, `<em>`): the plain words.
+        title: htmlToText(item.title).replace(/\s+/g, ' '),
         markdown: htmlToMarkdown(expandShortcodes(autoParagraphs(item.content), item.postId), base),
         summary: htmlToText(item.excerpt) || null,
         status,
