@@ -179,6 +179,15 @@ describe('readWordpress: fields from outside', () => {
   });
 });
 
+describe('readWordpress: encodings', () => {
+  it('reads an export in the encoding its declaration names, and refuses one it cannot read', async () => {
+    const xml = wxr([{ id: 8, title: 'Café crème', slug: 'cafe', date: '2020-01-01 00:00:00', content: 'Très bon.' }]).replace('encoding="UTF-8"', 'encoding="ISO-8859-1"');
+    const bundle = await readWordpress(Buffer.from(xml, 'latin1'));
+    expect(bundle.posts[0]).toMatchObject({ title: 'Café crème', markdown: 'Très bon.' });
+    await expect(readWordpress(Buffer.from(xml.replace('ISO-8859-1', 'x-klingon')))).rejects.toThrow(/encoding this server cannot read \(x-klingon\)/);
+  });
+});
+
 describe('shortcodes and paragraphs', () => {
   it('turns embeds, videos and audio into players, and leaves unknown shortcodes as text', () => {
     expect(expandShortcodes('[embed]https://youtu.be/dQw4w9WgXcQ[/embed]', '1')).toContain('<iframe src="https://youtu.be/dQw4w9WgXcQ">');

@@ -81,11 +81,27 @@ function wpDate(gmt: string, fallback = ''): string | null {
   return null;
 }
 
+/** The decoder for the encoding the XML declaration names (UTF-8 when it names none). */
+function declaredDecoder(file: string, first: Uint8Array): TextDecoder {
+  const head = Buffer.from(first.subarray(0, 200)).toString('latin1');
+  const label = /^\uFEFF?<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/.exec(head.replace(/^\u00EF\u00BB\u00BF/, ''))?.[1] ?? 'utf-8';
+  try {
+    return new TextDecoder(label);
+  } catch {
+    throw new ArchiveRefused(`${file}: written in an encoding this server cannot read (${label}).`);
+  }
+}
+
 /** A chunked pass over the export's text, whatever it arrived as. */
 async function* xmlChunks(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>): AsyncGenerator<{ file: string; text: string }> {
   const decode = async function* (file: string, source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>) {
-    const decoder = new TextDecoder('utf-8');
-    for await (const bytes of source) yield { file, text: decoder.decode(bytes, { stream: true }) };
+    let decoder: TextDecoder | null = null;
+    for await (const bytes of source) {
+      // WordPress writes the site's charset in the XML declaration; nearly always UTF-8.
+      decoder ??= declaredDecoder(file, bytes);
+      yield { file, text: decoder.decode(bytes, { stream: true }) };
+    }
+    decoder ??= new TextDecoder('utf-8');
     yield { file, text: decoder.decode() };
   };
   const slices = function* (buffer: Buffer) {
