@@ -49,7 +49,7 @@ describe('readWordpress: the known posts, field by field', async () => {
       ],
       oldPaths: ['/2019/05/three-days-in-rome/', '/three-days-in-rome/'],
       comments: [
-        { sourceId: '100', parentSourceId: null, authorName: 'Grace', authorUrl: 'https://grace.example.org', text: 'Lovely! My tips (https://example.org/tips)', createdAt: '2019-05-05T09:00:00.000Z', approved: true },
+        { sourceId: '100', parentSourceId: null, authorName: 'Grace', authorUrl: 'https://grace.example.org/', text: 'Lovely! My tips (https://example.org/tips)', createdAt: '2019-05-05T09:00:00.000Z', approved: true },
         { sourceId: '101', parentSourceId: '100', authorName: 'Ada Lovelace', authorUrl: null, text: 'Thank you & see you there.\nNext time.', createdAt: '2019-05-05T10:30:00.000Z', approved: true },
         { sourceId: '104', parentSourceId: null, authorName: 'Linus', authorUrl: null, text: 'Waiting for moderation', createdAt: '2019-05-08T12:00:00.000Z', approved: false },
       ],
@@ -77,9 +77,9 @@ describe('readWordpress: the known posts, field by field', async () => {
     expect(bundle.skipped).toEqual([
       { item: 'post 11 “Three days in Rome & a gelato”: comment 102', reason: 'marked as spam' },
       { item: 'post 11 “Three days in Rome & a gelato”: comment 103', reason: 'a pingback, not a comment' },
-      { item: 'post 20 “Gutenberg, code and a table”: featured image', reason: 'attachment 999 is not in the export' },
       { item: 'post 32 “Thrown away”', reason: 'in the trash' },
       { item: 'page 40 “About”', reason: 'a page, not a post' },
+      { item: 'post 20 “Gutenberg, code and a table”: featured image', reason: 'attachment 999 is not in the export' },
       { item: '1 nav_menu_item item', reason: 'a menu item, not a post' },
       { item: '1 revision item', reason: 'an earlier revision of a post' },
     ]);
@@ -168,6 +168,26 @@ describe('readWordpress: hostile files are refused fast and small', () => {
   });
 });
 
+describe('readWordpress: fields from outside', () => {
+  it('takes a title’s plain words (entities decoded, tags dropped) and only a web address for a commenter', async () => {
+    const bundle = await readWordpress(Buffer.from(wxr([{
+      id: 7, title: 'x', slug: 'x', date: '2020-01-01 00:00:00', content: 'x',
+      comments: [{ id: 1, author: 'Eve', url: 'javascript:alert(1)', date: '2020-01-02 00:00:00', content: 'hi' }, { id: 2, author: 'Bob', url: 'http://bob.example', date: '2020-01-02 00:00:00', content: 'yo' }],
+    }]).replace('<title>x</title>', '<title><![CDATA[Rome&#8217;s <em>best</em> &amp; brightest]]></title>')));
+    expect(bundle.posts[0]!.title).toBe('Rome’s best & brightest');
+    expect(bundle.posts[0]!.comments.map((c) => c.authorUrl)).toEqual([null, 'http://bob.example/']);
+  });
+});
+
+describe('readWordpress: encodings', () => {
+  it('reads an export in the encoding its declaration names, and refuses one it cannot read', async () => {
+    const xml = wxr([{ id: 8, title: 'Café crème', slug: 'cafe', date: '2020-01-01 00:00:00', content: 'Très bon.' }]).replace('encoding="UTF-8"', 'encoding="ISO-8859-1"');
+    const bundle = await readWordpress(Buffer.from(xml, 'latin1'));
+    expect(bundle.posts[0]).toMatchObject({ title: 'Café crème', markdown: 'Très bon.' });
+    await expect(readWordpress(Buffer.from(xml.replace('ISO-8859-1', 'x-klingon')))).rejects.toThrow(/encoding this server cannot read \(x-klingon\)/);
+  });
+});
+
 describe('shortcodes and paragraphs', () => {
   it('turns embeds, videos and audio into players, and leaves unknown shortcodes as text', () => {
     expect(expandShortcodes('[embed]https://youtu.be/dQw4w9WgXcQ[/embed]', '1')).toContain('<iframe src="https://youtu.be/dQw4w9WgXcQ">');
@@ -191,5 +211,6 @@ describe('shortcodes and paragraphs', () => {
   it('adds paragraphs to a classic post only, never inside <pre>', () => {
     expect(autoParagraphs('one\ntwo\n\n<pre>a\n\nb</pre>\n\nthree')).toBe('<p>one<br />\ntwo</p>\n\n<pre>a\n\nb</pre>\n\n<p>three</p>');
     expect(autoParagraphs('<p>already</p>\n\nx')).toBe('<p>already</p>\n\nx');
+    expect(autoParagraphs('Teaser.<!--more-->The rest.')).toBe('<p>Teaser.</p>\n\n<p>The rest.</p>');
   });
 });

@@ -6,7 +6,7 @@
  * items are not posts; attachments serve the featured images and galleries.
  */
 import { SaxesParser } from 'saxes';
-import { htmlToMarkdown, htmlToText, markdownImageUrls } from '../html-to-markdown.server.ts';
+import { htmlToMarkdown, htmlToText, markdownImageUrls, resolveUrl } from '../html-to-markdown.server.ts';
 import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBundle, type ImportComment, type ImportPost } from '../import-model.ts';
 
 /** WXR is five levels deep (rss › channel › item › wp:comment › field); nothing real comes near this. */
@@ -81,11 +81,27 @@ function wpDate(gmt: string, fallback = ''): string | null {
   return null;
 }
 
+/** The decoder for the encoding the XML declaration names (UTF-8 when it names none). */
+function declaredDecoder(file: string, first: Uint8Array): TextDecoder {
+  const head = Buffer.from(first.subarray(0, 200)).toString('latin1');
+  const label = /^\uFEFF?<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/.exec(head.replace(/^\u00EF\u00BB\u00BF/, ''))?.[1] ?? 'utf-8';
+  try {
+    return new TextDecoder(label);
+  } catch {
+    throw new ArchiveRefused(`${file}: written in an encoding this server cannot read (${label}).`);
+  }
+}
+
 /** A chunked pass over the export's text, whatever it arrived as. */
 async function* xmlChunks(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>): AsyncGenerator<{ file: string; text: string }> {
   const decode = async function* (file: string, source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>) {
-    const decoder = new TextDecoder('utf-8');
-    for await (const bytes of source) yield { file, text: decoder.decode(bytes, { stream: true }) };
+    let decoder: TextDecoder | null = null;
+    for await (const bytes of source) {
+      // WordPress writes the site's charset in the XML declaration; nearly always UTF-8.
+      decoder ??= declaredDecoder(file, bytes);
+      yield { file, text: decoder.decode(bytes, { stream: true }) };
+    }
+    decoder ??= new TextDecoder('utf-8');
     yield { file, text: decoder.decode() };
   };
   const slices = function* (buffer: Buffer) {
@@ -103,12 +119,14 @@ async function* xmlChunks(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Ar
 interface Collected {
   siteUrl: string | null;
   authors: Map<string, ImportAuthor>;
-  items: RawItem[];
 }
 
-/** The export's channel and items, parsed as a stream with every hostile shape refused. */
-async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>): Promise<Collected> {
-  const out: Collected = { siteUrl: null, authors: new Map(), items: [] };
+/**
+ * The export's channel and items, parsed as a stream with every hostile shape refused; each item
+ * is handed on as it closes, so no item's HTML outlives its conversion.
+ */
+async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>, onItem: (item: RawItem, siteUrl: string | null) => void): Promise<Collected> {
+  const out: Collected = { siteUrl: null, authors: new Map() };
   let parser: SaxesParser | null = null;
   let currentFile = '';
   let stack: string[] = [];
@@ -151,6 +169,9 @@ async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array
     parser.on('cdata', onText);
     parser.on('closetag', (node) => {
       const name = node.name;
+      // The parser's text is a slice of its whole input chunk; a short field kept as it is would
+      // keep the chunk alive with it. Bodies are converted and dropped, so only they stay slices.
+      if (name !== 'content:encoded' && text.length > 0) text = Buffer.from(text, 'utf8').toString('utf8');
       stack.pop();
       const parent = stack[stack.length - 1];
       if (comment && parent === 'wp:comment') {
@@ -183,8 +204,9 @@ async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array
         const field = ITEM_FIELDS[name];
         if (field) (item[field] as string) = text;
       } else if (name === 'item' && item) {
-        out.items.push(item);
+        const closed: RawItem = item;
         item = null;
+        onItem(closed, out.siteUrl);
       } else if (parent === 'channel' && !item) {
         if (name === 'wp:base_blog_url' && text.trim()) out.siteUrl = text.trim();
         if (name === 'link' && !out.siteUrl && text.trim()) out.siteUrl = text.trim();
@@ -280,7 +302,8 @@ const BLOCK_START = /^<(?:p|div|h[1-6]|ul|ol|li|table|thead|tbody|tr|td|th|block
 export function autoParagraphs(html: string): string {
   if (/<!-- wp:|<p[\s>]/i.test(html)) return html;
   const kept: string[] = [];
-  const safe = html.replace(/<pre\b[\s\S]*?<\/pre>/gi, (pre) => `\u0000${kept.push(pre) - 1}\u0000`);
+  // The "read more" and page-break marks are no content here.
+  const safe = html.replace(/<!--(?:more|nextpage)\b[^>]*-->/g, '\n\n').replace(/<pre\b[\s\S]*?<\/pre>/gi, (pre) => `\u0000${kept.push(pre) - 1}\u0000`);
   const paragraphs = safe.split(/\n\s*\n/).map((chunk) => chunk.trim()).filter(Boolean).map((chunk) => {
     if (/^https?:\/\/[^\s<>"]+$/.test(chunk)) return frame(chunk);
     if (BLOCK_START.test(chunk) || /^\u0000\d+\u0000$/.test(chunk)) return chunk;
@@ -319,53 +342,36 @@ const NOT_POSTS: Record<string, string> = {
 
 /** The WordPress export as a bundle; throws ArchiveRefused for a hostile or unreadable file. */
 export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>): Promise<ImportBundle> {
-  const { siteUrl, authors, items } = await collect(input);
-  const base = siteUrl ? siteUrl.replace(/\/?$/, '/') : null;
   const skipped: ImportBundle['skipped'] = [];
   const attachments = new Map<string, { url: string; parent: string }>();
-  for (const item of items) {
-    if (item.postType === 'attachment' && item.postId && item.attachmentUrl.trim()) {
-      attachments.set(item.postId, { url: item.attachmentUrl.trim(), parent: item.postParent });
-    }
-  }
   const skippedKinds = new Map<string, number>();
   const takenPaths = new Set<string>();
-  const posts: ImportPost[] = [];
+  // Featured images and galleries name attachments that may come later in the file: resolved at the end.
+  const posts: { post: ImportPost; label: string; thumbnail: string | undefined; base: string | null }[] = [];
+  const creators = new Set<string>();
 
-  for (const item of items) {
+  const onItem = (item: RawItem, siteUrl: string | null) => {
+    const base = siteUrl ? siteUrl.replace(/\/?$/, '/') : null;
     const label = `${item.postType || 'item'} ${item.postId} “${item.title.trim() || '(untitled)'}”`;
-    if (item.postType === 'attachment') continue;
+    if (item.postType === 'attachment') {
+      if (item.postId && item.attachmentUrl.trim()) attachments.set(item.postId, { url: new URL(item.attachmentUrl.trim(), base ?? undefined).href, parent: item.postParent.trim() });
+      return;
+    }
     if (item.postType !== 'post') {
       if (item.postType === 'page') skipped.push({ item: label, reason: NOT_POSTS.page! });
       else skippedKinds.set(item.postType || 'unknown', (skippedKinds.get(item.postType || 'unknown') ?? 0) + 1);
-      continue;
+      return;
     }
     const status = POST_STATUS[item.status];
     if (!status) {
       skipped.push({ item: label, reason: item.status === 'trash' ? 'in the trash' : `status “${item.status}” is not a post's` });
-      continue;
+      return;
     }
     if (!item.postId) {
       skipped.push({ item: label, reason: 'no post id in the export' });
-      continue;
+      return;
     }
-    if (item.creator && !authors.has(item.creator)) authors.set(item.creator, { sourceId: item.creator, name: item.creator, email: null, bio: null, avatar: null });
-
-    let markdown = htmlToMarkdown(expandShortcodes(autoParagraphs(item.content), item.postId), base);
-    markdown = markdown.replace(GALLERY_MARK, (_all, key: string) => {
-      const ids = key.startsWith('P') ? [...attachments].filter(([, a]) => a.parent === key.slice(1)).map(([id]) => id) : key.split('-');
-      const urls = ids.map((id) => attachments.get(id)?.url).filter((url): url is string => Boolean(url));
-      if (urls.length < ids.length) skipped.push({ item: `${label}: gallery`, reason: `${ids.length - urls.length} of its ${ids.length} images are not in the export` });
-      return urls.map((url) => htmlToMarkdown(`<img src="${escapeAttr(url)}" alt="">`, base)).join('\n\n');
-    });
-
-    let cover: ImportPost['cover'] = null;
-    const thumbnail = item.meta.get('_thumbnail_id')?.trim();
-    if (thumbnail) {
-      const attachment = attachments.get(thumbnail);
-      if (attachment) cover = { kind: 'url', url: new URL(attachment.url, base ?? undefined).href };
-      else skipped.push({ item: `${label}: featured image`, reason: `attachment ${thumbnail} is not in the export` });
-    }
+    if (item.creator) creators.add(item.creator);
 
     const oldPaths: string[] = [];
     if (status === 'published') {
@@ -397,7 +403,8 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
         sourceId: raw.id.trim(),
         parentSourceId: parent && parent !== '0' ? parent : null,
         authorName: raw.author.trim() || 'Anonymous',
-        authorUrl: raw.url.trim() || null,
+        // Only a web address: the export is outside input and the name may be shown as a link.
+        authorUrl: /^https?:/i.test(raw.url.trim()) ? resolveUrl(raw.url, null) : null,
         text: htmlToText(raw.content),
         createdAt,
         approved: approved === '1',
@@ -408,23 +415,47 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
     for (const c of comments) if (c.parentSourceId && !kept.has(c.parentSourceId)) c.parentSourceId = null;
 
     posts.push({
-      sourceId: item.postId,
-      authorSourceId: item.creator || null,
-      title: item.title.trim(),
-      markdown,
-      summary: htmlToText(item.excerpt) || null,
-      status,
-      visibility: 'public',
-      publishedAt: status === 'published' ? wpDate(item.postDateGmt, item.pubDate) : wpDate(item.postDateGmt),
-      updatedAt: wpDate(item.modifiedGmt),
-      categories: item.categories,
-      tags: item.tags,
-      cover,
-      images: markdownImageUrls(markdown).filter((url) => /^https?:/.test(url)).map((url) => ({ ref: { kind: 'url', url }, inMarkdown: url })),
-      oldPaths,
-      comments,
+      label,
+      base,
+      thumbnail: item.meta.get('_thumbnail_id')?.trim() || undefined,
+      post: {
+        sourceId: item.postId,
+        authorSourceId: item.creator || null,
+        // A title may hold entities or a little HTML (`&#8217;`, `<em>`): the plain words.
+        title: htmlToText(item.title).replace(/\s+/g, ' '),
+        markdown: htmlToMarkdown(expandShortcodes(autoParagraphs(item.content), item.postId), base),
+        summary: htmlToText(item.excerpt) || null,
+        status,
+        visibility: 'public',
+        publishedAt: status === 'published' ? wpDate(item.postDateGmt, item.pubDate) : wpDate(item.postDateGmt),
+        updatedAt: wpDate(item.modifiedGmt),
+        categories: item.categories,
+        tags: item.tags,
+        cover: null,
+        images: [],
+        oldPaths,
+        comments,
+      },
     });
+  };
+
+  const { siteUrl, authors } = await collect(input, onItem);
+  for (const creator of creators) if (!authors.has(creator)) authors.set(creator, { sourceId: creator, name: creator, email: null, bio: null, avatar: null });
+
+  for (const { post, label, thumbnail, base } of posts) {
+    post.markdown = post.markdown.replace(GALLERY_MARK, (_all, key: string) => {
+      const ids = key.startsWith('P') ? [...attachments].filter(([, a]) => a.parent === key.slice(1)).map(([id]) => id) : key.split('-');
+      const urls = ids.map((id) => attachments.get(id)?.url).filter((url): url is string => Boolean(url));
+      if (urls.length < ids.length) skipped.push({ item: `${label}: gallery`, reason: `${ids.length - urls.length} of its ${ids.length} images are not in the export` });
+      return urls.map((url) => htmlToMarkdown(`<img src="${escapeAttr(url)}" alt="">`, base)).join('\n\n');
+    });
+    post.images = markdownImageUrls(post.markdown).filter((url) => /^https?:/.test(url)).map((url) => ({ ref: { kind: 'url', url }, inMarkdown: url }));
+    if (thumbnail) {
+      const attachment = attachments.get(thumbnail);
+      if (attachment) post.cover = { kind: 'url', url: attachment.url };
+      else skipped.push({ item: `${label}: featured image`, reason: `attachment ${thumbnail} is not in the export` });
+    }
   }
   for (const [kind, count] of skippedKinds) skipped.push({ item: `${count} ${kind} item${count === 1 ? '' : 's'}`, reason: NOT_POSTS[kind] ?? 'not a post' });
-  return { source: 'wordpress', siteUrl, authors: [...authors.values()], posts, subscribers: [], skipped };
+  return { source: 'wordpress', siteUrl, authors: [...authors.values()], posts: posts.map((p) => p.post), subscribers: [], skipped };
 }
