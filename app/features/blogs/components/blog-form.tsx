@@ -371,9 +371,9 @@ function SaveStatus({ state, savedAt }: { state: SaveState; savedAt: string | nu
     : savedAt ? MESSAGES.draftSaved
     : '';
   return (
-    <p role="status" className="text-sm opacity-80" data-testid="save-status" data-state={state}>
+    <p role="status" className="text-sm" data-testid="save-status" data-state={state}>
       {text}
-      {text === MESSAGES.draftSaved && savedAt ? <span className="opacity-75"> · {new Date(savedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</span> : null}
+      {text === MESSAGES.draftSaved && savedAt ? <span> · {new Date(savedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</span> : null}
     </p>
   );
 }
