@@ -2,6 +2,7 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { getMigrations } from 'better-auth/db/migration';
 import { bearer, genericOAuth, oauthPopup, twoFactor } from 'better-auth/plugins';
+import { passkey } from '@better-auth/passkey';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DialectName } from '~/db/schema';
@@ -69,6 +70,11 @@ export function socialProviders(config: Config): { id: string; name: string }[] 
     ...(config.GOOGLE_CLIENT_ID ? [{ id: 'google', name: 'Google' }] : []),
     ...(config.OIDC_ISSUER ? [{ id: OIDC_PROVIDER_ID, name: config.OIDC_NAME }] : []),
   ];
+}
+
+/** The passkeys' relying party: PUBLIC_URL's host name, or localhost for a site without one. */
+export function passkeyRelyingParty(config: Pick<Config, 'PUBLIC_URL'>): string {
+  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).hostname : 'localhost';
 }
 
 /** Where a social sign-in's profile photo may live, for the CSP's img-src. */
@@ -324,6 +330,9 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
       // TOTP with recovery codes (ASVS 6.3.3, docs/decisions/015). Only password sign-in asks
       // for the code: a social sign-in relies on the provider's own second factor.
       twoFactor({ issuer: config.SITE_NAME }),
+      // Sign-in with a passkey instead of a password (docs/decisions/075). The relying party is
+      // PUBLIC_URL's host; without it, localhost (a browser refuses a passkey on a bare IP).
+      passkey({ rpID: passkeyRelyingParty(config), rpName: config.SITE_NAME, ...(config.PUBLIC_URL ? { origin: new URL(config.PUBLIC_URL).origin } : {}) }),
       ...(config.OIDC_ISSUER
         ? [
             genericOAuth({

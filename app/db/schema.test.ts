@@ -4,7 +4,7 @@ import { describeOnDialects } from '#test/dialects';
 import { DIALECT_ONLY_COLUMNS, TABLE_COLUMNS } from './schema';
 
 /** better-auth's own tables, of which the types hold only the columns our queries read. */
-const AUTH_SUBSETS = new Set(['user', 'account', 'verification']);
+const AUTH_SUBSETS = new Set(['user', 'account', 'verification', 'passkey']);
 
 describeOnDialects('database on %s', (t, dialect) => {
   it('matches the table types after a fresh migration', async () => {

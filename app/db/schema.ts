@@ -288,6 +288,15 @@ export interface AuthVerificationTable {
   value: string;
 }
 
+/** The subset of better-auth's passkey table (one row per passkey of an account, docs/decisions/075) our queries read. */
+export interface AuthPasskeyTable {
+  id: string;
+  userId: string;
+  /** What the person or their authenticator called it; may be absent. */
+  name: string | null;
+  createdAt: string | null;
+}
+
 export type Role = 'admin' | 'moderator';
 export type ReportTargetType = 'blog' | 'comment' | 'user';
 
@@ -389,6 +398,7 @@ export interface Database {
   user: AuthUserTable;
   account: AuthAccountTable;
   verification: AuthVerificationTable;
+  passkey: AuthPasskeyTable;
   content_version_stripes: ContentVersionStripesTable;
   follows: FollowsTable;
   blog_views_daily: BlogViewsDailyTable;
@@ -439,6 +449,7 @@ export const TABLE_COLUMNS = {
   user: ['id', 'name', 'email', 'image', 'emailVerified'],
   account: ['id', 'userId', 'providerId', 'updatedAt'],
   verification: ['id', 'identifier', 'value'],
+  passkey: ['id', 'userId', 'name', 'createdAt'],
   content_version_stripes: ['scope', 'stripe', 'version'],
   follows: ['follower_id', 'writer_id', 'delivery', 'created_at'],
   mail_messages: ['id', 'kind', 'key', 'blog_id', 'period_start', 'period_end', 'created_at', 'notification_id'],
@@ -481,6 +492,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   user: true,
   account: true,
   verification: true,
+  passkey: true,
   content_version_stripes: true,
   follows: true,
   mail_messages: true,

@@ -4,8 +4,9 @@ import { Page } from '~/components/page';
 import { FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';
-import { changePassword, deleteOwnAccount, requestEmailChange } from '~/features/users/account.service.server';
-import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, fieldErrors, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
+import { changePassword, deleteOwnAccount, myPasskeys, removePasskey, requestEmailChange } from '~/features/users/account.service.server';
+import { PasskeysSection } from '~/features/users/components/passkeys';
+import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, fieldErrors, PASSWORD_MAX_LENGTH, RemovePasskeySchema } from '~/features/users/users.schema';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
 import { withFlash } from '~/lib/page/flash.server';
 import { MESSAGES } from '~/lib/texts/messages';
@@ -17,12 +18,13 @@ import type { Route } from './+types/account';
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.accountSettings) }];
 
 /** The page a confirmed email change lands on says so; a link asked before a new password does not work. */
-export function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const outcome = new URL(request.url).searchParams.get('email');
-  return { email: context.user?.email ?? null, notice: outcome === 'changed' ? MESSAGES.emailChanged : outcome === 'stale' ? MESSAGES.resetLinkInvalid : null };
+  const notice = outcome === 'changed' ? MESSAGES.emailChanged : outcome === 'stale' ? MESSAGES.resetLinkInvalid : null;
+  return { email: context.user?.email ?? null, notice, passkeys: context.user ? await myPasskeys(context.service) : [] };
 }
 
-type Intent = 'password' | 'email' | 'delete';
+type Intent = 'password' | 'email' | 'delete' | 'passkey-remove';
 interface AccountActionData {
   intent: Intent;
   errors: Partial<Record<'currentPassword' | 'newPassword' | 'newEmail' | 'password' | 'confirm', string>>;
@@ -32,10 +34,17 @@ interface AccountActionData {
 
 /** Change password, change email, delete the account (docs/decisions/067): each through better-auth's own endpoint. */
 export const action = defineAction<Route.ActionArgs>()(
-  { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema } },
+  { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema, passkey: RemovePasskeySchema } },
   async ({ request }, { ctx, input }) => {
     const form = Object.fromEntries(await request.formData());
-    const intent: Intent = form.intent === 'email' || form.intent === 'delete' ? form.intent : 'password';
+    const intent: Intent = form.intent === 'email' || form.intent === 'delete' || form.intent === 'passkey-remove' ? form.intent : 'password';
+    if (intent === 'passkey-remove') {
+      const parsed = input.passkey.safeParse(form);
+      if (!parsed.success) return data<AccountActionData>({ intent, errors: {}, formError: MESSAGES.passkeyFailed }, 400);
+      const outcome = await removePasskey(ctx, parsed.data.passkeyId);
+      if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
+      return redirect('/account', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.passkeyRemoved, duration: FEEDBACK_MS.success }, outcome.cookies) });
+    }
     if (intent === 'delete') {
       const parsed = input.delete.safeParse(form);
       if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
@@ -58,7 +67,7 @@ export const action = defineAction<Route.ActionArgs>()(
   },
 );
 
-export default function Account({ loaderData: { email, notice }, actionData }: Route.ComponentProps) {
+export default function Account({ loaderData: { email, notice, passkeys }, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const of = (intent: Intent) => (actionData?.intent === intent ? actionData : undefined);
@@ -92,6 +101,7 @@ export default function Account({ loaderData: { email, notice }, actionData }: R
         {change?.sentTo ? <p role="status" className="alert alert-success" data-testid="email-change-sent">{MESSAGES.emailChangeSent(change.sentTo)}</p> : null}
         <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changeEmailTitle}</button>
       </SettingsCard>
+      <PasskeysSection passkeys={passkeys} removeError={of('passkey-remove')?.formError} />
       <SettingsCard testId="delete-account" title={MESSAGES.deleteAccountTitle} danger>
         <p>{MESSAGES.deleteAccountWhat}</p>
         <p className="text-sm opacity-85" data-testid="export-coming">{MESSAGES.exportComing}</p>

@@ -7,6 +7,7 @@ import { AuthCard, FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';
 import { SocialLogin } from '~/features/users/components/social-login';
+import { PasskeySignIn } from '~/features/users/components/passkeys';
 import { signIn, startSocialSignIn, verifySignInCode } from '~/features/users/account.service.server';
 import { socialErrorMessage } from '~/features/users/social-errors';
 import { hasTwoFactorChallenge } from '~/features/users/account.service.server';
@@ -129,6 +130,7 @@ export default function LogIn({ loaderData, actionData }: Route.ComponentProps) 
         </button>
         <FormError message={formError} />
       </Form>
+      <PasskeySignIn redirectTo={redirectTo} />
       <SocialLogin providers={providers} mode="login" redirectTo={redirectTo} />
     </AuthCard>
   );

@@ -38,6 +38,10 @@ export const ACCOUNT_WRITE_ENDPOINTS: ReadonlySet<string> = new Set([
   '/two-factor/enable',
   '/two-factor/disable',
   '/two-factor/generate-backup-codes',
+  '/passkey/generate-register-options',
+  '/passkey/verify-registration',
+  '/passkey/update-passkey',
+  '/passkey/delete-passkey',
 ]);
 
 export interface AccountRequest {

@@ -7,6 +7,7 @@ import { authErrorMessage, forwardCookies, totpSetup, type TotpSetup, twoFactorE
 export { hasTwoFactorChallenge } from './two-factor.server';
 import { type ChangeEmailInput, type ChangePasswordInput, type LogInInput, sameEmail, type SignUpInput } from './users.schema';
 import { assertOwnEmail } from './users.service.server';
+import { listPasskeys } from './users.repo.server';
 
 /**
  * Account flows as use cases (docs/decisions/033): sign-up, sign-in and its code step,
@@ -155,6 +156,29 @@ export function deleteOwnAccount(ctx: ServiceContext, password: string): Promise
   return outcomeOf<object>(async () => {
     userOrThrow401(ctx);
     const response = await ctx.auth.call('/delete-user', { password });
+    if (!response.ok) return changeRefusal(response);
+    return { ok: true, cookies: forwardCookies(response) };
+  });
+}
+
+/** One of the account's passkeys as /account lists it (docs/decisions/075). */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  addedAt: string | null;
+}
+
+/** The signed-in person's passkeys, oldest first. */
+export async function myPasskeys(ctx: ServiceContext): Promise<PasskeyView[]> {
+  const user = userOrThrow401(ctx);
+  return (await listPasskeys(ctx.db, user.id)).map((row) => ({ id: row.id, name: row.name || MESSAGES.passkeyUnnamed, addedAt: row.createdAt }));
+}
+
+/** Removes one of the signed-in person's passkeys, through better-auth (which checks it is theirs; a suspended account may not). */
+export function removePasskey(ctx: ServiceContext, id: string): Promise<AccountOutcome> {
+  return outcomeOf<object>(async () => {
+    userOrThrow401(ctx);
+    const response = await ctx.auth.call('/passkey/delete-passkey', { id });
     if (!response.ok) return changeRefusal(response);
     return { ok: true, cookies: forwardCookies(response) };
   });

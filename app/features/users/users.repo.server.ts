@@ -70,3 +70,8 @@ export async function passwordSetAt(db: Db, userId: string): Promise<Date | null
   const row = await db.selectFrom('account').select('updatedAt').where('userId', '=', userId).where('providerId', '=', 'credential').executeTakeFirst();
   return row ? new Date(row.updatedAt) : null;
 }
+
+/** The account's passkeys, oldest first. */
+export async function listPasskeys(db: Db, userId: string) {
+  return db.selectFrom('passkey').select(['id', 'name', 'createdAt']).where('userId', '=', userId).orderBy('createdAt').orderBy('id').execute();
+}

@@ -119,6 +119,9 @@ export const DeleteAccountSchema = z.object({
   confirm: z.literal('on', { message: MESSAGES.confirmDeleteRequired }),
 });
 
+/** The account page's remove button of one passkey (docs/decisions/075). */
+export const RemovePasskeySchema = z.object({ passkeyId: z.string().min(1).max(200) });
+
 /** PATCH /update/{email} and the Edit profile form: `name`, and `photo` only when it changes; bio, website and links on top. */
 export const UpdateProfileSchema = z
   .object({

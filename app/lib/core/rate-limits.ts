@@ -68,6 +68,8 @@ const PASSWORD_STEPS: ReadonlySet<string> = new Set(['enable', 'disable', 'get-t
  */
 export const AUTH_ENDPOINT_LIMITS: Readonly<Record<string, readonly RateLimitRule[]>> = {
   '/sign-in/email': [RATE_LIMITS.signIn, RATE_LIMITS.signInEmail],
+  // A passkey's signature cannot be guessed, but its tries count as sign-ins all the same.
+  '/passkey/verify-authentication': [RATE_LIMITS.signIn],
   '/sign-up/email': [RATE_LIMITS.signUp],
   '/request-password-reset': [RATE_LIMITS.resetRequest, RATE_LIMITS.resetRequestEmail],
   '/reset-password': [RATE_LIMITS.reset],

@@ -19,3 +19,18 @@ export const deleteAccountConfirm = 'I understand: delete my account and everyth
 export const deleteAccountButton = 'Delete my account';
 export const accountDeletedText = 'Your account is deleted.';
 export const confirmDeleteRequired = 'Tick the box to confirm.';
+// Passkeys: sign in with the device's lock instead of a password (docs/decisions/075).
+export const passkeysTitle = 'Passkeys';
+export const passkeysWhat = 'A passkey lets you sign in with this device’s screen lock, fingerprint or face instead of your password. Your password keeps working.';
+export const passkeysNone = 'You have no passkeys yet.';
+export const passkeyNameLabel = 'Name (optional)';
+export const passkeyAddButton = 'Add a passkey';
+export const passkeyAdded = 'Your passkey is added. You can sign in with it now.';
+export const passkeyRemoveButton = (name: string) => `Remove ${name}`;
+export const passkeyRemoved = 'Your passkey is removed.';
+export const passkeyUnnamed = 'Passkey';
+export const passkeyAddedOn = (date: string) => `Added ${date}`;
+export const passkeyNeedsScript = 'Adding a passkey needs JavaScript in this browser.';
+export const passkeyFailed = 'The passkey was not saved. Try again, or sign in again first if you signed in long ago.';
+export const passkeySignInButton = 'Sign in with a passkey';
+export const passkeySignInFailed = 'That passkey did not sign you in. Use your password, or try another passkey.';
