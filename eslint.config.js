@@ -39,9 +39,9 @@ for (const feature of features) {
 // (app/kernel/events.server.ts), and standing through app/kernel/standing.server.ts. The edges
 // left are reads and the image store, each listed here: a new one is a visible, reviewed line.
 const SERVICE_READS = {
-  blogs: ['images'], // storing and adopting photos
+  blogs: ['images', 'tags'], // storing and adopting photos; a post's tags saved in its own transaction (setBlogTags, docs/decisions/069)
   users: ['images'], // the sign-up photo
-  feeds: ['blogs', 'images'], // the feeds list blogs
+  feeds: ['blogs', 'images', 'tags'], // the feeds list blogs; a tag's feed and the sitemap's tag pages
   home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
   wishlist: ['blogs'], // a wished blog as its page shows it
   mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says (docs/decisions/062)

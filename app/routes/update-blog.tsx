@@ -65,7 +65,7 @@ export const action = defineAction<Route.ActionArgs>()(
 export default function UpdateBlog({ loaderData, actionData }: Route.ComponentProps) {
   const { blog, author, maxUploadMb, suspension } = loaderData;
   const defaults = blog
-    ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability, photo_focus: blog.photo_focus, mail: blog.mail ?? 'post' }
+    ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability, photo_focus: blog.photo_focus, mail: blog.mail ?? 'post', tags: blog.tags.join(', ') }
     : {};
   return (
     <Page title="Edit blog">

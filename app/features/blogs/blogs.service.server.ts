@@ -2,6 +2,8 @@ import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.s
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { assertCanWrite, holdEnd, holdOf } from '~/kernel/standing.server';
 import { emit, onEvent } from '~/kernel/events.server';
+import slugify from '@sindresorhus/slugify';
+import { setBlogTags } from '~/features/tags/tags.service.server';
 import { AppError, isAppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
 import { findVisibleBlog } from './blog-visibility.server';
@@ -94,6 +96,12 @@ export async function previewBody(ctx: ServiceContext, input: PreviewInput): Pro
   }
 }
 
+/** The slug a title gives (docs/decisions/069); `like` would be the like button's address. */
+export function slugOfTitle(title: string): string {
+  const slug = slugify(title).slice(0, 60).replace(/-+$/, '');
+  return !slug ? 'post' : slug === 'like' ? 'like-post' : slug;
+}
+
 export async function createBlog(ctx: ServiceContext, input: CreateBlogInput): Promise<{ insertedId: string }> {
   const now = ctx.now().toISOString();
   const user = await assertCanWrite(ctx);
@@ -108,6 +116,7 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
     id,
     owner_id: userId,
     title: input.title,
+    slug: slugOfTitle(input.title),
     category: input.category,
     type: input.type,
     short_description: input.short_description,
@@ -123,15 +132,13 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
     held_until: hold.heldUntil,
     pending_since: hold.pending ? now : null,
   };
-  // A held or waiting blog is published when it is released (spam-hold.service.server.ts).
-  if (row.availability !== 'Public' || hold.heldUntil) {
-    await repo.insertBlog(ctx.db, row);
-    return { insertedId: id };
-  }
-  // Published: the event commits with the blog or not at all.
+  const { tags } = input;
+  // Published: the event commits with the blog and its tags or not at all. A held or waiting
+  // blog is published when it is released (spam-hold.service.server.ts).
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertBlog(trx, row);
-    await emit({ ...ctx, db: trx }, 'blog.published', { blogId: id, ownerId: userId });
+    if (tags?.length) await setBlogTags({ ...ctx, db: trx }, id, tags);
+    if (row.availability === 'Public' && !hold.heldUntil) await emit({ ...ctx, db: trx }, 'blog.published', { blogId: id, ownerId: userId });
   });
   return { insertedId: id };
 }
@@ -156,9 +163,11 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
 
 async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, input: UpdateBlogInput): Promise<{ modifiedCount: number }> {
   const { id } = row;
-  const { mail, ...fields } = input;
+  const { mail, tags, ...fields } = input;
   const patch: Record<string, string | null> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   if (patch.details === '') patch.details = null;
+  // A new title gives a new slug; the old address answers 301 to it (docs/decisions/069).
+  if (patch.title !== undefined) patch.slug = slugOfTitle(patch.title!);
   if (input.photo_focus) patch.photo_focus = storedFocus(input.photo_focus);
   const change: Record<string, string | number | null> = { ...patch, ...(mail ? { mail_teaser: mail === 'teaser' ? 1 : 0 } : {}), updated_at: ctx.now().toISOString() };
   // A new photo brings its own computed point; the writer's choice stays until they change it.
@@ -173,6 +182,7 @@ async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, inp
   return ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     const modifiedCount = await repo.updateBlog(trx, id, change);
+    if (tags !== undefined) await setBlogTags(tx, id, tags);
     await emit(tx, 'blog.updated', ids);
     // A Hidden draft made Public is published now (subscribers hear of a blog once, however
     // often it is hidden and shown again).
@@ -264,9 +274,9 @@ export async function listAuthorBlogs(ctx: ServiceContext, authorId: string, opt
  */
 export async function listBlogs(
   ctx: ServiceContext,
-  query: PageQuery & Partial<Pick<ListBlogsQuery, 'q' | 'search'>> & { indexable?: boolean },
+  query: PageQuery & Partial<Pick<ListBlogsQuery, 'q' | 'search'>> & { indexable?: boolean; tag?: string },
 ): Promise<{ blogs: BlogJson[]; total: number }> {
-  const filter = { viewerId: ctx.user?.id ?? null, category: query.search, indexable: query.indexable };
+  const filter = { viewerId: ctx.user?.id ?? null, category: query.search, indexable: query.indexable, tag: query.tag };
   const page = { limit: query.limit, offset: (query.page - 1) * query.limit };
   const terms = searchTerms(query.q);
   if (terms.length > 0) {
@@ -281,12 +291,12 @@ export async function listBlogs(
  * Every Public blog's address and last edit, for the sitemap: public by nature, so never a
  * Hidden blog, whoever asks, nor a held one (decision 029). Oldest first, `offset`/`limit` over `total`.
  */
-export async function listPublicBlogRefs(ctx: ServiceContext, page: { offset: number; limit: number }): Promise<{ refs: { id: string; updatedAt: string }[]; total: number }> {
+export async function listPublicBlogRefs(ctx: ServiceContext, page: { offset: number; limit: number }): Promise<{ refs: { id: string; slug: string; updatedAt: string }[]; total: number }> {
   const [rows, total] = await Promise.all([
     page.limit > 0 ? repo.listPublicBlogRefs(ctx.db, page) : Promise.resolve([]),
     repo.countBlogs(ctx.db, { viewerId: null, indexable: true }),
   ]);
-  return { refs: rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })), total };
+  return { refs: rows.map((r) => ({ id: r.id, slug: r.slug, updatedAt: r.updated_at })), total };
 }
 
 /**
