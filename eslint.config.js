@@ -41,9 +41,9 @@ for (const feature of features) {
 const SERVICE_READS = {
   // Not reads, kept on purpose (docs/decisions/071): a photo is stored or adopted inside the request
   // that saves the blog or the account using it, and removed again when that save is refused.
-  blogs: ['images'], // storing and adopting photos; a photo's focal point
+  blogs: ['images', 'tags'], // storing and adopting photos; a photo's focal point; a post's tags saved in its own transaction (setBlogTags, docs/decisions/069)
   users: ['images'], // the sign-up photo
-  feeds: ['blogs', 'images'], // the feeds list blogs
+  feeds: ['blogs', 'images', 'tags'], // the feeds list blogs; a tag's feed and the sitemap's tag pages
   home: ['blogs', 'newsletter', 'users', 'wishlist'], // the home page's figures and lists
   wishlist: ['blogs'], // a wished blog as its page shows it
   mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says and who gets a digest (docs/decisions/062)

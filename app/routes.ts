@@ -19,6 +19,8 @@ export default [
   route('blogs/:id/comments/:commentId', 'routes/comment-thread.tsx'),
   route('authors/:id', 'routes/author.tsx'),
   route('blogs/:id/like', 'routes/blog-like.tsx'),
+  // A post's readable address (docs/decisions/069): the same page; an old slug answers 301.
+  route('blogs/:id/:slug', 'routes/blog-detail.tsx', { id: 'blog-detail-slugged' }),
   route('updateBlog/:id', 'routes/update-blog.tsx'),
   route('blogs/:id/history', 'routes/blog-history.tsx'),
   route('drafts/:id/schedule', 'routes/draft-schedule.tsx'),
@@ -46,6 +48,9 @@ export default [
   route('categories/:category/rss.xml', 'routes/feed.ts', { id: 'category-feed-rss' }),
   route('authors/:id/feed.xml', 'routes/feed.ts', { id: 'author-feed-atom' }),
   route('authors/:id/rss.xml', 'routes/feed.ts', { id: 'author-feed-rss' }),
+  route('tags/:tag', 'routes/tag.tsx'),
+  route('tags/:tag/feed.xml', 'routes/feed.ts', { id: 'tag-feed-atom' }),
+  route('tags/:tag/rss.xml', 'routes/feed.ts', { id: 'tag-feed-rss' }),
   route('robots.txt', 'routes/robots.ts'),
   route('sitemap.xml', 'routes/sitemap.ts', { id: 'sitemap' }),
   route('sitemaps/:file', 'routes/sitemap.ts', { id: 'sitemap-file' }),

@@ -66,11 +66,12 @@ const LISTED_BLOG_COLUMNS = [
   'removed_at', 'removed_reason', // hidden by a moderator (decision 028)
   'held_until', 'pending_since', // the spam hold (decision 029)
   'photo_focus', 'photo_focus_x', 'photo_focus_y', // the photo's focus (decision 040)
+  'tags_text', 'slug', // its tags and its address (decision 069)
 ];
 
 const POST_END_COLUMNS = [
   'owner_id', 'title', 'category', 'short_description', 'long_description', 'availability', 'photo',
-  'photo_focus', 'photo_focus_x', 'photo_focus_y', 'created_at', 'removed_at', 'pending_since',
+  'photo_focus', 'photo_focus_x', 'photo_focus_y', 'created_at', 'removed_at', 'pending_since', 'slug',
 ];
 
 export const FRESHNESS: readonly FreshnessRule[] = [
@@ -90,6 +91,9 @@ export const FRESHNESS: readonly FreshnessRule[] = [
   // A person's shown name and photo: on their blogs, the blogs they commented on, lists and the session cache.
   { table: 'user', on: updateOf('name', 'image'), stale: [blogsOfPerson('id'), scope('lists')] },
   { table: 'profiles', on: { insert: true, ...updateOf('name', 'photo') }, stale: [blogsOfPerson('user_id'), scope('lists'), scope('sessions')] },
+  // A writer's choice to show her view counts or not (decision 069): on her blogs' pages (and, more
+  // than needed, those she commented on).
+  { table: 'profiles', on: updateOf('show_views'), stale: [blogsOfPerson('user_id')] },
   // The session cache (decision 019): a session ended or changed, or an account's details changed.
   { table: 'session', on: { delete: true, update: true }, stale: [scope('sessions')] },
   { table: 'user', on: { delete: true, ...updateOf('name', 'email', 'image') }, stale: [scope('sessions')] },

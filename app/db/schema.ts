@@ -38,6 +38,25 @@ export interface BlogsTable {
   pending_since: string | null;
   /** 1: its mails carry a teaser card; 0: the whole post (docs/decisions/066). */
   mail_teaser: Generated<number>;
+  /** The post's tag names joined by spaces, kept with blog_tags in one transaction (docs/decisions/069). */
+  tags_text: Generated<string>;
+  /** The readable part of the post's address, made from its title (docs/decisions/069). */
+  slug: Generated<string>;
+}
+
+/** A tag: `key` is its lower-case form (unique, the tag page's address), `name` as first written (docs/decisions/069). */
+export interface TagsTable {
+  id: string;
+  key: string;
+  name: string;
+  created_at: string;
+}
+
+/** A post's tags, in the writer's order. */
+export interface BlogTagsTable {
+  blog_id: string;
+  tag_id: string;
+  position: number;
 }
 
 /** A blog's views per UTC day, fed by the view counter's batch flush (docs/decisions/066). */
@@ -257,6 +276,8 @@ export interface ProfilesTable {
   bio: string | null;
   website: string | null;
   links: string | null;
+  /** 0: the writer keeps her view counts to herself; 1 (the default): shown to everyone (docs/decisions/069). */
+  show_views: number;
 }
 
 /** The subset of better-auth's user table our queries read. */
@@ -417,6 +438,8 @@ export interface Database {
   notification_settings: NotificationSettingsTable;
   blog_drafts: BlogDraftsTable;
   blog_revisions: BlogRevisionsTable;
+  tags: TagsTable;
+  blog_tags: BlogTagsTable;
 }
 
 /**
@@ -438,14 +461,14 @@ export type DialectName = 'sqlite' | 'postgres';
  */
 type ExactColumns<T> = { [K in keyof T]-?: K }[keyof T][];
 export const TABLE_COLUMNS = {
-  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'photo_focus_x', 'photo_focus_y', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason', 'held_until', 'pending_since', 'mail_teaser'],
+  blogs: ['id', 'owner_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'photo_focus_x', 'photo_focus_y', 'likes', 'views', 'revision', 'comments_count', 'created_at', 'updated_at', 'removed_at', 'removed_reason', 'held_until', 'pending_since', 'mail_teaser', 'tags_text', 'slug'],
   comments: ['id', 'blog_id', 'user_id', 'remote_actor_id', 'parent_id', 'root_id', 'depth', 'likes', 'pinned_at', 'hidden_at', 'hidden_by', 'deleted_at', 'comment_text', 'commented_at', 'removed_at', 'removed_reason', 'edited_at', 'pending_since'],
   remote_actors: ['id', 'uri', 'handle', 'name', 'avatar_url', 'profile_url', 'created_at', 'updated_at'],
   comment_likes: ['comment_id', 'user_id', 'created_at'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
   subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],
-  profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at', 'bio', 'website', 'links'],
+  profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at', 'bio', 'website', 'links', 'show_views'],
   user: ['id', 'name', 'email', 'image', 'emailVerified'],
   account: ['id', 'userId', 'providerId', 'updatedAt'],
   verification: ['id', 'identifier', 'value'],
@@ -468,6 +491,8 @@ export const TABLE_COLUMNS = {
   notification_settings: ['user_id', 'kind', 'delivery'],
   blog_drafts: ['id', 'owner_id', 'blog_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'mail', 'publish_at', 'created_at', 'updated_at'],
   blog_revisions: ['id', 'blog_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'mail_teaser', 'created_at'],
+  tags: ['id', 'key', 'name', 'created_at'],
+  blog_tags: ['blog_id', 'tag_id', 'position'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -511,4 +536,6 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   notification_settings: true,
   blog_drafts: true,
   blog_revisions: true,
+  tags: true,
+  blog_tags: true,
 };

@@ -1,5 +1,6 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { Form, useNavigation } from 'react-router';
 import { Page } from '~/components/page';
+import { Pager } from '~/components/pager';
 import { toCard } from '~/features/blogs/blogs.presenter';
 import { z } from 'zod';
 import { BLOG_CATEGORIES, BLOGS_PAGE_SIZE, SEARCH_MAX_LENGTH } from '~/features/blogs/blogs.constants';
@@ -124,25 +125,7 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
 
-      {pages > 1 ? (
-        <nav aria-label="Pagination" className="mt-10 flex justify-center">
-          <div className="join">
-            {page > 1 ? (
-              <Link to={pageHref(category, q, page - 1)} className="join-item btn" rel="prev">Previous</Link>
-            ) : null}
-            {Array.from({ length: pages }, (_, i) => i + 1)
-              .filter((n) => n === 1 || n === pages || Math.abs(n - page) <= 2)
-              .map((n) => (
-                <Link key={n} to={pageHref(category, q, n)} className={`join-item btn ${n === page ? 'btn-active btn-primary' : ''}`} aria-current={n === page ? 'page' : undefined}>
-                  {n}
-                </Link>
-              ))}
-            {page < pages ? (
-              <Link to={pageHref(category, q, page + 1)} className="join-item btn" rel="next">Next</Link>
-            ) : null}
-          </div>
-        </nav>
-      ) : null}
+      <Pager page={page} pages={pages} href={(n) => pageHref(category, q, n)} />
     </Page>
   );
 }

@@ -47,7 +47,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     return {
       author,
       // Cards, not whole blogs: the page never ships the long descriptions.
-      blogs: blogs.map((blog) => ({ ...toCard(blog), ...(isMe ? { views: blog.views } : {}) })),
+      blogs: blogs.map((blog) => ({ ...toCard(blog), ...(isMe ? { views: blog.views ?? 0 } : {}) })),
       isMe,
       signedIn: context.user !== null,
       follow: await followStateForWriter(context.service, author.id),

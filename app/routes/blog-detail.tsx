@@ -8,6 +8,8 @@ import { PostEnd } from '~/features/blogs/components/post-end';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
+import { blogPath } from '~/features/blogs/blog-path';
+import { TagList } from '~/features/tags/components/tag-list';
 import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
 import { ReportButton } from '~/features/moderation/components/report-button';
 import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
@@ -47,13 +49,13 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const site = siteOf(matches);
   if (!loaded) return [{ title: site.siteName }];
   const { blog } = loaded;
-  const url = absoluteUrl(site, `/blogs/${blog._id}`);
+  const url = absoluteUrl(site, blogPath(blog));
   const image = loaded.sharedPhoto ? absoluteUrl(site, loaded.sharedPhoto) : undefined;
   return [
     ...pageMeta(site, {
       title: `${blog.title} · ${site.siteName}`,
       description: blog.short_description,
-      path: `/blogs/${blog._id}`,
+      path: blogPath(blog),
       index: blog.availability === 'Public' && !blog.removed && !blog.pending,
       // A writer on the spam hold: not indexed, and its links pass nothing (docs/decisions/029).
       robots: loaded.held ? 'noindex' : undefined,
@@ -66,6 +68,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
     ...(image ? [{ property: 'og:image', content: image }, { property: 'og:image:alt', content: blog.title }] : []),
     { property: 'article:published_time', content: blog.createdAt },
     { property: 'article:section', content: blog.category },
+    ...blog.tags.map((tag) => ({ property: 'article:tag', content: tag })),
     { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
     { name: 'twitter:title', content: blog.title },
     { name: 'twitter:description', content: blog.short_description },
@@ -81,6 +84,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
         author: { '@type': 'Person', name: blog.name },
         publisher: { '@type': 'Organization', name: site.siteName, logo: { '@type': 'ImageObject', url: absoluteUrl(site, '/apple-touch-icon.png') } },
         articleSection: blog.category,
+        ...(blog.tags.length > 0 ? { keywords: blog.tags.join(', ') } : {}),
         url,
         mainEntityOfPage: { '@type': 'WebPage', '@id': url },
         interactionStatistic: { '@type': 'InteractionCounter', interactionType: 'https://schema.org/LikeAction', userInteractionCount: blog.likes },
@@ -92,6 +96,9 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
     const { blog, authorId, authorPhoto, held } = await getBlogWithAuthor(context.service, params.id);
+    // An old title's address (or a mistyped one) answers 301 to the current (docs/decisions/069);
+    // /blogs/{id} alone answers as it always did, its canonical link naming the slugged address.
+    if ('slug' in params && params.slug !== undefined && params.slug !== blog.slug) return redirect(blogPath(blog), 301);
     const [follow, end, suspension] = await Promise.all([
       followStateForWriter(context.service, authorId),
       getPostEnd(context.service, { id: blog._id, ownerId: authorId, createdAt: blog.createdAt }),
@@ -152,7 +159,7 @@ export const action = defineAction<Route.ActionArgs>()(
         return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
       }
       await addComment(ctx, params.id, parsed.data);
-      return redirect(`/blogs/${params.id}#comments`, {
+      return redirect(`${new URL(request.url).pathname}#comments`, {
         headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.commentSuccess, duration: FEEDBACK_MS.success }),
       });
     } catch (error) {
@@ -216,14 +223,19 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
           <div className="min-w-0">
             <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <Link to={`/authors/${authorId}`} className="font-semibold hover:underline" data-testid="author">{blog.name}</Link>
-              {follow ? <FollowButton writerId={follow.writerId} writerName={blog.name} following={follow.following} redirectTo={`/blogs/${blog._id}`} /> : null}
+              {follow ? <FollowButton writerId={follow.writerId} writerName={blog.name} following={follow.following} redirectTo={blogPath(blog)} /> : null}
             </span>
             <p className="flex flex-wrap gap-x-2 opacity-80">
               <span>{MESSAGES.postedOn} <LocalTime iso={blog.createdAt} /></span>
               <span aria-hidden="true">·</span>
               <span>{readingTime(blog.long_description)}</span>
-              <span aria-hidden="true">·</span>
-              <span><LocalNumber value={blog.views} /> {blog.views === 1 ? 'view' : 'views'}</span>
+              {/* Its writer may keep her view counts to herself (docs/decisions/069). */}
+              {blog.views === null ? null : (
+                <>
+                  <span aria-hidden="true">·</span>
+                  <span data-testid="views"><LocalNumber value={blog.views} /> {blog.views === 1 ? 'view' : 'views'}</span>
+                </>
+              )}
             </p>
           </div>
         </div>
@@ -241,6 +253,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         ) : (
           <MarkdownBody html={html} />
         )}
+        <TagList tags={blog.tags} className="mt-8" />
         {blog.details ? (
           <section className="mt-8 rounded-box bg-base-200 p-5" aria-labelledby="details-heading">
             <h2 id="details-heading" className="font-semibold">Details</h2>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { blogPath } from '~/features/blogs/blog-path';
 import { Page } from '~/components/page';
 import { listFeaturedBlogs } from '~/features/blogs/blogs.service.server';
 import { MESSAGES } from '~/lib/texts/messages';
@@ -35,7 +36,7 @@ export default function FeaturedBlogs({ loaderData }: Route.ComponentProps) {
           <li key={blog._id} className="relative flex gap-4 rounded-box bg-base-200 p-4 ring-1 ring-base-300">
             <span className="shrink-0 font-serif text-2xl font-bold text-primary tabular-nums" aria-hidden="true">{index + 1}</span>
             <div className="min-w-0">
-              <Link to={`/blogs/${blog._id}`} className="font-semibold after:absolute after:inset-0 hover:underline">
+              <Link to={blogPath(blog)} className="font-semibold after:absolute after:inset-0 hover:underline">
                 <span className="sr-only">{index + 1}. </span>
                 {blog.title}
               </Link>
@@ -65,7 +66,7 @@ export default function FeaturedBlogs({ loaderData }: Route.ComponentProps) {
                 <tr key={blog._id}>
                   <th scope="row">{index + 1}</th>
                   <td>
-                    <Link to={`/blogs/${blog._id}`} className="link link-hover font-semibold">{blog.title}</Link>
+                    <Link to={blogPath(blog)} className="link link-hover font-semibold">{blog.title}</Link>
                   </td>
                   <td>{blog.name}</td>
                   <td>{blog.category}</td>

@@ -1,6 +1,7 @@
 import { data } from 'react-router';
 import { buildFeed, categoryFromSlug, type FeedScope } from '~/features/feeds/feeds.service.server';
 import { ownImageBases } from '~/features/images/images.service.server';
+import { getTag } from '~/features/tags/tags.service.server';
 import { getAuthor } from '~/features/users/users.service.server';
 import { errorPage } from '~/lib/page/page-errors.server';
 import { siteBaseUrl } from '~/lib/page/site-url.server';
@@ -19,6 +20,13 @@ async function scopeOf(context: Route.LoaderArgs['context'], params: Route.Loade
     if (!category) throw data(null, { status: 404 });
     return { category };
   }
+  if ('tag' in params && params.tag !== undefined) {
+    try {
+      return { tag: await getTag(context.service, params.tag) };
+    } catch (error) {
+      errorPage(error);
+    }
+  }
   if ('id' in params && params.id !== undefined) {
     try {
       const { id, name } = await getAuthor(context.service, params.id);
@@ -30,7 +38,7 @@ async function scopeOf(context: Route.LoaderArgs['context'], params: Route.Loade
   return {};
 }
 
-/** /feed.xml (Atom), /rss.xml (RSS 2.0), and their twins per category (/categories/{slug}/) and per writer (/authors/{id}/). */
+/** /feed.xml (Atom), /rss.xml (RSS 2.0), and their twins per category (/categories/{slug}/), per writer (/authors/{id}/) and per tag (/tags/{tag}/). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const format = new URL(request.url).pathname.endsWith('/rss.xml') ? 'rss' : 'atom';
   const body = await buildFeed(

@@ -1,8 +1,13 @@
-import { Link } from 'react-router';
+import { Form, Link, redirect } from 'react-router';
 import { Page } from '~/components/page';
 import { writerStats } from '~/features/stats/stats.service.server';
+import { ShowViewsSchema } from '~/features/users/users.schema';
+import { getShowViews, setShowViews } from '~/features/users/users.service.server';
+import { withFlash } from '~/lib/page/flash.server';
+import { defineAction } from '~/lib/page/page-action.server';
 import { pageMeta, siteOf } from '~/lib/page/seo';
 import { userOrRedirectToLogin } from '~/lib/page/session.server';
+import { MESSAGES } from '~/lib/texts/messages';
 import type { Route } from './+types/profile-stats';
 
 const TITLE = 'My numbers';
@@ -14,8 +19,16 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   userOrRedirectToLogin(context, request);
-  return writerStats(context.service);
+  const [stats, showViews] = await Promise.all([writerStats(context.service), getShowViews(context.service)]);
+  return { ...stats, showViews };
 }
+
+/** Her choice of public view counts (docs/decisions/069); her own numbers here stay whatever she picks. */
+export const action = defineAction<Route.ActionArgs>()({ auth: 'user', limits: [], input: ShowViewsSchema }, async ({ request }, { ctx, input }) => {
+  const parsed = input.safeParse(Object.fromEntries(await request.formData()));
+  if (parsed.success) await setShowViews(ctx, parsed.data.showViews === 'on');
+  return redirect('/profile/stats', { headers: withFlash({ type: 'toast', kind: parsed.success ? 'success' : 'error', text: parsed.success ? MESSAGES.preferencesSaved : parsed.error.issues[0]!.message }) });
+});
 
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
@@ -24,11 +37,21 @@ const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateStrin
  * party. A table per figure reads on a phone and to a screen reader alike; the day bars are a
  * picture of the same numbers, hidden from assistive technology.
  */
-export default function ProfileStats({ loaderData: { days, posts, totals } }: Route.ComponentProps) {
+export default function ProfileStats({ loaderData: { days, posts, totals, showViews } }: Route.ComponentProps) {
   const top = Math.max(1, ...posts.flatMap((p) => p.viewsPerDay.map((d) => d.views)));
   return (
     <Page title={TITLE} wide={false}>
       <p className="mt-2 opacity-90">Counted on this site only: no cookies, no outside scripts. Views are counted once per reader and post a day.</p>
+      <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-box border border-base-300 bg-base-100 p-3" data-testid="show-views-form">
+        <label className="flex cursor-pointer items-start gap-3">
+          <input type="checkbox" name="showViews" defaultChecked={showViews} className="checkbox checkbox-primary mt-0.5" aria-describedby="show-views-hint" />
+          <span>
+            <span className="font-semibold">{MESSAGES.showViewsLabel}</span>
+            <span id="show-views-hint" className="block text-sm opacity-80">{MESSAGES.showViewsHint}</span>
+          </span>
+        </label>
+        <button type="submit" className="btn btn-sm btn-primary ms-auto">Save</button>
+      </Form>
       <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="stats-totals">
         {(
           [

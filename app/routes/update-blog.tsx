@@ -69,7 +69,7 @@ export const action = defineAction<Route.ActionArgs>()(
 export default function UpdateBlog({ loaderData, actionData }: Route.ComponentProps) {
   const { blog, author, writerId, maxUploadMb, suspension, draft } = loaderData;
   const saved = blog
-    ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability, photo_focus: blog.photo_focus, mail: blog.mail ?? 'post' }
+    ? { title: blog.title, category: blog.category, type: blog.type, short_description: blog.short_description, long_description: blog.long_description, details: blog.details ?? '', availability: blog.availability, photo_focus: blog.photo_focus, mail: blog.mail ?? 'post', tags: blog.tags.join(', ') }
     : {};
   // The draft's fields over the saved post's: an empty draft field is one the writer emptied.
   const defaults = draft ? { ...saved, ...draft.values } : saved;

@@ -11,7 +11,10 @@ import { readingTime } from './reading-time';
  * A blog row as the repo reads it (the blogs table's columns but the bookkeeping ones), with its
  * author's name as shown now, read through owner_id (docs/decisions/022).
  */
-export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision'> & { author_name: string | null };
+export type BlogRow = Omit<Selectable<BlogsTable>, 'updated_at' | 'comments_count' | 'revision'> & { author_name: string | null; show_views: number | null };
+
+/** The post's tag names, from the text kept beside its tags (docs/decisions/069). */
+export const tagsOfRow = (row: Pick<BlogRow, 'tags_text'>): string[] => (row.tags_text ? row.tags_text.split(' ') : []);
 
 /** A comment with its author's name and photo as shown now, read through user_id (null: a remote actor wrote it) or its remote actor. */
 export type CommentRow = Pick<
@@ -95,7 +98,10 @@ export function presentBlog(
     createdAt: row.created_at,
     likes: row.likes,
     likedBy: likedByViewer && viewer ? [viewer.email] : [],
-    views: row.views,
+    // Its writer may keep her view counts to herself (docs/decisions/069): she still sees them.
+    views: isOwner || row.show_views === null || Number(row.show_views) === 1 ? row.views : null,
+    slug: row.slug,
+    tags: tagsOfRow(row),
     ...(comments ? { comments } : {}),
     ...(isOwner && row.removed_at ? { removed: { reason: row.removed_reason ?? '' } } : {}),
     ...(isOwner && row.pending_since ? { pending: true as const } : {}),
@@ -154,17 +160,19 @@ export function snippetParts(html: string): SnippetPart[] {
  * What a card needs: the list pages ship this, not the long description, whose length only
  * shows as the reading time ("4 min read").
  */
-export type BlogCardJson = Pick<BlogJson, '_id' | 'title' | 'name' | 'category' | 'short_description' | 'photo' | 'photo_position' | 'createdAt' | 'likes' | 'likedBy' | 'availability' | 'snippet'> & {
+export type BlogCardJson = Pick<BlogJson, '_id' | 'slug' | 'title' | 'name' | 'category' | 'tags' | 'short_description' | 'photo' | 'photo_position' | 'createdAt' | 'likes' | 'likedBy' | 'availability' | 'snippet'> & {
   readingTime: string;
 };
 
 export function toCard(blog: BlogJson): BlogCardJson {
-  const { _id, title, name, category, short_description, photo, photo_position, createdAt, likes, likedBy, availability, snippet } = blog;
+  const { _id, slug, title, name, category, tags, short_description, photo, photo_position, createdAt, likes, likedBy, availability, snippet } = blog;
   return {
     _id,
+    slug,
     title,
     name,
     category,
+    tags,
     short_description,
     photo,
     photo_position,

@@ -29,12 +29,18 @@ const BLOG_COLUMNS = [
   'blogs.held_until',
   'blogs.pending_since',
   'blogs.mail_teaser',
+  'blogs.tags_text',
+  'blogs.slug',
+  // The writer's choice to show her view counts (docs/decisions/069); null: no profile, shown.
+  sql<number | null>`(select p.show_views from profiles p where p.user_id = blogs.owner_id)`.as('show_views'),
 ] as const;
 
 export interface BlogFilter {
   /** The viewer, whose own Hidden blogs are included; null: Public blogs only. */
   viewerId: string | null;
   category?: string;
+  /** Only blogs carrying this tag (its key, docs/decisions/069). */
+  tag?: string;
   /**
    * Only blogs that may spread beyond the site (feeds, the sitemap, featured): none whose
    * author's spam hold is still on (docs/decisions/029).
@@ -73,6 +79,10 @@ function visibility(filter: BlogFilter): BlogsCondition[] {
 function blogsWhere(db: Db, filter: BlogFilter, condition: BlogsCondition) {
   let query = db.selectFrom('blogs').where(condition);
   if (filter.indexable) query = query.where(isNotHeld);
+  if (filter.tag) {
+    const tag = filter.tag;
+    query = query.where('blogs.id', 'in', (eb) => eb.selectFrom('blog_tags').innerJoin('tags', 'tags.id', 'blog_tags.tag_id').select('blog_tags.blog_id').where('tags.key', '=', tag));
+  }
   return filter.category ? query.where('blogs.category', '=', filter.category) : query;
 }
 
@@ -108,7 +118,7 @@ export async function listBlogs(db: Db, filter: BlogFilter, page: { limit: numbe
 export async function countBlogs(db: Db, filter: BlogFilter): Promise<number> {
   const [publicPart, ownHidden] = visibleParts(db, filter);
   const count = async (part: typeof publicPart) => Number((await part!.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const publicCount = await keptForLists('blog_counts', db, keyOf(!!filter.indexable, filter.category), () => count(publicPart));
+  const publicCount = await keptForLists('blog_counts', db, keyOf(!!filter.indexable, filter.category, filter.tag), () => count(publicPart));
   return publicCount + (ownHidden ? await count(ownHidden) : 0);
 }
 
@@ -233,7 +243,7 @@ export async function countPublicWriters(db: Db): Promise<number> {
 export async function listPublicBlogRefs(db: Db, page: { limit: number; offset: number }) {
   return db
     .selectFrom('blogs')
-    .select(['id', 'updated_at'])
+    .select(['id', 'slug', 'updated_at'])
     .where(isShownToAll)
     .where(isNotHeld)
     .orderBy('created_at')

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PHOTO_FOCUS_CHOICES } from '~/features/images/photo-focus';
 import { PhotoUrlSchema } from '~/features/images/photo-url.schema';
+import { TagsSchema } from '~/features/tags/tags.schema';
 import { MESSAGES } from '~/lib/texts/messages';
 import {
   BLOG_AVAILABILITY,
@@ -61,6 +62,7 @@ export const CreateBlogSchema = z.object({
     .enum(BLOG_MAIL_CHOICES, 'Choose the whole post or a teaser.')
     .optional()
     .describe('What newsletter and follower mails of this post carry: `post` (the default) the whole post, `teaser` a card with the summary and a link'),
+  tags: TagsSchema.optional(),
 });
 export type CreateBlogInput = z.infer<typeof CreateBlogSchema>;
 

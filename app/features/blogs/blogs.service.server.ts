@@ -2,6 +2,8 @@ import { adoptPhoto, discardImage, imageFocus } from '~/features/images/images.s
 import { PHOTO_FOCUS_AUTO, type PhotoFocusChoice } from '~/features/images/photo-focus';
 import { assertCanWrite, holdEnd, holdOf } from '~/kernel/standing.server';
 import { emit, onEvent } from '~/kernel/events.server';
+import slugify from '@sindresorhus/slugify';
+import { setBlogTags } from '~/features/tags/tags.service.server';
 import { AppError, isAppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
 import { findVisibleBlog } from './blog-visibility.server';
@@ -95,6 +97,12 @@ export async function previewBody(ctx: ServiceContext, input: PreviewInput): Pro
   }
 }
 
+/** The slug a title gives (docs/decisions/069); `like` would be the like button's address. */
+export function slugOfTitle(title: string): string {
+  const slug = slugify(title).slice(0, 60).replace(/-+$/, '');
+  return !slug ? 'post' : slug === 'like' ? 'like-post' : slug;
+}
+
 /** `options.id`: the blog takes this id (a scheduled draft's, so publishing it twice cannot make two posts). */
 export async function createBlog(ctx: ServiceContext, input: CreateBlogInput, options: { id?: string } = {}): Promise<{ insertedId: string }> {
   const now = ctx.now().toISOString();
@@ -128,6 +136,7 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
     id,
     owner_id: userId,
     title: input.title,
+    slug: slugOfTitle(input.title),
     category: input.category,
     type: input.type,
     short_description: input.short_description,
@@ -143,10 +152,12 @@ async function insertBlog(ctx: ServiceContext, userId: string, now: string, inpu
     held_until: hold.heldUntil,
     pending_since: hold.pending ? now : null,
   };
-  // Published: the event commits with the blog or not at all. A held or waiting blog is
-  // published when it is released (spam-hold.service.server.ts).
+  const { tags } = input;
+  // Published: the event commits with the blog and its tags or not at all. A held or waiting
+  // blog is published when it is released (spam-hold.service.server.ts).
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertBlog(trx, row);
+    if (tags?.length) await setBlogTags({ ...ctx, db: trx }, id, tags);
     await keepRevision(trx, row, now);
     if (row.availability === 'Public' && !hold.heldUntil) await emit({ ...ctx, db: trx }, 'blog.published', { blogId: id, ownerId: userId });
   });
@@ -173,9 +184,11 @@ export async function updateBlog(ctx: ServiceContext, id: string, input: UpdateB
 
 async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, input: UpdateBlogInput): Promise<{ modifiedCount: number }> {
   const { id } = row;
-  const { mail, ...fields } = input;
+  const { mail, tags, ...fields } = input;
   const patch: Record<string, string | null> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   if (patch.details === '') patch.details = null;
+  // A new title gives a new slug; the old address answers 301 to it (docs/decisions/069).
+  if (patch.title !== undefined) patch.slug = slugOfTitle(patch.title!);
   if (input.photo_focus) patch.photo_focus = storedFocus(input.photo_focus);
   const change: Record<string, string | number | null> = { ...patch, ...(mail ? { mail_teaser: mail === 'teaser' ? 1 : 0 } : {}), updated_at: ctx.now().toISOString() };
   // A new photo brings its own computed point; the writer's choice stays until they change it.
@@ -194,6 +207,7 @@ async function changeBlog(ctx: ServiceContext, userId: string, row: BlogRow, inp
     const modifiedCount = await repo.updateBlog(trx, id, change);
     const saved = await repo.findBlog(trx, id);
     if (saved) await keepRevision(trx, saved, publishedAt);
+    if (tags !== undefined) await setBlogTags(tx, id, tags);
     await emit(tx, 'blog.updated', ids);
     // A Hidden draft made Public is published now (subscribers hear of a blog once, however
     // often it is hidden and shown again).
@@ -285,9 +299,9 @@ export async function listAuthorBlogs(ctx: ServiceContext, authorId: string, opt
  */
 export async function listBlogs(
   ctx: ServiceContext,
-  query: PageQuery & Partial<Pick<ListBlogsQuery, 'q' | 'search'>> & { indexable?: boolean },
+  query: PageQuery & Partial<Pick<ListBlogsQuery, 'q' | 'search'>> & { indexable?: boolean; tag?: string },
 ): Promise<{ blogs: BlogJson[]; total: number }> {
-  const filter = { viewerId: ctx.user?.id ?? null, category: query.search, indexable: query.indexable };
+  const filter = { viewerId: ctx.user?.id ?? null, category: query.search, indexable: query.indexable, tag: query.tag };
   const page = { limit: query.limit, offset: (query.page - 1) * query.limit };
   const terms = searchTerms(query.q);
   if (terms.length > 0) {
@@ -302,12 +316,12 @@ export async function listBlogs(
  * Every Public blog's address and last edit, for the sitemap: public by nature, so never a
  * Hidden blog, whoever asks, nor a held one (decision 029). Oldest first, `offset`/`limit` over `total`.
  */
-export async function listPublicBlogRefs(ctx: ServiceContext, page: { offset: number; limit: number }): Promise<{ refs: { id: string; updatedAt: string }[]; total: number }> {
+export async function listPublicBlogRefs(ctx: ServiceContext, page: { offset: number; limit: number }): Promise<{ refs: { id: string; slug: string; updatedAt: string }[]; total: number }> {
   const [rows, total] = await Promise.all([
     page.limit > 0 ? repo.listPublicBlogRefs(ctx.db, page) : Promise.resolve([]),
     repo.countBlogs(ctx.db, { viewerId: null, indexable: true }),
   ]);
-  return { refs: rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })), total };
+  return { refs: rows.map((r) => ({ id: r.id, slug: r.slug, updatedAt: r.updated_at })), total };
 }
 
 /**

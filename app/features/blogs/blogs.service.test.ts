@@ -65,7 +65,7 @@ describeOnDialects('blog service on %s', (t, dialect) => {
       const recent = await listRecentBlogs(wctx);
       expect(recent.map((b) => b.title)).toEqual(['Public 7', 'Public 6', 'Public 5', 'Public 4', 'Public 3', 'Public 2']);
       expect(Object.keys(recent[0]!).sort()).toEqual(
-        ['_id', 'availability', 'category', 'createdAt', 'details', 'email', 'isOwner', 'likedBy', 'likes', 'long_description', 'mail', 'name', 'photo', 'photo_focus', 'photo_position', 'short_description', 'title', 'type', 'views'].sort(),
+        ['_id', 'availability', 'category', 'createdAt', 'details', 'email', 'isOwner', 'likedBy', 'likes', 'long_description', 'mail', 'name', 'photo', 'photo_focus', 'photo_position', 'short_description', 'slug', 'tags', 'title', 'type', 'views'].sort(),
       );
     } finally {
       await fresh.close();

@@ -2,6 +2,8 @@ import { Feed } from 'feed';
 import { BodyUnrenderable, listAuthorBlogs, listBlogs, renderMarkdown } from '~/features/blogs/blogs.service.server';
 import { BLOG_CATEGORIES, type BlogCategory } from '~/features/blogs/blogs.schema';
 import { ownPhoto } from '~/features/images/images.service.server';
+import { blogPath } from '~/features/blogs/blog-path';
+import { tagPath } from '~/features/tags/tag-path';
 import type { ServiceContext } from '~/lib/core/service-context';
 
 export const FEED_ITEMS = 20;
@@ -24,8 +26,8 @@ export const categoryFromSlug = (slug: string): BlogCategory | undefined => BLOG
 /** Where a writer's own feeds live, beside their page (docs/decisions/031). */
 export const authorFeedPath = (authorId: string, format: 'atom' | 'rss') => `/authors/${authorId}/${format === 'atom' ? 'feed.xml' : 'rss.xml'}`;
 
-/** Whose blogs a feed carries: the whole site, one category, or one writer. */
-export type FeedScope = { category?: BlogCategory; author?: { id: string; name: string } };
+/** Whose blogs a feed carries: the whole site, one category, one writer, or one tag (docs/decisions/069). */
+export type FeedScope = { category?: BlogCategory; author?: { id: string; name: string }; tag?: { key: string; name: string } };
 
 /**
  * A post's body as a feed item's content: the site's sanitised HTML with addresses made absolute
@@ -65,17 +67,17 @@ export async function buildFeed(
   options: { format: 'atom' | 'rss' } & FeedScope,
 ): Promise<string> {
   const anonymous: ServiceContext = { ...ctx, user: null };
-  const { category, author } = options;
+  const { category, author, tag } = options;
   const blogs = author
     ? (await listAuthorBlogs(anonymous, author.id, { indexable: true })).slice(0, FEED_ITEMS)
-    : (await listBlogs(anonymous, { page: 1, limit: FEED_ITEMS, search: category, indexable: true })).blogs;
-  const suffix = author ? `/authors/${author.id}` : category ? `/categories/${categorySlug(category)}` : '';
+    : (await listBlogs(anonymous, { page: 1, limit: FEED_ITEMS, search: category, tag: tag?.key, indexable: true })).blogs;
+  const suffix = author ? `/authors/${author.id}` : tag ? tagPath(tag.name) : category ? `/categories/${categorySlug(category)}` : '';
   const self = `${site.baseUrl}${suffix}/${options.format === 'atom' ? 'feed.xml' : 'rss.xml'}`;
   const feed = new Feed({
     id: `${site.baseUrl}${suffix || '/'}`,
-    title: author ? `${site.siteName}: ${author.name}` : category ? `${site.siteName}: ${category}` : site.siteName,
-    description: author ? `The newest blogs by ${author.name}.` : 'Read and share blogs of every kind: travel tales, tech tips and more.',
-    link: author ? `${site.baseUrl}/authors/${author.id}` : `${site.baseUrl}/allblogs${category ? `?category=${encodeURIComponent(category)}` : ''}`,
+    title: author ? `${site.siteName}: ${author.name}` : tag ? `${site.siteName}: #${tag.name}` : category ? `${site.siteName}: ${category}` : site.siteName,
+    description: author ? `The newest blogs by ${author.name}.` : tag ? `The newest blogs tagged ${tag.name}.` : 'Read and share blogs of every kind: travel tales, tech tips and more.',
+    link: author ? `${site.baseUrl}/authors/${author.id}` : tag ? `${site.baseUrl}${tagPath(tag.name)}` : `${site.baseUrl}/allblogs${category ? `?category=${encodeURIComponent(category)}` : ''}`,
     language: 'en',
     favicon: `${site.baseUrl}/favicon.svg`,
     copyright: `© ${new Date().getFullYear()} ${site.siteName}`,
@@ -84,7 +86,7 @@ export async function buildFeed(
     generator: site.siteName,
   });
   for (const blog of blogs) {
-    const url = `${site.baseUrl}/blogs/${blog._id}`;
+    const url = `${site.baseUrl}${blogPath(blog)}`;
     // A photo from another address is left out: a feed reader would fetch it for every reader (decision 050).
     const photo = ownPhoto(blog.photo, site.imageBases);
     const content = site.fullContent ? await feedContent(blog.long_description, site.baseUrl, site.imageBases) : null;
@@ -96,7 +98,7 @@ export async function buildFeed(
       ...(content ? { content } : {}),
       date: new Date(blog.createdAt),
       author: [{ name: blog.name }],
-      category: [{ name: blog.category, term: blog.category }],
+      category: [{ name: blog.category, term: blog.category }, ...blog.tags.map((name) => ({ name, term: name, domain: `${site.baseUrl}${tagPath(name)}` }))],
       ...(photo ? { image: photo.startsWith('/') ? `${site.baseUrl}${photo}` : photo } : {}),
     });
   }

@@ -59,7 +59,7 @@ describeOnDialects('feeds on %s', (t) => {
       expect(feed.title).toBe('Afterglow');
       expect(feed.items).toHaveLength(FEED_ITEMS);
       expect(feed.items[0]!.title).toBe(`Public blog ${FEED_ITEMS + 2} <b>&</b>`);
-      expect(feed.items[0]!.url).toMatch(/^https:\/\/blog\.example\.org\/blogs\/[0-9a-f-]{36}$/);
+      expect(feed.items[0]!.url).toMatch(/^https:\/\/blog\.example\.org\/blogs\/[0-9a-f-]{36}\/[a-z0-9-]+$/);
       expect(feed.items.map((i) => i.title)).not.toContain('My hidden draft');
       expect(xml).not.toContain('secret');
     });

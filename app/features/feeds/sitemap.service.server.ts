@@ -1,5 +1,8 @@
 import { BLOG_CATEGORIES } from '~/features/blogs/blogs.schema';
 import { listPublicBlogRefs } from '~/features/blogs/blogs.service.server';
+import { blogPathOf } from '~/features/blogs/blog-path';
+import { tagPath } from '~/features/tags/tag-path';
+import { listIndexableTags } from '~/features/tags/tags.service.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import type { FeedSite } from './feeds.service.server';
 
@@ -38,7 +41,9 @@ export async function buildSitemap(
   options: { file?: number; perFile?: number } = {},
 ): Promise<string | null> {
   const perFile = options.perFile ?? SITEMAP_MAX_URLS;
-  const statics = SITEMAP_STATIC_PATHS.length;
+  // The pages that are not blogs: the static screens, then each tag's page (docs/decisions/069).
+  const pages = [...SITEMAP_STATIC_PATHS, ...(await listIndexableTags(ctx)).map((tag) => tagPath(tag.name))];
+  const statics = pages.length;
   const { total: blogCount } = await listPublicBlogRefs(ctx, { offset: 0, limit: 0 });
   const files = Math.max(1, Math.ceil((statics + blogCount) / perFile));
   if (options.file === undefined && files > 1) {
@@ -50,11 +55,11 @@ export async function buildSitemap(
 
   const start = (file - 1) * perFile;
   const end = start + perFile;
-  const urls = SITEMAP_STATIC_PATHS.slice(start, end).map((path) => `<url><loc>${xml(site.baseUrl + path)}</loc></url>`);
+  const urls = pages.slice(start, end).map((path) => `<url><loc>${xml(site.baseUrl + path)}</loc></url>`);
   const blogStart = Math.max(0, start - statics);
   const { refs } = await listPublicBlogRefs(ctx, { offset: blogStart, limit: Math.max(0, end - statics - blogStart) });
   for (const ref of refs) {
-    urls.push(`<url><loc>${xml(`${site.baseUrl}/blogs/${ref.id}`)}</loc><lastmod>${xml(ref.updatedAt)}</lastmod></url>`);
+    urls.push(`<url><loc>${xml(`${site.baseUrl}${blogPathOf(ref)}`)}</loc><lastmod>${xml(ref.updatedAt)}</lastmod></url>`);
   }
   return `${HEAD}<urlset ${NS}>\n${urls.join('\n')}\n</urlset>\n`;
 }

@@ -34,7 +34,7 @@ describeOnDialects('sitemap on %s', (t) => {
     // Built for the hidden draft's owner: a sitemap is what everybody sees.
     const { urls, lastmods, files } = parse(await buildSitemap(t.context(null), site));
     expect(files).toEqual([]);
-    expect(urls).toEqual([...SITEMAP_STATIC_PATHS.map((p) => site.baseUrl + p), ...publicIds.map((id) => `${site.baseUrl}/blogs/${id}`)]);
+    expect(urls).toEqual([...SITEMAP_STATIC_PATHS.map((p) => site.baseUrl + p), ...publicIds.map((id, i) => `${site.baseUrl}/blogs/${id}/public-${i}`)]);
     expect(urls).toContain('https://blog.example.org/allblogs?category=DIY+%26+Craft+Blogs');
     expect(urls.join()).not.toContain(hiddenId);
     expect(lastmods.at(-1)).toBe('2026-11-01T00:04:00.000Z');
@@ -54,7 +54,7 @@ describeOnDialects('sitemap on %s', (t) => {
       expect(urls.length).toBeLessThanOrEqual(perFile);
       all.push(...urls);
     }
-    expect(all).toEqual([...SITEMAP_STATIC_PATHS.map((p) => site.baseUrl + p), ...publicIds.map((id) => `${site.baseUrl}/blogs/${id}`)]);
+    expect(all).toEqual([...SITEMAP_STATIC_PATHS.map((p) => site.baseUrl + p), ...publicIds.map((id, i) => `${site.baseUrl}/blogs/${id}/public-${i}`)]);
     expect(await buildSitemap(t.context(null), site, { perFile, file: files.length + 1 })).toBeNull();
     expect(await buildSitemap(t.context(null), site, { perFile, file: 0 })).toBeNull();
   });

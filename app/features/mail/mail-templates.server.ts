@@ -1,4 +1,5 @@
 import { type ImageStoreConfig, ownImageBases, ownPhoto } from '~/features/images/images.service.server';
+import { blogPathOf } from '~/features/blogs/blog-path';
 import type { MailBlog, QueuedMail } from './mail.service.server';
 import { signMailToken } from './mail-token.server';
 import { mailBodyHtml } from './mail-body.server';
@@ -82,7 +83,7 @@ ${body}
 }
 
 function blogBlock(config: MailConfig, blog: MailBlog): string {
-  const link = mailLink(config, `/blogs/${encodeURIComponent(blog.id)}`);
+  const link = mailLink(config, blogPathOf(blog));
   const button = (label: string) =>
     `<a href="${esc(link)}" style="display:inline-block;background:${C.accent};color:#fff;text-decoration:none;font:bold 15px/1 Arial,sans-serif;padding:12px 20px;border-radius:8px;">${label}</a>`;
   // Only a photo of our own store is embedded: any other address would tell its host who opened
@@ -104,7 +105,7 @@ ${
 
 // The plain-text part of a whole post is the writer's own Markdown: it was written to read as text.
 const blogText = (config: MailConfig, blog: MailBlog) => {
-  const link = mailLink(config, `/blogs/${encodeURIComponent(blog.id)}`);
+  const link = mailLink(config, blogPathOf(blog));
   return blog.body
     ? `${blog.title}\n${blog.category} · by ${blog.writerName}\n\n${blog.body.markdown.trim()}\n\nRead on the site: ${link}`
     : `${blog.title}\n${blog.category} · by ${blog.writerName}\n\n${blog.shortDescription}\n\nRead it: ${link}`;

@@ -147,7 +147,7 @@ export async function findPublicBlogs(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db
     .selectFrom('blogs')
-    .select(['id', 'owner_id', shownName('blogs.owner_id').as('name'), 'title', 'short_description', 'long_description', 'mail_teaser', 'photo', 'category', 'created_at'])
+    .select(['id', 'owner_id', shownName('blogs.owner_id').as('name'), 'title', 'short_description', 'long_description', 'mail_teaser', 'photo', 'category', 'slug', 'created_at'])
     .where('id', 'in', ids)
     .where('availability', '=', 'Public')
     .where('removed_at', 'is', null)

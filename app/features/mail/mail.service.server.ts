@@ -119,6 +119,8 @@ export async function prepareDailyDigest(ctx: ServiceContext, hour: number): Pro
 
 export interface MailBlog {
   id: string;
+  /** The readable part of its address (docs/decisions/069); absent: /blogs/{id}. */
+  slug?: string;
   title: string;
   shortDescription: string;
   photo: string | null;
@@ -254,7 +256,7 @@ async function wholeBody(ctx: ServiceContext, blog: { id: string; long_descripti
 }
 
 function toMailBlog(b: Awaited<ReturnType<typeof repo.findPublicBlogs>>[number]): MailBlog {
-  return { id: b.id, title: b.title, shortDescription: b.short_description, photo: b.photo, category: b.category, writerName: b.name || MESSAGES.defaultDisplayName };
+  return { id: b.id, slug: b.slug, title: b.title, shortDescription: b.short_description, photo: b.photo, category: b.category, writerName: b.name || MESSAGES.defaultDisplayName };
 }
 
 /** How one attempt ended, as the worker classified the SMTP answer. */

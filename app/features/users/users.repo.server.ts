@@ -49,7 +49,7 @@ export async function insertProfileIfMissing(db: Db, row: ProfileRow): Promise<b
 export async function updateProfile(
   db: Db,
   userId: string,
-  changes: Partial<Pick<ProfileRow, 'name' | 'email' | 'photo' | 'last_login_at' | 'uid' | 'bio' | 'website' | 'links'>> & { updated_at: string },
+  changes: Partial<Pick<ProfileRow, 'name' | 'email' | 'photo' | 'last_login_at' | 'uid' | 'bio' | 'website' | 'links' | 'show_views'>> & { updated_at: string },
 ): Promise<number> {
   const result = await db.updateTable('profiles').set(changes).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -151,3 +151,6 @@ export const TokenRequestSchema = z.object({ email: EmailSchema });
 
 export { fieldErrors } from '~/lib/core/validation';
 export { imageFailure } from '~/features/images/image-errors';
+
+/** The writer's choice of public view counts (docs/decisions/069): a checkbox, sent as `on` when ticked. */
+export const ShowViewsSchema = z.object({ showViews: z.literal('on', 'Tick the box or leave it empty.').optional() });

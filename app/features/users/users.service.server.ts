@@ -35,6 +35,7 @@ function newProfileRow(ctx: ServiceContext, account: NewAccount): ProfileRow {
     bio: null,
     website: null,
     links: null,
+    show_views: 1,
   };
 }
 
@@ -144,6 +145,22 @@ export async function updateOwnProfile(ctx: ServiceContext, email: string, input
   });
   ctx.log.info({ userId: user.id }, 'profile updated');
   return viewOf(ctx, user);
+}
+
+/** Whether the caller shows her view counts to everyone (docs/decisions/069); yes until she says no. */
+export async function getShowViews(ctx: ServiceContext): Promise<boolean> {
+  const user = userOrThrow401(ctx);
+  const profile = await findProfile(ctx.db, user.id);
+  return profile === undefined || Number(profile.show_views) === 1;
+}
+
+/** The caller's choice: her posts' "N views" shown to everyone, or to her alone (docs/decisions/069). */
+export async function setShowViews(ctx: ServiceContext, show: boolean): Promise<void> {
+  const user = await assertCanWrite(ctx);
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertProfileIfMissing(trx, newProfileRow(ctx, { id: user.id, email: user.email, name: user.name, image: user.image }));
+    await updateProfile(trx, user.id, { show_views: show ? 1 : 0, updated_at: ctx.now().toISOString() });
+  });
 }
 
 /**

@@ -11,4 +11,5 @@ export * from './moderation';
 export * from './post-end';
 export * from './reader-actions';
 export * from './notifications';
+export * from './tags';
 export * from './threads';

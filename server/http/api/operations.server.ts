@@ -5,6 +5,7 @@ import { IMAGE_OPERATIONS } from './images.api.server';
 import { MODERATION_OPERATIONS } from './moderation.api.server';
 import { SUBSCRIBER_OPERATIONS } from './newsletter.api.server';
 import { NOTIFICATION_OPERATIONS } from './notifications.api.server';
+import { TAG_OPERATIONS } from './tags.api.server';
 import { ACCOUNT_OPERATIONS, USER_OPERATIONS } from './users.api.server';
 import { WISHLIST_OPERATIONS } from './wishlist.api.server';
 
@@ -23,4 +24,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...COMMENT_OPERATIONS,
   ...MODERATION_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
+  ...TAG_OPERATIONS,
 ];

@@ -11,10 +11,11 @@ import { MESSAGES } from '~/lib/texts/messages';
 import { BLOG_AVAILABILITY, BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, BlogFormSchema, fieldErrors } from '../blogs.schema';
 import { BodyEditor } from './body-editor';
 import { PhotoFocusField } from './photo-focus-field';
+import { TagsField } from '~/features/tags/components/tags-field';
 import { useDraft } from './use-draft';
 import { type SaveState, useServerDraft } from './use-server-draft';
 
-export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo_focus' | 'mail', string>>;
+export type BlogFormValues = Partial<Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo_focus' | 'mail', string>> & { tags?: string | readonly string[] };
 
 export interface BlogFormActionData {
   errors?: Record<string, string>;
@@ -261,6 +262,7 @@ export function BlogForm({ mode, author, defaults = {}, actionData, maxUploadMb,
           <ChoiceField field={common('category')} label="Category" placeholder="Choose a category" choices={BLOG_CATEGORIES} value={values.category} error={shown.category} />
 
           <ChoiceField field={common('type')} label="Type" placeholder="Choose a type" choices={BLOG_TYPES} value={values.type} error={shown.type} />
+          <TagsField defaultValue={values.tags} error={shown.tags} />
 
           <div>
             <label htmlFor="short_description" className="mb-1 block font-semibold">Short description</label>

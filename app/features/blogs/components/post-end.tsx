@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { blogPath } from '../blog-path';
 import { Link } from 'react-router';
 import { useFeedback } from '~/components/feedback';
 import { LocalTime } from '~/components/local-format';
@@ -55,7 +56,7 @@ export function PostEnd({ blog, previous, next, more, follow, signedIn }: PostEn
                 </div>
                 <div className="min-w-0">
                   <h3 className="font-serif text-lg font-semibold leading-snug">
-                    <Link to={`/blogs/${post._id}`} className="after:absolute after:inset-0 after:content-[''] hover:underline">{post.title}</Link>
+                    <Link to={blogPath(post)} className="after:absolute after:inset-0 after:content-[''] hover:underline">{post.title}</Link>
                   </h3>
                   <p className="text-sm opacity-80">
                     <LocalTime iso={post.createdAt} /> · {post.readingTime}
@@ -73,7 +74,7 @@ export function PostEnd({ blog, previous, next, more, follow, signedIn }: PostEn
 function Neighbour({ post, label, rel }: { post: PostEndPost; label: string; rel: 'prev' | 'next' }) {
   return (
     <Link
-      to={`/blogs/${post._id}`}
+      to={blogPath(post)}
       rel={rel}
       className={`flex flex-col gap-1 rounded-box bg-base-200 p-4 ring-1 ring-base-300 hover:ring-primary ${rel === 'next' ? 'sm:items-end sm:text-right' : ''}`}
     >
@@ -89,7 +90,7 @@ function Neighbour({ post, label, rel }: { post: PostEndPost; label: string; rel
  */
 function FollowPrompt({ blog, follow, signedIn }: Pick<PostEndProps, 'blog' | 'follow' | 'signedIn'>) {
   if (!follow || follow.following) return <span />;
-  const back = `/blogs/${blog._id}`;
+  const back = blogPath(blog);
   return (
     <div className="flex flex-col gap-3" data-testid="follow-prompt">
       <p className="font-serif text-lg">{signedIn ? MESSAGES.followPromptSignedIn(blog.name) : MESSAGES.followPromptSignedOut(blog.name)}</p>

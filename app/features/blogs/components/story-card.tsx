@@ -3,10 +3,16 @@ import { Link } from 'react-router';
 import { HiddenBadge } from '~/components/hidden-badge';
 import { LocalTime } from '~/components/local-format';
 import { MESSAGES } from '~/lib/texts/messages';
+import { TagList } from '~/features/tags/components/tag-list';
+import { blogPath } from '../blog-path';
 import { BlogPhoto } from './blog-photo';
 
 export interface StoryCardBlog {
   _id: string;
+  /** The readable part of its address (docs/decisions/069); absent: /blogs/{id}. */
+  slug?: string;
+  /** Its tags, shown as links under the excerpt. */
+  tags?: readonly string[];
   title: string;
   photo: string | null;
   /** The photo's focus (decision 040); absent or null: the default position. */
@@ -53,13 +59,14 @@ export function StoryCard({ blog, heading: Heading = 'h2', actions, extra, testI
           {blog.availability === 'Hidden' ? <HiddenBadge /> : null}
         </div>
         <Heading id={`card-${blog._id}`} className="font-serif text-xl font-bold leading-snug">
-          <Link to={`/blogs/${blog._id}`} className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none group-hover:underline">
+          <Link to={blogPath(blog)} className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none group-hover:underline">
             {blog.title}
           </Link>
         </Heading>
         {/* grow-0: daisyUI's card body lets every <p> grow, and a clamped excerpt taller than its three lines shows a cut fourth one. */}
         <p className="line-clamp-3 grow-0 text-sm opacity-85">{blog.short_description}</p>
         {extra}
+        <TagList tags={blog.tags ?? []} />
         <p className="text-sm opacity-80" data-testid="card-byline">
           {blog.name ? <span className="font-semibold">{blog.name} · </span> : null}
           <span>{MESSAGES.postedOn} <LocalTime iso={blog.createdAt} /></span>
