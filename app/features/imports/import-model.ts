@@ -1,0 +1,47 @@
+/** What every source reader produces: the archive's content in our terms, before anything is written. */
+export interface ImportBundle {
+  source: 'ghost' | 'wordpress' | 'substack' | 'medium' | 'markdown' | 'afterglow';
+  /** The old site's address when the archive names it (used to resolve relative links and old paths). */
+  siteUrl: string | null;
+  authors: ImportAuthor[];
+  posts: ImportPost[];
+  subscribers: ImportSubscriber[];
+  /** Items the reader could not use, with why (shown in the report). */
+  skipped: { item: string; reason: string }[];
+}
+export interface ImportAuthor { sourceId: string; name: string; email: string | null; bio: string | null; avatar: ImportImageRef | null }
+export interface ImportPost {
+  /** Stable id in the source (kept: importing the same archive twice changes nothing). */
+  sourceId: string;
+  authorSourceId: string | null;
+  title: string;
+  /** The body as Markdown (HTML already converted with the shared converter, see below). */
+  markdown: string;
+  /** A short description if the source has one (excerpt, subtitle, custom_excerpt). */
+  summary: string | null;
+  status: 'published' | 'draft';
+  visibility: 'public' | 'members' | 'paid';
+  publishedAt: string | null; // ISO
+  updatedAt: string | null;   // ISO
+  /** The source's categories and tags, as named there; mapped onto our seven categories by the importer. */
+  categories: string[];
+  tags: string[];
+  cover: ImportImageRef | null;
+  /** Every image the body uses, with the exact string the Markdown holds so it can be replaced. */
+  images: { ref: ImportImageRef; inMarkdown: string }[];
+  /** Old paths this post answered at (`/2019/05/slug/`, `/p/slug`, Hugo aliases), site-relative, starting with '/'. */
+  oldPaths: string[];
+  comments: ImportComment[];
+}
+export interface ImportComment { sourceId: string; parentSourceId: string | null; authorName: string; authorUrl: string | null; text: string; createdAt: string; approved: boolean }
+export interface ImportSubscriber { email: string; name: string | null; status: 'active' | 'unsubscribed' | 'bounced'; createdAt: string | null }
+/** An image either inside the archive (a path in the zip) or at an old URL, fetched once, guarded. */
+export type ImportImageRef = { kind: 'archive'; path: string } | { kind: 'url'; url: string };
+/** A reader takes a readable archive and yields the bundle; it never writes to the database. */
+export interface ArchiveEntries {
+  /** Paths in the archive (normalised, no '..', no absolute paths). */
+  list(): string[];
+  /** A file's bytes, size-limited (throws ArchiveRefused when over the limit). */
+  read(path: string): Promise<Buffer>;
+}
+export class ArchiveRefused extends Error {}
