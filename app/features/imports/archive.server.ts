@@ -55,6 +55,19 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
   );
 }
 
+/** yauzl's own name checks, said as ours. */
+function refusalOf(error: Error): ArchiveRefused {
+  const name = /^(?:invalid relative path|absolute path): (.*)$/.exec(error.message)?.[1];
+  if (name !== undefined) {
+    try {
+      safeEntryPath(name);
+    } catch (refused) {
+      return refused as ArchiveRefused;
+    }
+  }
+  return new ArchiveRefused(`The zip archive is damaged (${error.message}).`);
+}
+
 /** Walks the central directory once, checking every entry before any file is read. */
 function indexZip(zip: yauzl.ZipFile, limits: ArchiveLimits): Promise<Map<string, yauzl.Entry>> {
   const entries = new Map<string, yauzl.Entry>();
@@ -63,7 +76,7 @@ function indexZip(zip: yauzl.ZipFile, limits: ArchiveLimits): Promise<Map<string
   return new Promise((resolve, reject) => {
     const fail = (error: unknown) => {
       zip.removeAllListeners('entry');
-      reject(error instanceof ArchiveRefused ? error : new ArchiveRefused(`The zip archive is damaged (${(error as Error).message}).`));
+      reject(error instanceof ArchiveRefused ? error : refusalOf(error as Error));
     };
     zip.on('error', fail);
     zip.on('end', () => resolve(entries));
