@@ -1,4 +1,5 @@
 import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
+import { importJob } from '~/features/imports/import-runs.service.server';
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
 import { MAIL_SUBSCRIPTIONS, prepareDailyDigest } from '~/features/mail/mail.service.server';
@@ -40,7 +41,7 @@ export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): Periodi
 export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
-const OTHER_JOBS: JobDefinition<any>[] = [];
+const OTHER_JOBS: JobDefinition<any>[] = [importJob];
 
 export interface Jobs {
   registry: JobRegistry;

@@ -9,8 +9,10 @@ export async function findImportItem(db: Db, source: string, kind: ImportItemsTa
   return row?.target_id;
 }
 
-export async function insertImportItem(db: Db, row: Insertable<Database['import_items']>): Promise<void> {
-  await db.insertInto('import_items').values(row).onConflict((oc) => oc.columns(['source', 'kind', 'source_id']).doNothing()).execute();
+/** Records an item; false when it was recorded already. */
+export async function insertImportItem(db: Db, row: Insertable<Database['import_items']>): Promise<boolean> {
+  const result = await db.insertInto('import_items').values(row).onConflict((oc) => oc.columns(['source', 'kind', 'source_id']).doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /** Forgets what an item became (an image removed again because its post could not be written). */

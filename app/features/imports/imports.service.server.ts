@@ -4,7 +4,7 @@ import { discardImage, fetchImportedImage, imageFocus, storeImportedImage } from
 import { importSubscriber } from '~/features/newsletter/newsletter.service.server';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost } from './import-model';
+import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost } from './import-model';
 import type { ImportOptions } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { firstSentence } from './markdown-images';
@@ -82,6 +82,7 @@ interface PostImages {
 /** The import's state across posts: images already stored by content hash or by old address. */
 interface Run {
   ctx: ServiceContext;
+  ownerId: string;
   bundle: ImportBundle;
   entries: ArchiveEntries;
   options: ImportOptions;
@@ -216,6 +217,8 @@ async function writeComments(run: Run, trx: ServiceContext['db'], post: ImportPo
   return count;
 }
 
+class AlreadyImported extends Error {}
+
 async function writePost(run: Run, post: ImportPost): Promise<void> {
   const { ctx, bundle, options, report } = run;
   const label = post.title || post.sourceId;
@@ -238,11 +241,13 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   const category = name === null ? DEFAULT_CATEGORY : (options.categories[name] ?? defaultCategory(name));
   if (name !== null) report.categoryMapping[name] = category;
   const createdAt = validDate(post.publishedAt) ?? validDate(post.updatedAt) ?? now;
-  const ownerId = (post.authorSourceId && options.authors[post.authorSourceId]) || ctx.user!.id;
+  const ownerId = (post.authorSourceId && options.authors[post.authorSourceId]) || run.ownerId;
   const focus = images.cover ? await imageFocus(ctx, images.cover) : null;
   const blogId = newId();
   try {
     await ctx.db.transaction().execute(async (trx) => {
+      // Claimed first: a second worker on the same item waits here, then finds it taken.
+      if (!(await repo.insertImportItem(trx, { source: bundle.source, kind: 'post', source_id: post.sourceId, target_id: blogId, run_id: run.runId, created_at: now }))) throw new AlreadyImported();
       await repo.insertImportedBlog(trx, {
         id: blogId,
         owner_id: ownerId,
@@ -265,7 +270,6 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
         removed_at: null,
         removed_reason: null,
       });
-      await repo.insertImportItem(trx, { source: bundle.source, kind: 'post', source_id: post.sourceId, target_id: blogId, run_id: run.runId, created_at: now });
       for (const path of new Set(post.oldPaths)) {
         const normal = normalLegacyPath(path);
         if (!normal) continue;
@@ -277,6 +281,10 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
       report.comments.imported += comments;
     });
   } catch (error) {
+    if (error instanceof AlreadyImported) {
+      report.posts.unchanged += 1;
+      return;
+    }
     for (const url of images.stored) {
       await discardImage(ctx, url);
       await repo.deleteImportItemsByTarget(ctx.db, 'image', url);
@@ -311,37 +319,54 @@ export function normalLegacyPath(path: string): string | null {
   return clean;
 }
 
+export const emptyReport = (source: ImportBundle['source']): ImportReport => ({
+  source,
+  categoryMapping: {},
+  posts: { imported: 0, unchanged: 0, skipped: 0 },
+  comments: { imported: 0, skipped: 0 },
+  images: { stored: 0, reused: 0, missing: 0 },
+  subscribers: { pending: 0, confirmed: 0, existing: 0, skipped: 0 },
+  legacyPaths: 0,
+  tags: [],
+  skipped: [],
+});
+
+export interface WriteHooks {
+  runId?: string;
+  /** Items already written by an earlier part of this run (posts, then subscribers, in the bundle's order). */
+  start?: number;
+  /** The report so far (an earlier part's). */
+  report?: ImportReport;
+  /** Stop after the item under way once this time has passed (a job hands the rest to its continuation). */
+  deadline?: number;
+  progress?: (done: number, total: number) => Promise<void>;
+}
+
 /**
- * Writes the bundle for the signed-in importer (her own posts, or a site's with `options.authors`
- * mapping its authors onto accounts). `progress` hears after every item. Answers the report.
+ * Writes the bundle's posts for `ownerId` (or, with `options.authors`, for the accounts its
+ * authors are mapped onto), then its subscribers. Answers the report and how far it got.
  */
 export async function writeBundle(
   ctx: ServiceContext,
+  ownerId: string,
   bundle: ImportBundle,
   entries: ArchiveEntries,
   options: ImportOptions,
-  hooks: { runId?: string; progress?: (done: number, total: number) => Promise<void> } = {},
-): Promise<ImportReport> {
-  if (!ctx.user) throw new ArchiveRefused('An import needs an account to import into.');
-  const report: ImportReport = {
-    source: bundle.source,
-    categoryMapping: {},
-    posts: { imported: 0, unchanged: 0, skipped: 0 },
-    comments: { imported: 0, skipped: 0 },
-    images: { stored: 0, reused: 0, missing: 0 },
-    subscribers: { pending: 0, confirmed: 0, existing: 0, skipped: 0 },
-    legacyPaths: 0,
-    tags: [],
-    skipped: [...bundle.skipped],
-  };
-  const run: Run = { ctx, bundle, entries, options, runId: hooks.runId ?? null, report, byRef: new Map() };
+  hooks: WriteHooks = {},
+): Promise<{ report: ImportReport; done: number; finished: boolean }> {
+  const report = hooks.report ?? { ...emptyReport(bundle.source), skipped: [...bundle.skipped] };
+  const run: Run = { ctx, ownerId, bundle, entries, options, runId: hooks.runId ?? null, report, byRef: new Map() };
   const total = bundleSize(bundle);
-  let done = 0;
-  for (const post of bundle.posts) {
-    await writePost(run, post);
+  let done = hooks.start ?? 0;
+  const overdue = () => hooks.deadline !== undefined && Date.now() > hooks.deadline;
+  for (; done < bundle.posts.length; ) {
+    if (overdue()) return { report, done, finished: false };
+    await writePost(run, bundle.posts[done]!);
     await hooks.progress?.(++done, total);
   }
-  for (const subscriber of bundle.subscribers) {
+  for (; done < total; ) {
+    if (overdue()) return { report, done, finished: false };
+    const subscriber = bundle.subscribers[done - bundle.posts.length]!;
     const email = subscriber.email.trim().toLowerCase();
     if (subscriber.status !== 'active') {
       report.subscribers.skipped += 1;
@@ -356,5 +381,14 @@ export async function writeBundle(
     }
     await hooks.progress?.(++done, total);
   }
-  return report;
+  return { report, done, finished: true };
+}
+
+/** Where an imported post's old path now is (`/blogs/<id>`), or null; tried with and without its trailing slash. */
+export async function legacyRedirect(ctx: ServiceContext, rawPath: string): Promise<string | null> {
+  const path = normalLegacyPath(rawPath);
+  if (!path) return null;
+  const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+  const blogId = (await repo.findLegacyTarget(ctx.db, path)) ?? (other.length > 1 ? await repo.findLegacyTarget(ctx.db, other) : undefined);
+  return blogId ? `/blogs/${blogId}` : null;
 }
