@@ -22,7 +22,9 @@ const iso = (value: unknown): string | null => {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   const text = str(value);
   if (!text) return null;
-  const date = new Date(/^\d{4}-\d{2}-\d{2} \d/.test(text) ? text.replace(' ', 'T') : text);
+  // Jekyll's own form, `2018-03-01 10:00:00 +0000`, as ISO 8601.
+  const jekyll = /^(\d{4}-\d{2}-\d{2}) (\d{1,2}:\d{2}(?::\d{2})?)(?:\s*([+-]\d{2}):?(\d{2}))?$/.exec(text);
+  const date = new Date(jekyll ? `${jekyll[1]}T${jekyll[2]!.padStart(jekyll[2]!.length === 4 || jekyll[2]!.length === 7 ? jekyll[2]!.length + 1 : 0, '0')}${jekyll[3] ? `${jekyll[3]}:${jekyll[4]}` : 'Z'}` : text);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 };
 const slugify = (text: string) =>
