@@ -48,6 +48,7 @@ const SERVICE_READS = {
   wishlist: ['blogs'], // a wished blog as its page shows it
   mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says and who gets a digest (docs/decisions/062)
   newsletter: ['follows', 'mail'], // the writer an unsubscribe link names; the signed mail links
+  imports: ['images', 'newsletter'], // imported images go through the pipeline; imported subscribers get the confirmation mail (docs/decisions/072)
 };
 for (const feature of features) {
   const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];

@@ -407,6 +407,44 @@ export interface NotificationSettingsTable {
   delivery: NotificationDelivery;
 }
 
+/** One import (docs/decisions/072): its owner, progress and report. */
+export type ImportRunStatus = 'scanning' | 'review' | 'queued' | 'running' | 'done' | 'failed';
+export interface ImportRunsTable {
+  id: string;
+  owner_id: string;
+  file_name: string;
+  /** Where the uploaded archive waits in the data folder (removed when the run ends). */
+  file_path: string;
+  /** JSON: the import's choices (category mapping, authors mapping, consent). */
+  options: string;
+  status: Generated<ImportRunStatus>;
+  source: string | null;
+  total_items: Generated<number>;
+  done_items: Generated<number>;
+  /** JSON: the report (what came, what was skipped and why). */
+  report: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** What a source item became: importing it again finds it here and changes nothing. */
+export interface ImportItemsTable {
+  source: string;
+  kind: 'post' | 'comment' | 'image' | 'subscriber';
+  source_id: string;
+  target_id: string;
+  run_id: string | null;
+  created_at: string;
+}
+
+/** An imported post's old path, answered with a 301 to its page. */
+export interface LegacyPathsTable {
+  path: string;
+  blog_id: string;
+  created_at: string;
+}
+
 export interface Database {
   blogs: BlogsTable;
   comments: CommentsTable;
@@ -440,6 +478,9 @@ export interface Database {
   blog_revisions: BlogRevisionsTable;
   tags: TagsTable;
   blog_tags: BlogTagsTable;
+  import_runs: ImportRunsTable;
+  import_items: ImportItemsTable;
+  legacy_paths: LegacyPathsTable;
 }
 
 /**
@@ -493,6 +534,9 @@ export const TABLE_COLUMNS = {
   blog_revisions: ['id', 'blog_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'mail_teaser', 'created_at'],
   tags: ['id', 'key', 'name', 'created_at'],
   blog_tags: ['blog_id', 'tag_id', 'position'],
+  import_runs: ['id', 'owner_id', 'file_name', 'file_path', 'options', 'status', 'source', 'total_items', 'done_items', 'report', 'created_at', 'updated_at', 'finished_at'],
+  import_items: ['source', 'kind', 'source_id', 'target_id', 'run_id', 'created_at'],
+  legacy_paths: ['path', 'blog_id', 'created_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -538,4 +582,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   blog_revisions: true,
   tags: true,
   blog_tags: true,
+  import_runs: true,
+  import_items: true,
+  legacy_paths: true,
 };

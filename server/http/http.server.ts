@@ -13,6 +13,7 @@ import { providerPhotoOrigins } from '../auth.server';
 import { type AppDeps, type AppEnv, resolveUser, serviceContext } from '../context.server';
 import { metricsEndpoint, observeRequests, routeLabeler } from '../metrics.server';
 import { compress } from './middleware/compress.server';
+import { legacyPaths } from './middleware/legacy-paths.server';
 import { originCheck } from './middleware/origin-check.server';
 import { pageBodyLimit } from './middleware/page-body-limit.server';
 import { type KeptRead, pageCache } from './middleware/page-cache.server';
@@ -105,6 +106,8 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     c.set('user', await resolveUser(deps, c.req.raw.headers));
     return next();
   });
+  // Outside the page cache, so a kept 404 is looked up too: an imported post's old path answers 301.
+  app.use(legacyPaths(deps));
   app.use(pageCache(deps, options.pageReads));
   app.use(viewerMemo(deps, options.pageReads));
   app.route('/api', createApi(deps));

@@ -1,5 +1,6 @@
 import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
 import { publishScheduledDraft } from '~/features/blogs/drafts.service.server';
+import { importJob } from '~/features/imports/import-runs.service.server';
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
 import { FOLLOW_SUBSCRIPTIONS } from '~/features/follows/follows.service.server';
@@ -47,6 +48,7 @@ export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOT
 const OTHER_JOBS: JobDefinition<any>[] = [
   // A scheduled post, published at its time (docs/decisions/070).
   publishScheduledDraft,
+  importJob,
 ];
 
 export interface Jobs {

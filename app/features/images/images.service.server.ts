@@ -245,3 +245,17 @@ export async function adoptPhoto(ctx: ServiceContext, photo: string): Promise<{ 
   ctx.log.info({ photo: new URL(photo).host }, 'photo fetched from an address');
   return { url: (await storeProcessed(ctx, ctx.images, image)).url, stored: true };
 }
+
+/**
+ * An image an import brings (docs/decisions/072): judged and re-encoded by the same pipeline as
+ * an upload, stored, its URL answered. Not counted per client: the import's own limits bound it.
+ */
+export async function storeImportedImage(ctx: ServiceContext, bytes: Buffer): Promise<{ url: string }> {
+  return storeProcessed(ctx, ctx.images, await processImage(bytes));
+}
+
+/** An import's image at its old address, fetched once with the photo fetch's guards (public addresses only, size and time bounds). */
+export async function fetchImportedImage(ctx: ServiceContext, address: string): Promise<Buffer> {
+  if (!ctx.photoFetch) throw new AppError('bad_request', 'photo: images at other addresses are not fetched here', 'photo');
+  return fetchPhoto(address, ctx.photoFetch);
+}

@@ -20,6 +20,11 @@ export async function findAccount(db: Db, userId: string) {
   return db.selectFrom('user').select(['id', 'name', 'email', 'image']).where('id', '=', userId).executeTakeFirst();
 }
 
+/** The account with this email (any case), for the operator's command line. */
+export async function findAccountByEmail(db: Db, email: string) {
+  return db.selectFrom('user').select(['id', 'name', 'email', 'image']).where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
+}
+
 /** The account with everything of it (sessions, sign-in methods, profile) by ON DELETE CASCADE. */
 export async function deleteAccount(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('user').where('id', '=', userId).execute();

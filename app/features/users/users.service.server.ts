@@ -4,7 +4,7 @@ import { AppError } from '~/lib/core/errors';
 import { MESSAGES } from '~/lib/texts/messages';
 import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/core/service-context';
 import { aboutOf, type ProfileAbout, type ProfileView } from './users.presenter';
-import { blogsTouchedBy, countAccounts, deleteAccount, findAccount, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile, deleteResetLinks } from './users.repo.server';
+import { blogsTouchedBy, countAccounts, deleteAccount, findAccount, findAccountByEmail as findAccountRowByEmail, findProfile, insertProfileIfMissing, type ProfileRow, updateProfile, deleteResetLinks } from './users.repo.server';
 import { type SaveUserInput, sameEmail, type UpdateProfileInput } from './users.schema';
 
 interface NewAccount {
@@ -104,6 +104,12 @@ async function viewOf(ctx: ServiceContext, user: SessionUser): Promise<ProfileVi
 }
 
 /** How many people have an account (the home page's figures). */
+/** The operator's command line acts as an account named by its email (`npm run import -- FILE --as EMAIL`). */
+export async function findAccountByEmail(ctx: ServiceContext, email: string): Promise<SessionUser | null> {
+  const row = await findAccountRowByEmail(ctx.db, email);
+  return row ? { id: row.id, name: row.name, email: row.email, image: row.image } : null;
+}
+
 export async function countMembers(ctx: ServiceContext): Promise<number> {
   return countAccounts(ctx.db);
 }

@@ -1,0 +1,215 @@
+import { rm } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineJob, enqueueJob, type JobRun } from '~/kernel/jobs.server';
+import { assertCanWrite } from '~/kernel/standing.server';
+import { AppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
+import type { ServiceContext } from '~/lib/core/service-context';
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, openArchive } from './archive.server';
+import { ArchiveRefused, type ImportBundle } from './import-model';
+import { readBundle } from './imports-readers.server';
+import { type ImportOptions, ImportOptionsSchema } from './imports.schema';
+import * as repo from './imports.repo.server';
+import { bundleSize, defaultCategoryMapping, type ImportReport, writeBundle } from './imports.service.server';
+
+/**
+ * An import as a run of the job queue (docs/decisions/072). A run is first scanned (the archive
+ * opened and read, nothing written) so the importer sees what came and the category mapping;
+ * once confirmed it is written, in parts of at most WRITE_SLICE_MS each (a part never outlives
+ * its job's lease: it queues the next, which carries on from the item it reached). The archive
+ * waits in the data folder until the run ends.
+ */
+
+/** What a scan found, shown before anything is written. */
+export interface ImportScan {
+  source: ImportBundle['source'];
+  posts: number;
+  subscribers: number;
+  authors: { sourceId: string; name: string; email: string | null }[];
+  categoryMapping: Record<string, string>;
+  skipped: ImportBundle['skipped'];
+}
+
+export interface ImportRunView {
+  id: string;
+  fileName: string;
+  status: 'scanning' | 'review' | 'queued' | 'running' | 'done' | 'failed';
+  done: number;
+  total: number;
+  scan: ImportScan | null;
+  report: ImportReport | null;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** How long one job writes before handing the rest to the next. */
+export const WRITE_SLICE_MS = 120_000;
+/** Progress is written at most this often (a bar polled every second or two needs no more). */
+const PROGRESS_EVERY_MS = 500;
+
+interface Stored {
+  scan?: ImportScan;
+  report?: ImportReport;
+  error?: string;
+}
+
+const parse = (text: string | null): Stored => (text ? (JSON.parse(text) as Stored) : {});
+
+function present(row: NonNullable<Awaited<ReturnType<typeof repo.findRun>>>): ImportRunView {
+  const stored = parse(row.report);
+  return {
+    id: row.id,
+    fileName: row.file_name,
+    status: row.status,
+    done: row.done_items,
+    total: row.total_items,
+    scan: stored.scan ?? null,
+    report: stored.report ?? null,
+    error: stored.error ?? null,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+const notFound = () => new AppError('not_found', 'No such import.');
+
+/** A run its owner may see. */
+async function ownRun(ctx: ServiceContext, id: string) {
+  const user = await assertCanWrite(ctx);
+  const row = await repo.findRun(ctx.db, id);
+  if (!row || row.owner_id !== user.id) throw notFound();
+  return row;
+}
+
+export const importJob = defineJob({
+  kind: 'import',
+  payload: z.object({ runId: z.string(), phase: z.enum(['scan', 'write']), part: z.number().int().min(0) }),
+  maxAttempts: 3,
+  retryMs: 30_000,
+  run: (ctx, payload, job) => runImportJob(ctx, payload, job),
+});
+
+/**
+ * Starts an import of the archive at `filePath` (already in the data folder, the run's from now
+ * on) for the signed-in writer. `confirmed`: written straight after the scan with the default or
+ * given mapping (the command line); otherwise the run waits in `review` for the importer.
+ */
+export async function startImport(
+  ctx: ServiceContext,
+  input: { fileName: string; filePath: string; options?: Partial<ImportOptions>; confirmed?: boolean; keepFile?: boolean },
+): Promise<{ runId: string }> {
+  const user = await assertCanWrite(ctx);
+  const options = ImportOptionsSchema.parse(input.options ?? {});
+  const now = ctx.now().toISOString();
+  const id = newId();
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertRun(trx, {
+      id,
+      owner_id: user.id,
+      file_name: input.fileName.slice(0, 200),
+      file_path: input.filePath,
+      options: JSON.stringify({ ...options, confirmed: input.confirmed === true, keepFile: input.keepFile === true }),
+      status: 'scanning',
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+      report: null,
+    });
+    await enqueueJob({ ...ctx, db: trx }, importJob, { runId: id, phase: 'scan', part: 0 }, { key: `import:${id}:scan` });
+  });
+  return { runId: id };
+}
+
+/** The importer confirms (and may change) the category mapping: the run is queued for writing. */
+export async function confirmImport(ctx: ServiceContext, runId: string, mapping: ImportOptions['categories']): Promise<void> {
+  const row = await ownRun(ctx, runId);
+  if (row.status !== 'review') throw new AppError('conflict', 'This import is not waiting for its mapping any more.');
+  const options = { ...JSON.parse(row.options), categories: mapping };
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateRun(trx, runId, { status: 'queued', options: JSON.stringify(options), updated_at: ctx.now().toISOString() });
+    await enqueueJob({ ...ctx, db: trx }, importJob, { runId, phase: 'write', part: 0 }, { key: `import:${runId}:write:0` });
+  });
+}
+
+export async function getImportRun(ctx: ServiceContext, runId: string): Promise<ImportRunView> {
+  return present(await ownRun(ctx, runId));
+}
+
+export async function listMyImports(ctx: ServiceContext): Promise<ImportRunView[]> {
+  const user = await assertCanWrite(ctx);
+  return (await repo.listRuns(ctx.db, user.id, 10)).map(present);
+}
+
+/** The archive limits in force (a test narrows them). */
+let archiveLimits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS;
+export const setArchiveLimitsForTests = (limits: ArchiveLimits) => void (archiveLimits = limits);
+
+/** Ends a run; the uploaded archive is removed (an operator's own file, named on the command line, is kept). */
+async function finish(ctx: ServiceContext, run: { id: string; file_path: string; keepFile: boolean }, patch: { status: 'done' | 'failed'; report: Stored }) {
+  const now = ctx.now().toISOString();
+  await repo.updateRun(ctx.db, run.id, { status: patch.status, report: JSON.stringify(patch.report), updated_at: now, finished_at: now });
+  if (!run.keepFile) await rm(run.file_path, { force: true });
+}
+
+async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase: 'scan' | 'write'; part: number }, job: JobRun): Promise<void> {
+  const row = await repo.findRun(ctx.db, payload.runId);
+  if (!row || row.status === 'done' || row.status === 'failed') return;
+  const options = JSON.parse(row.options) as ImportOptions & { confirmed: boolean; keepFile: boolean };
+  const ending = { id: row.id, file_path: row.file_path, keepFile: options.keepFile };
+  const stored = parse(row.report);
+  let archive: Awaited<ReturnType<typeof openArchive>> | null = null;
+  try {
+    archive = await openArchive(row.file_path, archiveLimits);
+    const bundle = await readBundle(archive, { siteUrl: options.siteUrl });
+    if (payload.phase === 'scan') {
+      const scan: ImportScan = {
+        source: bundle.source,
+        posts: bundle.posts.length,
+        subscribers: bundle.subscribers.length,
+        authors: bundle.authors.map(({ sourceId, name, email }) => ({ sourceId, name, email })),
+        categoryMapping: { ...defaultCategoryMapping(bundle), ...options.categories },
+        skipped: bundle.skipped,
+      };
+      const next = options.confirmed ? 'queued' : 'review';
+      await ctx.db.transaction().execute(async (trx) => {
+        await repo.updateRun(trx, row.id, { status: next, source: bundle.source, total_items: bundleSize(bundle), report: JSON.stringify({ scan }), updated_at: ctx.now().toISOString() });
+        if (options.confirmed) await enqueueJob({ ...ctx, db: trx }, importJob, { runId: row.id, phase: 'write', part: 0 }, { key: `import:${row.id}:write:0` });
+      });
+      return;
+    }
+    await repo.updateRun(ctx.db, row.id, { status: 'running', updated_at: ctx.now().toISOString() });
+    let lastWrite = 0;
+    const result = await writeBundle(ctx, row.owner_id, bundle, archive, options, {
+      runId: row.id,
+      start: row.done_items,
+      report: stored.report,
+      deadline: Date.now() + WRITE_SLICE_MS,
+      progress: async (done) => {
+        if (Date.now() - lastWrite < PROGRESS_EVERY_MS) return;
+        lastWrite = Date.now();
+        await repo.updateRun(ctx.db, row.id, { done_items: done, updated_at: ctx.now().toISOString() });
+      },
+    });
+    if (result.finished) {
+      await repo.updateRun(ctx.db, row.id, { done_items: result.done });
+      await finish(ctx, ending, { status: 'done', report: { ...stored, report: result.report } });
+      ctx.log.info({ run: row.id, posts: result.report.posts, images: result.report.images }, 'import done');
+      return;
+    }
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.updateRun(trx, row.id, { done_items: result.done, report: JSON.stringify({ ...stored, report: result.report }), updated_at: ctx.now().toISOString() });
+      const part = payload.part + 1;
+      await enqueueJob({ ...ctx, db: trx }, importJob, { runId: row.id, phase: 'write', part }, { key: `import:${row.id}:write:${part}` });
+    });
+  } catch (error) {
+    if (error instanceof ArchiveRefused || job.attempt >= importJob.maxAttempts) {
+      await finish(ctx, ending, { status: 'failed', report: { ...stored, error: (error as Error).message } });
+      ctx.log.warn({ run: row.id, err: error }, 'import failed');
+      return;
+    }
+    throw error;
+  } finally {
+    await archive?.close();
+  }
+}

@@ -1,0 +1,79 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Database, ImportItemsTable } from '~/db/schema';
+
+type Db = Kysely<Database>;
+
+/** What a source item became, or undefined when it was never imported. */
+export async function findImportItem(db: Db, source: string, kind: ImportItemsTable['kind'], sourceId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('import_items').select('target_id').where('source', '=', source).where('kind', '=', kind).where('source_id', '=', sourceId).executeTakeFirst();
+  return row?.target_id;
+}
+
+/** Records an item; false when it was recorded already. */
+export async function insertImportItem(db: Db, row: Insertable<Database['import_items']>): Promise<boolean> {
+  const result = await db.insertInto('import_items').values(row).onConflict((oc) => oc.columns(['source', 'kind', 'source_id']).doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Forgets what an item became (an image removed again because its post could not be written). */
+export async function deleteImportItemsByTarget(db: Db, kind: ImportItemsTable['kind'], targetId: string): Promise<void> {
+  await db.deleteFrom('import_items').where('kind', '=', kind).where('target_id', '=', targetId).execute();
+}
+
+/** An imported post with its old paths and comments, in the caller's transaction. */
+export async function insertImportedBlog(db: Db, row: Insertable<Database['blogs']>): Promise<void> {
+  await db.insertInto('blogs').values(row).execute();
+}
+
+/** Claims an old path for a post; false when another post answers it already. */
+export async function insertLegacyPath(db: Db, row: Insertable<Database['legacy_paths']>): Promise<boolean> {
+  const result = await db.insertInto('legacy_paths').values(row).onConflict((oc) => oc.column('path').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** The post an old path leads to, while it is there and not removed. */
+export async function findLegacyTarget(db: Db, path: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('legacy_paths')
+    .innerJoin('blogs', 'blogs.id', 'legacy_paths.blog_id')
+    .select('legacy_paths.blog_id')
+    .where('legacy_paths.path', '=', path)
+    .where('blogs.removed_at', 'is', null)
+    .executeTakeFirst();
+  return row?.blog_id;
+}
+
+/** The name-only author of imported comments (a remote actor by a stable `import:` URI), made once. */
+export async function ensureImportedAuthor(db: Db, actor: { id: string; uri: string; name: string; profileUrl: string | null; now: string }): Promise<string> {
+  await db
+    .insertInto('remote_actors')
+    .values({ id: actor.id, uri: actor.uri, handle: actor.name, name: actor.name, avatar_url: null, profile_url: actor.profileUrl, created_at: actor.now, updated_at: actor.now })
+    .onConflict((oc) => oc.column('uri').doNothing())
+    .execute();
+  const row = await db.selectFrom('remote_actors').select('id').where('uri', '=', actor.uri).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertImportedComment(db: Db, row: Insertable<Database['comments']>): Promise<void> {
+  await db.insertInto('comments').values(row).execute();
+}
+
+export async function setCommentsCount(db: Db, blogId: string, count: number): Promise<void> {
+  await db.updateTable('blogs').set({ comments_count: count }).where('id', '=', blogId).execute();
+}
+
+export async function insertRun(db: Db, row: Insertable<Database['import_runs']>): Promise<void> {
+  await db.insertInto('import_runs').values(row).execute();
+}
+
+export async function updateRun(db: Db, id: string, patch: Updateable<Database['import_runs']>): Promise<void> {
+  await db.updateTable('import_runs').set(patch).where('id', '=', id).execute();
+}
+
+export async function findRun(db: Db, id: string) {
+  return db.selectFrom('import_runs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listRuns(db: Db, ownerId: string, limit: number) {
+  return db.selectFrom('import_runs').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').limit(limit).execute();
+}
