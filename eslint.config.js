@@ -47,6 +47,7 @@ const SERVICE_READS = {
   mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says (docs/decisions/062)
   newsletter: ['follows', 'mail', 'notifications'], // a mailed unsubscribe link may end follows or notification mails; the confirmation mail is queued with the subscription
   notifications: ['mail'], // notification mails go through the mail queue (docs/decisions/062)
+  exports: ['blogs', 'mail', 'moderation'], // ghost.json's html is the site's own render; the ready mail's text; a site export is for admins (docs/decisions/074)
 };
 for (const feature of features) {
   const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];

@@ -319,6 +319,25 @@ export interface NotificationSettingsTable {
   delivery: NotificationDelivery;
 }
 
+export type ExportScope = 'writer' | 'site';
+export type ExportStatus = 'pending' | 'ready' | 'failed';
+
+/** A zip someone asked for, made in the background and kept until `expires_at` (docs/decisions/074). */
+export interface ExportsTable {
+  id: string;
+  /** Who asked, and the only one who may download it. */
+  user_id: string;
+  scope: ExportScope;
+  status: Generated<ExportStatus>;
+  size_bytes: number | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+  expires_at: string;
+  /** The mail with its link went out. */
+  mailed_at: string | null;
+}
+
 export interface Database {
   blogs: BlogsTable;
   comments: CommentsTable;
@@ -345,6 +364,7 @@ export interface Database {
   notifications: NotificationsTable;
   notification_actors: NotificationActorsTable;
   notification_settings: NotificationSettingsTable;
+  exports: ExportsTable;
 }
 
 /**
@@ -391,6 +411,7 @@ export const TABLE_COLUMNS = {
   notifications: ['id', 'recipient_id', 'kind', 'group_key', 'blog_id', 'comment_id', 'actor_id', 'actor_count', 'detail', 'created_at', 'updated_at', 'read_at'],
   notification_actors: ['notification_id', 'actor_id', 'created_at'],
   notification_settings: ['user_id', 'kind', 'delivery'],
+  exports: ['id', 'user_id', 'scope', 'status', 'size_bytes', 'error', 'created_at', 'finished_at', 'expires_at', 'mailed_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -429,4 +450,5 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   notifications: true,
   notification_actors: true,
   notification_settings: true,
+  exports: true,
 };

@@ -4,6 +4,8 @@ import { Page } from '~/components/page';
 import { FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';
+import { listExports, requestExport } from '~/features/exports/exports.service.server';
+import { ExportList } from '~/features/exports/components/export-list';
 import { changePassword, deleteOwnAccount, requestEmailChange } from '~/features/users/account.service.server';
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, fieldErrors, PASSWORD_MAX_LENGTH } from '~/features/users/users.schema';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
@@ -12,30 +14,42 @@ import { MESSAGES } from '~/lib/texts/messages';
 import { defineAction } from '~/lib/page/page-action.server';
 import { pageTitle } from '~/lib/page/seo';
 import { EMAIL_MAX_LENGTH } from '~/lib/core/validation';
+import { AppError } from '~/lib/core/errors';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.accountSettings) }];
 
 /** The page a confirmed email change lands on says so; a link asked before a new password does not work. */
-export function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const outcome = new URL(request.url).searchParams.get('email');
-  return { email: context.user?.email ?? null, notice: outcome === 'changed' ? MESSAGES.emailChanged : outcome === 'stale' ? MESSAGES.resetLinkInvalid : null };
+  const exports = context.user ? await listExports(context.service, context.deps.config) : [];
+  return { email: context.user?.email ?? null, notice: outcome === 'changed' ? MESSAGES.emailChanged : outcome === 'stale' ? MESSAGES.resetLinkInvalid : null, exports };
 }
 
-type Intent = 'password' | 'email' | 'delete';
+type Intent = 'password' | 'email' | 'delete' | 'export';
 interface AccountActionData {
   intent: Intent;
   errors: Partial<Record<'currentPassword' | 'newPassword' | 'newEmail' | 'password' | 'confirm', string>>;
   formError?: string;
   sentTo?: string;
+  exportStarted?: boolean;
 }
 
 /** Change password, change email, delete the account (docs/decisions/067): each through better-auth's own endpoint. */
 export const action = defineAction<Route.ActionArgs>()(
   { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema } },
-  async ({ request }, { ctx, input }) => {
+  async ({ request, context }, { ctx, input }) => {
     const form = Object.fromEntries(await request.formData());
-    const intent: Intent = form.intent === 'email' || form.intent === 'delete' ? form.intent : 'password';
+    const intent: Intent = form.intent === 'email' || form.intent === 'delete' || form.intent === 'export' ? form.intent : 'password';
+    if (intent === 'export') {
+      try {
+        await requestExport(ctx, context.deps.config, 'writer');
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'conflict') return data<AccountActionData>({ intent, errors: {}, formError: error.message }, error.status);
+        throw error;
+      }
+      return data<AccountActionData>({ intent, errors: {}, exportStarted: true });
+    }
     if (intent === 'delete') {
       const parsed = input.delete.safeParse(form);
       if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
@@ -58,7 +72,7 @@ export const action = defineAction<Route.ActionArgs>()(
   },
 );
 
-export default function Account({ loaderData: { email, notice }, actionData }: Route.ComponentProps) {
+export default function Account({ loaderData: { email, notice, exports }, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const of = (intent: Intent) => (actionData?.intent === intent ? actionData : undefined);
@@ -73,6 +87,7 @@ export default function Account({ loaderData: { email, notice }, actionData }: R
   const password = of('password');
   const change = of('email');
   const leave = of('delete');
+  const download = of('export');
   return (
     <Page title={MESSAGES.accountSettings} wide={false}>
       {notice ? <p role="status" className="alert alert-info mt-6" data-testid="account-notice">{notice}</p> : null}
@@ -92,9 +107,17 @@ export default function Account({ loaderData: { email, notice }, actionData }: R
         {change?.sentTo ? <p role="status" className="alert alert-success" data-testid="email-change-sent">{MESSAGES.emailChangeSent(change.sentTo)}</p> : null}
         <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changeEmailTitle}</button>
       </SettingsCard>
+      <SettingsCard testId="export-everything" title={MESSAGES.exportTitle}>
+        <p>{MESSAGES.exportWhat}</p>
+        <input type="hidden" name="intent" value="export" />
+        <FormError id="export-form-error" message={download?.formError} />
+        {download?.exportStarted ? <p role="status" className="alert alert-success" data-testid="export-started">{MESSAGES.exportStarted}</p> : null}
+        <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.exportButton}</button>
+        <ExportList exports={exports} />
+      </SettingsCard>
       <SettingsCard testId="delete-account" title={MESSAGES.deleteAccountTitle} danger>
         <p>{MESSAGES.deleteAccountWhat}</p>
-        <p className="text-sm opacity-85" data-testid="export-coming">{MESSAGES.exportComing}</p>
+        <p className="text-sm opacity-85" data-testid="export-before-you-go">{MESSAGES.exportBeforeYouGo}</p>
         <input type="hidden" name="intent" value="delete" />
         <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={leave?.errors.password} />
         <label className="label cursor-pointer justify-start gap-3 whitespace-normal">

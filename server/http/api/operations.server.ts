@@ -1,6 +1,7 @@
 import { BLOG_OPERATIONS } from './blogs.api.server';
 import { COMMENT_OPERATIONS } from './comments.api.server';
 import type { Operation } from './endpoints.server';
+import { EXPORT_OPERATIONS } from './exports.api.server';
 import { IMAGE_OPERATIONS } from './images.api.server';
 import { MODERATION_OPERATIONS } from './moderation.api.server';
 import { SUBSCRIBER_OPERATIONS } from './newsletter.api.server';
@@ -22,4 +23,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...COMMENT_OPERATIONS,
   ...MODERATION_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
+  ...EXPORT_OPERATIONS,
 ];
