@@ -49,6 +49,7 @@ const SERVICE_READS = {
   mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says and who gets a digest (docs/decisions/062)
   newsletter: ['follows', 'mail'], // the writer an unsubscribe link names; the signed mail links
   imports: ['images', 'newsletter'], // imported images go through the pipeline; imported subscribers get the confirmation mail (docs/decisions/072)
+  exports: ['blogs', 'mail', 'moderation'], // ghost.json's html is the site's own render; the ready mail's text; a site export is for admins (docs/decisions/074)
 };
 for (const feature of features) {
   const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];

@@ -13,6 +13,7 @@ export default [
   route('profile/stats', 'routes/profile-stats.tsx'),
   route('update-profile', 'routes/update-profile.tsx'),
   route('account', 'routes/account.tsx'),
+  route('exports/:id/:token', 'routes/export-download.ts'),
   route('allblogs', 'routes/all-blogs.tsx'),
   route('addBlog', 'routes/add-blog.tsx'),
   route('blogs/:id', 'routes/blog-detail.tsx'),

@@ -1,6 +1,7 @@
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import { ConfigError, loadConfig } from './config.server';
 import { closeMarkdownPool } from '~/features/blogs/markdown.server';
+import { exportToFile } from '~/features/exports/exports.service.server';
 import { imageStoreFor } from '~/features/images/image-store.server';
 import { type SweepResult, sweepOrphanedImages, UPLOAD_GRACE_MS } from '~/features/images/image-sweep.service.server';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
@@ -132,4 +133,12 @@ export function sweepUploads(deps: AppDeps, graceMs = UPLOAD_GRACE_MS): Promise<
 export async function setAdmin(deps: AppDeps, email: string, grant: boolean): Promise<boolean> {
   const { changed } = await setAdminByOperator(serviceContext(deps, null), email, grant);
   return changed;
+}
+
+/**
+ * `npm run export -- [--site | --as EMAIL] OUT.zip`: the whole site, or one writer's things, written
+ * straight to a file (docs/decisions/074). Answers what went in.
+ */
+export function exportArchive(deps: AppDeps, target: { site: true } | { email: string }, out: string) {
+  return exportToFile(serviceContext(deps, null), deps.config, target, out);
 }

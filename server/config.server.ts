@@ -96,6 +96,8 @@ const EnvSchema = z.object({
     .positive('must be above 0')
     .max(100, 'must be at most 100')
     .default(10),
+  // How long a made export is kept and its mailed link works (docs/decisions/074).
+  EXPORT_KEEP_HOURS: z.coerce.number({ message: 'must be a number of hours' }).int('must be a whole number of hours').min(1, 'must be at least 1').max(720, 'must be at most 720').default(72),
   // Test-only: lets the server fetch a blog photo from a loopback address (a test's own image
   // server). Never in production: it opens this host's own services to anyone who writes a blog
   // (docs/decisions/050).

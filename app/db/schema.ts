@@ -445,6 +445,24 @@ export interface LegacyPathsTable {
   created_at: string;
 }
 
+export type ExportScope = 'writer' | 'site';
+export type ExportStatus = 'pending' | 'ready' | 'failed';
+/** A zip someone asked for, made in the background and kept until `expires_at` (docs/decisions/074). */
+export interface ExportsTable {
+  id: string;
+  /** Who asked, and the only one who may download it. */
+  user_id: string;
+  scope: ExportScope;
+  status: Generated<ExportStatus>;
+  size_bytes: number | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+  expires_at: string;
+  /** The mail with its link went out. */
+  mailed_at: string | null;
+}
+
 export interface Database {
   blogs: BlogsTable;
   comments: CommentsTable;
@@ -481,6 +499,7 @@ export interface Database {
   import_runs: ImportRunsTable;
   import_items: ImportItemsTable;
   legacy_paths: LegacyPathsTable;
+  exports: ExportsTable;
 }
 
 /**
@@ -537,6 +556,7 @@ export const TABLE_COLUMNS = {
   import_runs: ['id', 'owner_id', 'file_name', 'file_path', 'options', 'status', 'source', 'total_items', 'done_items', 'report', 'created_at', 'updated_at', 'finished_at'],
   import_items: ['source', 'kind', 'source_id', 'target_id', 'run_id', 'created_at'],
   legacy_paths: ['path', 'blog_id', 'created_at'],
+  exports: ['id', 'user_id', 'scope', 'status', 'size_bytes', 'error', 'created_at', 'finished_at', 'expires_at', 'mailed_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -585,4 +605,5 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   import_runs: true,
   import_items: true,
   legacy_paths: true,
+  exports: true,
 };

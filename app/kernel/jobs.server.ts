@@ -58,7 +58,7 @@ export interface EnqueueOptions {
  * false when a job with this key exists already. The payload is checked here, so a bad one fails
  * its caller instead of a worker later.
  */
-export async function enqueueJob<P>(ctx: Pick<ServiceContext, 'db' | 'now'>, job: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<boolean> {
+export async function enqueueJob<P>(ctx: Pick<ServiceContext, 'db' | 'now'>, job: Pick<JobDefinition<P>, 'kind' | 'payload'>, payload: P, options: EnqueueOptions = {}): Promise<boolean> {
   const checked = job.payload.parse(payload);
   const now = ctx.now().toISOString();
   return repo.insertJob(ctx.db, {

@@ -7,12 +7,15 @@ import { PasswordField } from '~/features/users/components/password-field';
 import { changePassword, deleteOwnAccount, myPasskeys, removePasskey, requestEmailChange } from '~/features/users/account.service.server';
 import { PasskeysSection } from '~/features/users/components/passkeys';
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, fieldErrors, PASSWORD_MAX_LENGTH, RemovePasskeySchema } from '~/features/users/users.schema';
+import { listExports, requestExport } from '~/features/exports/exports.service.server';
+import { ExportList } from '~/features/exports/components/export-list';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
 import { withFlash } from '~/lib/page/flash.server';
 import { MESSAGES } from '~/lib/texts/messages';
 import { defineAction } from '~/lib/page/page-action.server';
 import { pageTitle } from '~/lib/page/seo';
 import { EMAIL_MAX_LENGTH } from '~/lib/core/validation';
+import { AppError } from '~/lib/core/errors';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.accountSettings) }];
@@ -21,23 +24,34 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(mat
 export async function loader({ context, request }: Route.LoaderArgs) {
   const outcome = new URL(request.url).searchParams.get('email');
   const notice = outcome === 'changed' ? MESSAGES.emailChanged : outcome === 'stale' ? MESSAGES.resetLinkInvalid : null;
-  return { email: context.user?.email ?? null, notice, passkeys: context.user ? await myPasskeys(context.service) : [] };
+  const exports = context.user ? await listExports(context.service, context.deps.config) : [];
+  return { email: context.user?.email ?? null, notice, passkeys: context.user ? await myPasskeys(context.service) : [], exports };
 }
 
-type Intent = 'password' | 'email' | 'delete' | 'passkey-remove';
+type Intent = 'password' | 'email' | 'delete' | 'passkey-remove' | 'export';
 interface AccountActionData {
   intent: Intent;
   errors: Partial<Record<'currentPassword' | 'newPassword' | 'newEmail' | 'password' | 'confirm', string>>;
   formError?: string;
   sentTo?: string;
+  exportStarted?: boolean;
 }
 
 /** Change password, change email, delete the account (docs/decisions/067): each through better-auth's own endpoint. */
 export const action = defineAction<Route.ActionArgs>()(
   { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema, passkey: RemovePasskeySchema } },
-  async ({ request }, { ctx, input }) => {
+  async ({ request, context }, { ctx, input }) => {
     const form = Object.fromEntries(await request.formData());
-    const intent: Intent = form.intent === 'email' || form.intent === 'delete' || form.intent === 'passkey-remove' ? form.intent : 'password';
+    const intent: Intent = form.intent === 'email' || form.intent === 'delete' || form.intent === 'passkey-remove' || form.intent === 'export' ? form.intent : 'password';
+    if (intent === 'export') {
+      try {
+        await requestExport(ctx, context.deps.config, 'writer');
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'conflict') return data<AccountActionData>({ intent, errors: {}, formError: error.message }, error.status);
+        throw error;
+      }
+      return data<AccountActionData>({ intent, errors: {}, exportStarted: true });
+    }
     if (intent === 'passkey-remove') {
       const parsed = input.passkey.safeParse(form);
       if (!parsed.success) return data<AccountActionData>({ intent, errors: {}, formError: MESSAGES.passkeyFailed }, 400);
@@ -67,7 +81,7 @@ export const action = defineAction<Route.ActionArgs>()(
   },
 );
 
-export default function Account({ loaderData: { email, notice, passkeys }, actionData }: Route.ComponentProps) {
+export default function Account({ loaderData: { email, notice, passkeys, exports }, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const of = (intent: Intent) => (actionData?.intent === intent ? actionData : undefined);
@@ -82,6 +96,7 @@ export default function Account({ loaderData: { email, notice, passkeys }, actio
   const password = of('password');
   const change = of('email');
   const leave = of('delete');
+  const download = of('export');
   return (
     <Page title={MESSAGES.accountSettings} wide={false}>
       {notice ? <p role="status" className="alert alert-info mt-6" data-testid="account-notice">{notice}</p> : null}
@@ -102,9 +117,17 @@ export default function Account({ loaderData: { email, notice, passkeys }, actio
         <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.changeEmailTitle}</button>
       </SettingsCard>
       <PasskeysSection passkeys={passkeys} removeError={of('passkey-remove')?.formError} />
+      <SettingsCard testId="export-everything" title={MESSAGES.exportTitle}>
+        <p>{MESSAGES.exportWhat}</p>
+        <input type="hidden" name="intent" value="export" />
+        <FormError id="export-form-error" message={download?.formError} />
+        {download?.exportStarted ? <p role="status" className="alert alert-success" data-testid="export-started">{MESSAGES.exportStarted}</p> : null}
+        <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.exportButton}</button>
+        <ExportList exports={exports} />
+      </SettingsCard>
       <SettingsCard testId="delete-account" title={MESSAGES.deleteAccountTitle} danger>
         <p>{MESSAGES.deleteAccountWhat}</p>
-        <p className="text-sm opacity-85" data-testid="export-coming">{MESSAGES.exportComing}</p>
+        <p className="text-sm opacity-85" data-testid="export-before-you-go">{MESSAGES.exportBeforeYouGo}</p>
         <input type="hidden" name="intent" value="delete" />
         <PasswordField label={MESSAGES.currentPasswordLabel} name="password" autoComplete="current-password" maxLength={PASSWORD_MAX_LENGTH} error={leave?.errors.password} />
         <label className="label cursor-pointer justify-start gap-3 whitespace-normal">

@@ -1,5 +1,10 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { data, Form, Link, useNavigation } from 'react-router';
+import { ExportList } from '~/features/exports/components/export-list';
+import { listExports, requestExport } from '~/features/exports/exports.service.server';
+import { FormError } from '~/features/users/components/auth-card';
+import { AppError } from '~/lib/core/errors';
+import { defineAction } from '~/lib/page/page-action.server';
 import { LocalTime } from '~/components/local-format';
 import { getInstanceOverview } from '~/features/moderation/instance.service.server';
 import { MESSAGES } from '~/lib/texts/messages';
@@ -17,15 +22,28 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export async function loader({ context, request }: Route.LoaderArgs) {
   userOrRedirectToLogin(context, request);
   try {
-    return await getInstanceOverview(context.service, context.deps.config, {
+    const overview = await getInstanceOverview(context.service, context.deps.config, {
       nodeVersion: process.versions.node,
       uptimeSeconds: process.uptime(),
       viewsBuffered: context.deps.views.buffered,
     });
+    const exports = (await listExports(context.service, context.deps.config)).filter((e) => e.scope === 'site');
+    return { ...overview, exports };
   } catch (error) {
     errorPage(error, { hideForbidden: true });
   }
 }
+
+/** An admin asks for an export of the whole site (docs/decisions/074); the service checks the role. */
+export const action = defineAction<Route.ActionArgs>()({ auth: 'user', limits: [], input: {} }, async ({ context }, { ctx }) => {
+  try {
+    await requestExport(ctx, context.deps.config, 'site');
+    return { started: true, formError: null };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'conflict') return data({ started: false, formError: error.message }, error.status);
+    errorPage(error, { hideForbidden: true });
+  }
+});
 
 /** 1536 → "1.5 KB": powers of 1024, one decimal under 10. */
 function formatBytes(bytes: number): string {
@@ -60,8 +78,9 @@ function Figure({ label, testId, wide = false, children }: { label: string; test
   );
 }
 
-export default function Instance({ loaderData }: Route.ComponentProps) {
-  const { version, node, uptimeSeconds, database, images, users, blogs, queues, accountsWaiting, lastBackup, warnings } = loaderData;
+export default function Instance({ loaderData, actionData }: Route.ComponentProps) {
+  const { version, node, uptimeSeconds, database, images, users, blogs, queues, accountsWaiting, lastBackup, warnings, exports } = loaderData;
+  const busy = useNavigation().state !== 'idle';
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-10">
       <p className="text-sm"><Link className="link" to="/moderation">{MESSAGES.moderationHeading}</Link></p>
@@ -112,6 +131,17 @@ export default function Instance({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
         <p className="mt-4 text-sm opacity-85">Prometheus reads the same figures, and more, from <code>/metrics</code> (see the README's Operating section).</p>
+      </section>
+
+      <section className="mt-10" aria-labelledby="site-export-heading">
+        <h2 id="site-export-heading" className="text-xl font-semibold">{MESSAGES.exportSiteTitle}</h2>
+        <Form method="post" className="mt-4 flex flex-col gap-3" data-testid="site-export">
+          <p>{MESSAGES.exportSiteWhat}</p>
+          <FormError id="site-export-error" message={actionData?.formError ?? undefined} />
+          {actionData?.started ? <p role="status" className="alert alert-success" data-testid="export-started">{MESSAGES.exportStarted}</p> : null}
+          <button type="submit" className="btn btn-primary self-start" disabled={busy}>{MESSAGES.exportSiteButton}</button>
+          <ExportList exports={exports} />
+        </Form>
       </section>
     </div>
   );

@@ -1,6 +1,7 @@
 import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
 import { publishScheduledDraft } from '~/features/blogs/drafts.service.server';
 import { importJob } from '~/features/imports/import-runs.service.server';
+import { exportJob, exportSubscriptions, sweepExports } from '~/features/exports/exports.service.server';
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
 import { FOLLOW_SUBSCRIPTIONS } from '~/features/follows/follows.service.server';
@@ -9,7 +10,9 @@ import { NOTIFICATION_SUBSCRIPTIONS, notificationTasks } from '~/features/notifi
 import { eventJobs, type Subscription } from '~/kernel/events.server';
 import { type JobDefinition, JobRegistry, pruneDoneJobs } from '~/kernel/jobs.server';
 import { definePeriodic, type PeriodicTask } from '~/kernel/schedule.server';
+import { createMailer, type Mailer } from '../adapters/smtp.server';
 import type { Config } from '../config.server';
+import { createLogger } from '../logger.server';
 
 const MINUTE = 60_000;
 
@@ -18,7 +21,10 @@ const MINUTE = 60_000;
  * event subscriptions and any other job kind. A worker runs only the kinds listed here; a new
  * one is added to this file and nowhere else.
  */
-export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): PeriodicTask[] {
+/** What the background work reads of the configuration. */
+export type JobsConfig = Pick<Config, 'MAIL_DIGEST_HOUR' | 'DATA_DIR' | 'SESSION_SECRET' | 'PUBLIC_URL' | 'PORT' | 'SITE_NAME' | 'EXPORT_KEEP_HOURS' | 'SMTP_URL' | 'MAIL_FROM' | 'LOG_LEVEL'>;
+
+export function periodicTasks(config: JobsConfig): PeriodicTask[] {
   return [
     // A held blog reaches the sitemap, feeds, featured and the newsletter at most this long after
     // its writer's N days end (docs/decisions/029).
@@ -37,6 +43,8 @@ export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): Periodi
     // Each member's daily notification digest, once its hour has passed (docs/decisions/062).
     definePeriodic({ name: 'notification-digest', everyMs: 5 * MINUTE, run: async (ctx) => void (await prepareNoticeDigests(ctx, config.MAIL_DIGEST_HOUR)) }),
     definePeriodic({ name: 'jobs-prune', everyMs: 60 * MINUTE, run: async (ctx) => void (await pruneDoneJobs(ctx)) }),
+    // Exports whose link has run out, with their files (docs/decisions/074).
+    definePeriodic({ name: 'exports-sweep', everyMs: 60 * MINUTE, run: async (ctx) => void (await sweepExports(ctx, config)) }),
     ...notificationTasks(),
   ];
 }
@@ -45,10 +53,12 @@ export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): Periodi
 export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS, ...FOLLOW_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
-const OTHER_JOBS: JobDefinition<any>[] = [
+const otherJobs = (config: JobsConfig, mailer: Mailer): JobDefinition<any>[] => [
   // A scheduled post, published at its time (docs/decisions/070).
   publishScheduledDraft,
   importJob,
+  // An export mails its link itself, at once, like the account mails (docs/decisions/074).
+  exportJob(config, (mail) => mailer.send(mail)),
 ];
 
 export interface Jobs {
@@ -56,12 +66,13 @@ export interface Jobs {
   periodic: PeriodicTask[];
 }
 
-export function createJobs(config: Pick<Config, 'MAIL_DIGEST_HOUR'>, extra: { subscriptions?: Subscription<any>[]; jobs?: JobDefinition<any>[] } = {}): Jobs {
+export function createJobs(config: JobsConfig, extra: { subscriptions?: Subscription<any>[]; jobs?: JobDefinition<any>[]; mailer?: Mailer } = {}): Jobs {
   const periodic = periodicTasks(config);
+  const mailer = extra.mailer ?? createMailer(config, createLogger(config.LOG_LEVEL));
   const registry = new JobRegistry([
     ...periodic.map((t) => t.job),
-    ...eventJobs([...SUBSCRIPTIONS, ...(extra.subscriptions ?? [])]),
-    ...OTHER_JOBS,
+    ...eventJobs([...SUBSCRIPTIONS, ...exportSubscriptions(config), ...(extra.subscriptions ?? [])]),
+    ...otherJobs(config, mailer),
     ...(extra.jobs ?? []),
   ]);
   return { registry, periodic };

@@ -82,7 +82,7 @@ describe('the account', () => {
     await page.goto(`${server.url}/account`);
     await waitForHydration(page);
     const form = page.getByTestId('delete-account');
-    expect(await page.getByTestId('export-coming').innerText()).toBe(MESSAGES.exportComing);
+    expect(await page.getByTestId('export-before-you-go').innerText()).toBe(MESSAGES.exportBeforeYouGo);
     expect(await form.getByRole('link').count()).toBe(0);
     await form.getByLabel(MESSAGES.currentPasswordLabel, { exact: true }).fill(user.password);
     await form.getByRole('button', { name: MESSAGES.deleteAccountButton }).click();

@@ -151,6 +151,18 @@ export class S3ImageStore implements ImageStore {
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
   }
+
+  async read(name: string): Promise<Buffer | null> {
+    if (!STORED_NAME.test(name)) return null;
+    const { GetObjectCommand, NoSuchKey } = await s3Sdk();
+    try {
+      const object = await (await this.client()).send(new GetObjectCommand({ Bucket: this.config.S3_BUCKET, Key: name }));
+      return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
+    } catch (error) {
+      if (error instanceof NoSuchKey) return null;
+      throw error;
+    }
+  }
 }
 
 const stores = new WeakMap<object, ImageStore>();

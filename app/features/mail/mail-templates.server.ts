@@ -180,3 +180,30 @@ function renderNotices(config: MailConfig, mail: QueuedMail, footerHtml: string,
   const text = `${mail.notices.map((n) => `${n.text}\n${mailLink(config, n.href)}`).join('\n\n')}\n\nAll notifications: ${allUrl}\n\n-- \n${footerText}`;
   return { subject, text, html: layout(config, subject, heading + items + all, footerHtml) };
 }
+
+/**
+ * An export is ready (docs/decisions/074): its link, which works only for its owner, signed in,
+ * until it expires. Plain text, sent at once like the account mails.
+ */
+export function exportReadyMail(
+  config: MailSiteSettings & { SITE_NAME: string },
+  q: { to: string; name: string | null; path: string; expiresAt: string; scope: 'writer' | 'site'; sizeBytes: number },
+): Mail {
+  const url = mailLink(config, q.path);
+  const what = q.scope === 'site' ? `The export of the whole ${config.SITE_NAME} site` : `Your ${config.SITE_NAME} export`;
+  const until = `${q.expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const size = q.sizeBytes >= 1024 * 1024 ? `${(q.sizeBytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(q.sizeBytes / 1024))} KB`;
+  return {
+    to: q.to,
+    subject: `${what} is ready`,
+    text: [
+      `Hello ${q.name || 'there'},`,
+      '',
+      `${what} is ready (a zip of ${size}). Download it here, signed in to your account, until ${until}:`,
+      '',
+      url,
+      '',
+      'After that it is deleted; you can ask for a new one at any time. If you did not ask for it, nobody else can open this link: it works only for you.',
+    ].join('\n'),
+  };
+}

@@ -10,6 +10,8 @@ import type { MailTokenSubject } from './mail-token.server';
 
 // Signed links in mails are mail's; the features whose links they are read them through here.
 export { type MailTokenSubject, readMailToken, signMailToken } from './mail-token.server';
+// The export-ready mail's text is mail's; the exports job sends it (docs/decisions/074).
+export { exportReadyMail, type Mail } from './mail-templates.server';
 
 /** Attempts before a row that keeps meeting 4xx answers or a dead server is given up as failed. */
 export const MAIL_MAX_ATTEMPTS = 8;

@@ -31,6 +31,8 @@ export interface ImageStore {
   delete(name: string): Promise<void>;
   /** Every stored object with its last change, for the orphan sweep. */
   list(): AsyncIterable<StoredObject>;
+  /** The stored bytes of `name` (a name the pipeline generated), or null when there is none (an export, decision 074). */
+  read(name: string): Promise<Buffer | null>;
 }
 
 /**

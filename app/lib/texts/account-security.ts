@@ -14,7 +14,7 @@ export const noPasswordYet = 'This account signs in through another service, so 
 export const deleteAccountTitle = 'Delete account';
 export const deleteAccountWhat =
   'This deletes your account for good: your profile, every post you wrote (Public and Hidden) with their comments, your comments on other posts, your likes, follows and wishlist, your sessions and any mail still waiting to be sent to you. It cannot be undone.';
-export const exportComing = 'A way to download your posts before you go is coming; it is not available yet.';
+export const exportBeforeYouGo = 'Want your posts first? Use “Download everything” above before you delete the account.';
 export const deleteAccountConfirm = 'I understand: delete my account and everything in it';
 export const deleteAccountButton = 'Delete my account';
 export const accountDeletedText = 'Your account is deleted.';

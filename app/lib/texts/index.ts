@@ -3,6 +3,7 @@ export * from './accounts';
 export * from './account-security';
 export * from './blogs';
 export * from './desk';
+export * from './exports';
 export * from './frame';
 export * from './home';
 export * from './instance';

@@ -1,6 +1,7 @@
 import { BLOG_OPERATIONS, DRAFT_OPERATIONS } from './blogs.api.server';
 import { COMMENT_OPERATIONS } from './comments.api.server';
 import type { Operation } from './endpoints.server';
+import { EXPORT_OPERATIONS } from './exports.api.server';
 import { IMAGE_OPERATIONS } from './images.api.server';
 import { MODERATION_OPERATIONS } from './moderation.api.server';
 import { SUBSCRIBER_OPERATIONS } from './newsletter.api.server';
@@ -25,4 +26,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...MODERATION_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
   ...TAG_OPERATIONS,
+  ...EXPORT_OPERATIONS,
 ];

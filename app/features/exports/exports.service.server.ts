@@ -1,0 +1,241 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ExportScope } from '~/db/schema';
+import { exportReadyMail, type Mail } from '~/features/mail/mail.service.server';
+import { requireRole } from '~/features/moderation/moderation.service.server';
+import { onEvent } from '~/kernel/events.server';
+import { defineJob, enqueueJob, type JobDefinition } from '~/kernel/jobs.server';
+import { AppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
+import { type ServiceContext, userOrThrow401 } from '~/lib/core/service-context';
+import { MESSAGES } from '~/lib/texts/messages';
+import { type ArchiveSummary, type TagsOf, writeArchive } from './export-archive.server';
+import * as repo from './exports.repo.server';
+import type { ExportView } from './exports.schema';
+
+/**
+ * Exports (docs/decisions/074): a writer asks for a zip of everything that is hers, an admin for
+ * the whole site. A job makes it into DATA_DIR/exports/, the owner gets a mail with a signed link,
+ * and the link works for her alone, signed in, until the export expires; a periodic sweep deletes
+ * it then. Deleting the account deletes her exports.
+ */
+
+/** The settings exports depend on (server/config.server.ts validates them). */
+export interface ExportSettings {
+  DATA_DIR: string;
+  SESSION_SECRET: string;
+  PUBLIC_URL?: string;
+  PORT: number;
+  SITE_NAME: string;
+  /** How long a made export is kept and its link works. */
+  EXPORT_KEEP_HOURS: number;
+}
+
+/**
+ * The tags of each post for the front matter and ghost.json. Tags are not on this site yet: null
+ * leaves `tags` out. Once the tags feature is here, this answers its tags per post.
+ */
+export const tagsOf: TagsOf = async () => null;
+
+const HOUR = 3_600_000;
+/** How long an export may take before it counts as failed (the job's attempts end sooner). */
+const PENDING_HOLD_MS = 24 * HOUR;
+/** A file in the exports folder with no row, older than this, is a leftover (a crash, a deletion elsewhere). */
+const LEFTOVER_MS = HOUR;
+const EXPORT_ATTEMPTS = 3;
+const LIST_LIMIT = 10;
+
+export const exportsDir = (settings: Pick<ExportSettings, 'DATA_DIR'>) => path.join(settings.DATA_DIR, 'exports');
+const fileOf = (settings: Pick<ExportSettings, 'DATA_DIR'>, id: string) => path.join(exportsDir(settings), `${id}.zip`);
+
+const sign = (secret: string, id: string, expiresAt: string) => createHmac('sha256', secret).update(`afterglow-export\n${id}\n${expiresAt}`).digest();
+
+/** The download link's path: the export's id and a signature of it with its expiry. */
+export function downloadPath(settings: Pick<ExportSettings, 'SESSION_SECRET'>, row: { id: string; expires_at: string }): string {
+  return `/exports/${encodeURIComponent(row.id)}/${sign(settings.SESSION_SECRET, row.id, new Date(row.expires_at).toISOString()).toString('base64url')}`;
+}
+
+function toView(settings: ExportSettings, row: NonNullable<Awaited<ReturnType<typeof repo.findExport>>>, now: Date): ExportView {
+  const live = row.status === 'ready' && new Date(row.expires_at) > now;
+  return {
+    id: row.id,
+    scope: row.scope,
+    status: row.status === 'ready' && !live ? 'expired' : row.status,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    expiresAt: row.status === 'ready' ? row.expires_at : null,
+    sizeBytes: row.size_bytes === null ? null : Number(row.size_bytes),
+    downloadUrl: live ? downloadPath(settings, row) : null,
+  };
+}
+
+/** The job that makes one export and mails its link. */
+export const EXPORT_JOB_KIND = 'export-make';
+const ExportJobPayload = z.object({ exportId: z.string().min(1).max(64) });
+
+/**
+ * Asks for an export: the caller's own things, or (admins only) the whole site. One of each kind
+ * is made at a time; the job is queued with the row, in one transaction.
+ */
+export async function requestExport(ctx: ServiceContext, settings: ExportSettings, scope: ExportScope): Promise<ExportView> {
+  const user = scope === 'site' ? await requireRole(ctx, 'admin') : userOrThrow401(ctx);
+  const now = ctx.now();
+  const row = { id: newId(), user_id: user.id, scope, created_at: now.toISOString(), expires_at: new Date(now.getTime() + PENDING_HOLD_MS).toISOString() };
+  await ctx.db.transaction().execute(async (trx) => {
+    const txCtx = { ...ctx, db: trx };
+    if ((await repo.countPending(trx, user.id, scope)) > 0) throw new AppError('conflict', MESSAGES.exportAlreadyPending);
+    await repo.insertExport(trx, row);
+    await enqueueJob(txCtx, { kind: EXPORT_JOB_KIND, payload: ExportJobPayload }, { exportId: row.id }, { key: `export:${row.id}` });
+  });
+  ctx.log.info({ export: row.id, scope }, 'export asked for');
+  return toView(settings, { ...row, status: 'pending', size_bytes: null, error: null, finished_at: null, mailed_at: null }, now);
+}
+
+/** The caller's latest exports, newest first, each with its link while it works. */
+export async function listExports(ctx: ServiceContext, settings: ExportSettings): Promise<ExportView[]> {
+  const user = userOrThrow401(ctx);
+  const now = ctx.now();
+  return (await repo.listExportsOf(ctx.db, user.id, LIST_LIMIT)).map((row) => toView(settings, row, now));
+}
+
+export interface ExportDownload {
+  file: string;
+  size: number;
+  /** What the browser saves it as. */
+  filename: string;
+}
+
+/**
+ * The file behind a download link, for its owner only: a wrong or foreign link, one not ready or
+ * expired answers the same 404, so a link tells nobody else anything.
+ */
+export async function openExport(ctx: ServiceContext, settings: ExportSettings, id: string, token: string): Promise<ExportDownload> {
+  const user = userOrThrow401(ctx);
+  const row = id.length <= 64 ? await repo.findExport(ctx.db, id) : undefined;
+  const refused = () => new AppError('not_found', MESSAGES.exportNotFound);
+  if (!row || row.user_id !== user.id || row.status !== 'ready' || new Date(row.expires_at) <= ctx.now()) throw refused();
+  const expected = sign(settings.SESSION_SECRET, row.id, new Date(row.expires_at).toISOString());
+  const given = Buffer.from(token, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
+  const file = fileOf(settings, row.id);
+  const info = await stat(file).catch(() => null);
+  if (!info) throw refused();
+  const day = row.created_at.slice(0, 10);
+  return { file, size: info.size, filename: `${slugOf(settings.SITE_NAME)}-${row.scope === 'site' ? 'site' : 'export'}-${day}.zip` };
+}
+
+const slugOf = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'afterglow';
+
+/** Writes a zip to a temporary name beside `file`, then renames it in: a reader never sees half a zip. */
+async function writeWhole(ctx: ServiceContext, settings: ExportSettings, q: { scope: ExportScope; userId: string | null }, file: string): Promise<ArchiveSummary> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.partial`;
+  try {
+    const summary = await writeArchive(ctx, { scope: q.scope, userId: q.userId, siteUrl: settings.PUBLIC_URL ?? null, exportedAt: ctx.now(), tagsOf }, partial);
+    await rename(partial, file);
+    return summary;
+  } catch (error) {
+    await unlink(partial).catch(() => {});
+    throw error;
+  }
+}
+
+/** Where a job sends its mail: the mail transport, given by the server (server/jobs/registry.server.ts). */
+export type SendMail = (mail: Mail) => Promise<void>;
+
+/**
+ * The export job: makes the zip (again after a crash: the row says where it stands), marks it
+ * ready with its expiry, then mails the link once. A row deleted meanwhile (the account went)
+ * takes its file with it. After its last attempt it is marked failed, which the page shows.
+ */
+export function exportJob(settings: ExportSettings, send: SendMail): JobDefinition<z.infer<typeof ExportJobPayload>> {
+  return defineJob({
+    kind: EXPORT_JOB_KIND,
+    payload: ExportJobPayload,
+    maxAttempts: EXPORT_ATTEMPTS,
+    retryMs: 30_000,
+    run: async (ctx, { exportId }, job) => {
+      let row = await repo.findExport(ctx.db, exportId);
+      if (!row || row.status === 'failed') return;
+      const file = fileOf(settings, row.id);
+      try {
+        if (row.status === 'pending') {
+          const started = Date.now();
+          const summary = await writeWhole(ctx, settings, { scope: row.scope, userId: row.scope === 'writer' ? row.user_id : null }, file);
+          const finishedAt = ctx.now();
+          const expiresAt = new Date(finishedAt.getTime() + settings.EXPORT_KEEP_HOURS * HOUR).toISOString();
+          if (!(await repo.markReady(ctx.db, row.id, { size: summary.bytes, finishedAt: finishedAt.toISOString(), expiresAt }))) {
+            await unlink(file).catch(() => {});
+            return;
+          }
+          ctx.log.info({ export: row.id, ...summary, ms: Date.now() - started }, 'export made');
+          row = { ...row, status: 'ready', size_bytes: summary.bytes, finished_at: finishedAt.toISOString(), expires_at: expiresAt };
+        }
+        if (row.mailed_at) return;
+        const account = await repo.findAccount(ctx.db, row.user_id);
+        if (!account) return;
+        await send(exportReadyMail(settings, { to: account.email, name: account.name, path: downloadPath(settings, row), expiresAt: row.expires_at, scope: row.scope, sizeBytes: Number(row.size_bytes ?? 0) }));
+        await repo.markMailed(ctx.db, row.id, ctx.now().toISOString());
+      } catch (error) {
+        if (job.attempt < EXPORT_ATTEMPTS) throw error;
+        ctx.log.error({ err: error, export: row.id }, 'export failed');
+        if (row.status === 'pending') await repo.markFailed(ctx.db, row.id, { error: error instanceof Error ? error.message : String(error), finishedAt: ctx.now().toISOString() });
+      }
+    },
+  });
+}
+
+async function removeFiles(settings: ExportSettings, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    await unlink(fileOf(settings, id)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+}
+
+/**
+ * Deletes exports whose time is up, with their files, and files no row names any more (a crash
+ * mid-write, or a deletion an instance without the file made). Answers how many exports went.
+ */
+export async function sweepExports(ctx: ServiceContext, settings: ExportSettings): Promise<number> {
+  const expired = await repo.deleteExpired(ctx.db, ctx.now().toISOString());
+  await removeFiles(settings, expired);
+  const dir = exportsDir(settings);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const idOf = (name: string) => /^([^.]+)\.zip(?:\.partial)?$/.exec(name)?.[1];
+  const known = await repo.existingIds(ctx.db, names.map(idOf).filter((id): id is string => Boolean(id)));
+  for (const name of names) {
+    const id = idOf(name);
+    if (!id || known.has(id)) continue;
+    const info = await stat(path.join(dir, name)).catch(() => null);
+    if (info && ctx.now().getTime() - info.mtime.getTime() > LEFTOVER_MS) await unlink(path.join(dir, name)).catch(() => {});
+  }
+  if (expired.length > 0) ctx.log.info({ expired: expired.length }, 'exports swept');
+  return expired.length;
+}
+
+/** What exports do when something happens elsewhere (listed in server/jobs/registry.server.ts). */
+export function exportSubscriptions(settings: ExportSettings) {
+  return [
+    // A deleted account's exports, made or on their way, go with it.
+    onEvent('account.deleted', 'exports-remove', async (ctx, event) => {
+      await removeFiles(settings, await repo.deleteExportsOf(ctx.db, event.data.userId));
+    }),
+  ];
+}
+
+/**
+ * The operator's command line (`npm run export`): the site, or one writer's things by her email,
+ * written straight to `out`, without a job, a link or a mail.
+ */
+export async function exportToFile(ctx: ServiceContext, settings: ExportSettings, q: { site: true } | { email: string }, out: string): Promise<ArchiveSummary> {
+  let userId: string | null = null;
+  if (!('site' in q)) {
+    const user = await repo.findUserIdByEmail(ctx.db, q.email);
+    if (!user) throw new AppError('not_found', `No account has the email ${q.email}.`);
+    userId = user.id;
+  }
+  return writeWhole(ctx, settings, { scope: userId ? 'writer' : 'site', userId }, path.resolve(out));
+}
