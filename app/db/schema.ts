@@ -101,6 +101,41 @@ export interface RemoteActorsTable {
   updated_at: string;
 }
 
+/** A writer's fediverse handle; old ones stay (current 0) and still resolve (docs/decisions/068). */
+export interface ActorHandlesTable {
+  handle: string;
+  user_id: string;
+  current: Generated<number>;
+  created_at: string;
+}
+
+/** An actor's key pair as JWK; `owner` is a user id or `site`. */
+export interface ActorKeysTable {
+  owner: string;
+  algorithm: 'rsa' | 'ed25519';
+  private_jwk: string;
+  public_jwk: string;
+  created_at: string;
+}
+
+/** Someone on another server following a local actor (a user id or `site`). */
+export interface RemoteFollowersTable {
+  id: string;
+  local_actor: string;
+  actor_uri: string;
+  handle: string;
+  inbox: string;
+  shared_inbox: string | null;
+  created_at: string;
+}
+
+/** The federation library's key-value store; `key` is its key parts as a JSON array. */
+export interface FedifyKvTable {
+  key: string;
+  value: string;
+  expires_at: string | null;
+}
+
 /** One like per user and comment; comments.likes counts them. */
 export interface CommentLikesTable {
   comment_id: string;
@@ -345,6 +380,10 @@ export interface Database {
   notifications: NotificationsTable;
   notification_actors: NotificationActorsTable;
   notification_settings: NotificationSettingsTable;
+  actor_handles: ActorHandlesTable;
+  actor_keys: ActorKeysTable;
+  remote_followers: RemoteFollowersTable;
+  fedify_kv: FedifyKvTable;
 }
 
 /**
@@ -391,6 +430,10 @@ export const TABLE_COLUMNS = {
   notifications: ['id', 'recipient_id', 'kind', 'group_key', 'blog_id', 'comment_id', 'actor_id', 'actor_count', 'detail', 'created_at', 'updated_at', 'read_at'],
   notification_actors: ['notification_id', 'actor_id', 'created_at'],
   notification_settings: ['user_id', 'kind', 'delivery'],
+  actor_handles: ['handle', 'user_id', 'current', 'created_at'],
+  actor_keys: ['owner', 'algorithm', 'private_jwk', 'public_jwk', 'created_at'],
+  remote_followers: ['id', 'local_actor', 'actor_uri', 'handle', 'inbox', 'shared_inbox', 'created_at'],
+  fedify_kv: ['key', 'value', 'expires_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -429,4 +472,8 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   notifications: true,
   notification_actors: true,
   notification_settings: true,
+  actor_handles: true,
+  actor_keys: true,
+  remote_followers: true,
+  fedify_kv: true,
 };

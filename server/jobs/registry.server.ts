@@ -1,4 +1,6 @@
 import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
+import { FEDERATION_SUBSCRIPTIONS, federationTasks } from '~/features/federation/federation-events.server';
+import { FEDERATION_MESSAGE_JOB } from '~/features/federation/federation-store.server';
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
 import { MAIL_SUBSCRIPTIONS, prepareDailyDigest } from '~/features/mail/mail.service.server';
@@ -33,14 +35,18 @@ export function periodicTasks(config: Pick<Config, 'MAIL_DIGEST_HOUR'>): Periodi
     definePeriodic({ name: 'mail-digest', everyMs: 5 * MINUTE, run: async (ctx) => void (await prepareDailyDigest(ctx, config.MAIL_DIGEST_HOUR)) }),
     definePeriodic({ name: 'jobs-prune', everyMs: 60 * MINUTE, run: async (ctx) => void (await pruneDoneJobs(ctx)) }),
     ...notificationTasks(config),
+    ...federationTasks(),
   ];
 }
 
 /** Who acts on which domain event. */
-export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS];
+export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS, ...FEDERATION_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
-const OTHER_JOBS: JobDefinition<any>[] = [];
+const OTHER_JOBS: JobDefinition<any>[] = [
+  // Fedify's queue (docs/decisions/068): deliveries, fan-outs and inbox work.
+  FEDERATION_MESSAGE_JOB,
+];
 
 export interface Jobs {
   registry: JobRegistry;

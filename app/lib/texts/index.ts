@@ -11,3 +11,4 @@ export * from './post-end';
 export * from './reader-actions';
 export * from './notifications';
 export * from './threads';
+export * from './federation';
