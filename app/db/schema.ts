@@ -129,6 +129,14 @@ export interface RemoteFollowersTable {
   created_at: string;
 }
 
+/** A reply from another server and the comment it became. */
+export interface RemoteRepliesTable {
+  uri: string;
+  comment_id: string;
+  actor_uri: string;
+  created_at: string;
+}
+
 /** The federation library's key-value store; `key` is its key parts as a JSON array. */
 export interface FedifyKvTable {
   key: string;
@@ -383,6 +391,7 @@ export interface Database {
   actor_handles: ActorHandlesTable;
   actor_keys: ActorKeysTable;
   remote_followers: RemoteFollowersTable;
+  remote_replies: RemoteRepliesTable;
   fedify_kv: FedifyKvTable;
 }
 
@@ -433,6 +442,7 @@ export const TABLE_COLUMNS = {
   actor_handles: ['handle', 'user_id', 'current', 'created_at'],
   actor_keys: ['owner', 'algorithm', 'private_jwk', 'public_jwk', 'created_at'],
   remote_followers: ['id', 'local_actor', 'actor_uri', 'handle', 'inbox', 'shared_inbox', 'created_at'],
+  remote_replies: ['uri', 'comment_id', 'actor_uri', 'created_at'],
   fedify_kv: ['key', 'value', 'expires_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
@@ -475,5 +485,6 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   actor_handles: true,
   actor_keys: true,
   remote_followers: true,
+  remote_replies: true,
   fedify_kv: true,
 };

@@ -9,6 +9,8 @@ import { type Kysely, sql } from 'kysely';
 // - `actor_keys`: each actor's key pairs (RSA for every peer, Ed25519 where peers take it) as JWK;
 //   `owner` is a user id or `site` (the site's own actor);
 // - `remote_followers`: who follows an actor from another server, with the inboxes to deliver to;
+// - `remote_replies`: which comment a reply from another server became (its edits and deletion
+//   find it by its id there);
 // - `fedify_kv`: the federation library's key-value store (caches, idempotence, circuit state);
 //   `expires_at` null: kept until deleted.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -45,6 +47,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await db.schema
+    .createTable('remote_replies')
+    .addColumn('uri', 'text', (c) => c.primaryKey())
+    .addColumn('comment_id', 'text', (c) => c.notNull().references('comments.id').onDelete('cascade'))
+    .addColumn('actor_uri', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('remote_replies_comment_idx').on('remote_replies').column('comment_id').execute();
+
+  await db.schema
     .createTable('fedify_kv')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
@@ -54,5 +65,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['fedify_kv', 'remote_followers', 'actor_keys', 'actor_handles']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['fedify_kv', 'remote_replies', 'remote_followers', 'actor_keys', 'actor_handles']) await db.schema.dropTable(table).ifExists().execute();
 }

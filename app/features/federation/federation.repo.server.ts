@@ -198,3 +198,33 @@ export async function countOutgoingPosts(db: Db, ownerId: string | null, now: st
 export async function countUsers(db: Db): Promise<number> {
   return Number((await db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 }
+
+// ---- remote authors and their replies ----
+
+/** The remote actor's row, made or brought up to date; answers its id and when it was first seen. */
+export async function upsertRemoteActor(db: Db, actor: { id: string; uri: string; handle: string; name: string | null; avatar_url: string | null; profile_url: string | null; now: string }) {
+  await db
+    .insertInto('remote_actors')
+    .values({ id: actor.id, uri: actor.uri, handle: actor.handle, name: actor.name, avatar_url: actor.avatar_url, profile_url: actor.profile_url, created_at: actor.now, updated_at: actor.now })
+    .onConflict((oc) => oc.column('uri').doUpdateSet({ handle: actor.handle, name: actor.name, avatar_url: actor.avatar_url, profile_url: actor.profile_url, updated_at: actor.now }))
+    .execute();
+  return db.selectFrom('remote_actors').select(['id', 'created_at']).where('uri', '=', actor.uri).executeTakeFirstOrThrow();
+}
+
+export async function findReply(db: Db, uri: string) {
+  return db
+    .selectFrom('remote_replies')
+    .innerJoin('comments', 'comments.id', 'remote_replies.comment_id')
+    .select(['remote_replies.uri', 'remote_replies.comment_id', 'remote_replies.actor_uri', 'comments.blog_id'])
+    .where('remote_replies.uri', '=', uri)
+    .executeTakeFirst();
+}
+
+export async function insertReply(db: Db, row: Database['remote_replies']): Promise<void> {
+  await db.insertInto('remote_replies').values(row).onConflict((oc) => oc.column('uri').doNothing()).execute();
+}
+
+/** The blog of a local comment (a reply may answer one of ours). */
+export async function findCommentBlog(db: Db, commentId: string): Promise<string | undefined> {
+  return (await db.selectFrom('comments').select('blog_id').where('id', '=', commentId).executeTakeFirst())?.blog_id;
+}

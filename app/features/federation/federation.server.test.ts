@@ -1,8 +1,9 @@
 import { signRequest } from '@fedify/fedify';
-import { Article, Create, Delete, Follow, isActor, type Object as ApObject, Person, Update, Undo } from '@fedify/vocab';
+import { Article, Create, Delete, Follow, isActor, Note, type Object as ApObject, Person, PUBLIC_COLLECTION, Tombstone, Update, Undo } from '@fedify/vocab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
 import { emit } from '~/kernel/events.server';
+import { receiveRemoteReply } from './federation.service.server';
 import { TEST_DIALECTS } from '#test/dialects';
 import { type ServedTestApp, serveTestApp } from '#test/fedi-instance';
 import { type FediPeer, startFediPeer } from '#test/fedi-peer';
@@ -176,6 +177,54 @@ describe.each(TEST_DIALECTS)('federation with an independent peer (%s)', (dialec
       expect(received(Delete).length).toBeGreaterThan(deletes);
       await expectNothingLeft(id, before());
       await site.t.deps.database.db.deleteFrom('user_restrictions').where('user_id', '=', writer.user.id).execute();
+    });
+  });
+
+  describe('replies from the fediverse', () => {
+    let postId: string;
+    let postUri: URL;
+    const comments = () => site.t.deps.database.db.selectFrom('comments').leftJoin('remote_actors', 'remote_actors.id', 'comments.remote_actor_id').select(['comments.id', 'comments.parent_id', 'comments.depth', 'comments.comment_text', 'comments.pending_since', 'comments.deleted_at', 'remote_actors.handle', 'remote_actors.name']).where('blog_id', '=', postId).orderBy('commented_at').execute();
+    const inbox = () => ({ id: writerUri, inboxId: new URL(`${writerUri.href}/inbox`) });
+    const note = (n: string, replyTo: URL, content: string) =>
+      new Note({ id: new URL(`/notes/${n}`, peer.origin), attribution: peer.actorUri('reader'), replyTarget: replyTo, content, to: PUBLIC_COLLECTION });
+    const send = async (activity: Create | Update | Delete) => {
+      await peerCtx().sendActivity({ identifier: 'reader' }, inbox(), activity);
+      await site.t.runJobs();
+    };
+
+    beforeAll(async () => {
+      postId = await publish('Open to replies');
+      postUri = new URL(`/ap/posts/${postId}`, site.origin);
+    });
+
+    it('a Note in reply to a post becomes a comment, a reply to it threads under it, edits and deletions follow', async () => {
+      const first = note('1', postUri, '<p>Lovely <a href="https://example.org/@ada">@ada</a> &amp; <b>bright</b><script>x()</script></p><p>Second line</p>');
+      await send(new Create({ id: new URL('/notes/1#create', peer.origin), actor: peer.actorUri('reader'), object: first, to: PUBLIC_COLLECTION }));
+      let rows = await comments();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ parent_id: null, depth: 0, comment_text: 'Lovely @ada & bright\n\nSecond line', handle: `@reader@${new URL(peer.origin).host}`, name: 'Peer reader' });
+
+      // A reply to that reply hangs under it; a reply to a post we never federated is dropped.
+      await send(new Create({ id: new URL('/notes/2#create', peer.origin), actor: peer.actorUri('reader'), object: note('2', first.id!, '<p>And more</p>'), to: PUBLIC_COLLECTION }));
+      await send(new Create({ id: new URL('/notes/3#create', peer.origin), actor: peer.actorUri('reader'), object: note('3', new URL('/ap/posts/nothing', site.origin), '<p>Lost</p>'), to: PUBLIC_COLLECTION }));
+      rows = await comments();
+      expect(rows).toHaveLength(2);
+      expect(rows[1]).toMatchObject({ parent_id: rows[0]!.id, depth: 1, comment_text: 'And more' });
+
+      await send(new Update({ id: new URL('/notes/2#update', peer.origin), actor: peer.actorUri('reader'), object: note('2', first.id!, '<p>And more, edited</p>'), to: PUBLIC_COLLECTION }));
+      expect((await comments())[1]!.comment_text).toBe('And more, edited');
+      await send(new Delete({ id: new URL('/notes/2#delete', peer.origin), actor: peer.actorUri('reader'), object: new Tombstone({ id: new URL('/notes/2', peer.origin) }), to: PUBLIC_COLLECTION }));
+      expect(await comments()).toHaveLength(1);
+    });
+
+    it('a new remote account with too many links waits for a moderator, as a new local account would', async () => {
+      const held = { ...site.t.context(null), spamHold: { days: 3, maxLinks: 2 } };
+      const author = { uri: new URL('/users/linky', peer.origin).href, handle: '@linky@peer', name: 'Linky', avatarUrl: null, profileUrl: null };
+      const links = '<p>https://a.example https://b.example https://c.example</p>';
+      const result = await receiveRemoteReply(held, site.origin, { uri: `${peer.origin}/notes/links`, inReplyTo: postUri.href, html: links, author });
+      expect(result?.pending).toBe(true);
+      const calm = await receiveRemoteReply(held, site.origin, { uri: `${peer.origin}/notes/calm`, inReplyTo: postUri.href, html: '<p>No links</p>', author });
+      expect(calm?.pending).toBe(false);
     });
   });
 

@@ -1,5 +1,5 @@
 import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
-import { Accept, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
+import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
 import { Temporal as Polyfill } from '@js-temporal/polyfill';
 import type { Kysely } from 'kysely';
 import type { Database } from '~/db/schema';
@@ -154,11 +154,48 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
       if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href || !object.objectId) return;
       const target = fctx.parseUri(object.objectId);
       if (target?.type === 'actor') await service.removeRemoteFollower(fctx.data, target.identifier, undo.actorId.href);
+    })
+    // A reply to a post (or to a comment under it) becomes a comment there. The object must come
+    // from its sender's own server and name the sender as its author.
+    .on(Create, async (fctx, create) => {
+      const object = await create.getObject(fctx);
+      if (!(object instanceof Note || object instanceof Article) || !object.id || !object.replyTargetId || !create.actorId) return;
+      if (object.id.origin !== create.actorId.origin || object.attributionId?.href !== create.actorId.href) return;
+      const author = await create.getActor(fctx);
+      if (!author?.id) return;
+      await service.receiveRemoteReply(fctx.data, settings.origin, {
+        uri: object.id.href,
+        inReplyTo: object.replyTargetId.href,
+        html: object.content?.toString() ?? '',
+        author: await remoteAuthor(author),
+      });
+    })
+    .on(Update, async (fctx, update) => {
+      const object = await update.getObject(fctx);
+      if (!(object instanceof Note || object instanceof Article) || !object.id || !update.actorId || object.id.origin !== update.actorId.origin) return;
+      await service.receiveRemoteReplyEdit(fctx.data, object.id.href, update.actorId.href, object.content?.toString() ?? '');
+    })
+    .on(Delete, async (fctx, remove) => {
+      if (!remove.objectId || !remove.actorId || remove.objectId.origin !== remove.actorId.origin) return;
+      await service.receiveRemoteReplyDelete(fctx.data, remove.objectId.href, remove.actorId.href);
     });
 
   running.set(base.db, site);
   void federation.startQueue(base).catch((error: unknown) => base.log.error({ err: error }, 'federation queue stopped'));
   return site;
+}
+
+async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> {
+  const icon = await actor.getIcon().catch(() => null);
+  const iconUrl = icon?.url instanceof URL ? icon.url.href : (icon?.url?.href?.href ?? null);
+  const profile = actor.url instanceof URL ? actor.url.href : (actor.url?.href?.href ?? actor.id!.href);
+  return {
+    uri: actor.id!.href,
+    handle: `@${actor.preferredUsername?.toString() ?? 'unknown'}@${actor.id!.host}`,
+    name: actor.name?.toString() ?? null,
+    avatarUrl: iconUrl && /^https?:/.test(iconUrl) ? iconUrl : null,
+    profileUrl: /^https?:/.test(profile) ? profile : null,
+  };
 }
 
 async function actorOf(fctx: Context<ServiceContext>, settings: FederationSettings, identifier: string) {

@@ -1,3 +1,5 @@
+import sanitizeHtml from 'sanitize-html';
+import { addRemoteComment, deleteRemoteComment, editRemoteComment } from '~/features/blogs/remote-comments.service.server';
 import { suspensionOf } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
@@ -188,4 +190,87 @@ export async function removeOwnRemoteFollower(ctx: ServiceContext, followerId: s
 
 export async function countLocalUsers(ctx: Pick<ServiceContext, 'db'>): Promise<number> {
   return repo.countUsers(ctx.db);
+}
+
+// ---- replies from other servers (docs/decisions/068) ----
+
+const COMMENT_MAX = 5000;
+
+/** Remote HTML as the plain text our comments hold: no tag, no attribute survives; paragraphs and breaks stay lines. */
+export function textOfRemoteHtml(html: string): string {
+  const withBreaks = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*<p[^>]*>/gi, '\n\n');
+  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} })
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+  return text.trim().slice(0, COMMENT_MAX);
+}
+
+export interface RemoteAuthor {
+  uri: string;
+  handle: string;
+  name: string | null;
+  avatarUrl: string | null;
+  profileUrl: string | null;
+}
+
+/**
+ * Where a reply hangs: one of our federated posts (by its id or its page), a comment under one
+ * (by its thread page), or another reply from elsewhere that became a comment here.
+ */
+async function replyTarget(ctx: ServiceContext, origin: string, inReplyTo: string): Promise<{ blogId: string; parentId: string | null } | null> {
+  let target: { blogId: string; parentId: string | null } | null = null;
+  const url = URL.canParse(inReplyTo) ? new URL(inReplyTo) : null;
+  if (url && url.origin === new URL(origin).origin) {
+    const post = /^\/(?:ap\/posts|blogs)\/([^/]+)$/.exec(url.pathname);
+    const comment = /^\/blogs\/([^/]+)\/comments\/([^/]+)$/.exec(url.pathname);
+    if (post) target = { blogId: decodeURIComponent(post[1]!), parentId: null };
+    else if (comment && (await repo.findCommentBlog(ctx.db, decodeURIComponent(comment[2]!))) === decodeURIComponent(comment[1]!)) {
+      target = { blogId: decodeURIComponent(comment[1]!), parentId: decodeURIComponent(comment[2]!) };
+    }
+  } else {
+    const reply = await repo.findReply(ctx.db, inReplyTo);
+    if (reply) target = { blogId: reply.blog_id, parentId: reply.comment_id };
+  }
+  // Only a post that went out takes replies from elsewhere.
+  return target && (await outgoingPost(ctx, target.blogId)) ? target : null;
+}
+
+/** A reply arrived: it becomes a comment threaded under what it answers; null when it answers nothing of ours. */
+export async function receiveRemoteReply(ctx: ServiceContext, origin: string, reply: { uri: string; inReplyTo: string; html: string; author: RemoteAuthor }): Promise<{ commentId: string; pending: boolean } | null> {
+  if (await repo.findReply(ctx.db, reply.uri)) return null;
+  const target = await replyTarget(ctx, origin, reply.inReplyTo);
+  const text = textOfRemoteHtml(reply.html);
+  if (!target || !text) return null;
+  const now = ctx.now().toISOString();
+  const actor = await repo.upsertRemoteActor(ctx.db, {
+    id: newId(),
+    uri: reply.author.uri,
+    handle: reply.author.handle,
+    name: reply.author.name,
+    avatar_url: reply.author.avatarUrl,
+    profile_url: reply.author.profileUrl,
+    now,
+  });
+  const added = await addRemoteComment(ctx, { ...target, remoteActorId: actor.id, authorFirstSeen: actor.created_at, text });
+  if (!added) return null;
+  await repo.insertReply(ctx.db, { uri: reply.uri, comment_id: added.id, actor_uri: reply.author.uri, created_at: now });
+  return { commentId: added.id, pending: added.pending };
+}
+
+/** Its author edited a reply (only its author: the actor that sent it). */
+export async function receiveRemoteReplyEdit(ctx: ServiceContext, uri: string, actorUri: string, html: string): Promise<boolean> {
+  const reply = await repo.findReply(ctx.db, uri);
+  const text = textOfRemoteHtml(html);
+  if (!reply || reply.actor_uri !== actorUri || !text) return false;
+  return editRemoteComment(ctx, reply.comment_id, text);
+}
+
+/** Its author deleted a reply. */
+export async function receiveRemoteReplyDelete(ctx: ServiceContext, uri: string, actorUri: string): Promise<boolean> {
+  const reply = await repo.findReply(ctx.db, uri);
+  if (!reply || reply.actor_uri !== actorUri) return false;
+  return deleteRemoteComment(ctx, reply.comment_id);
 }
