@@ -3,11 +3,13 @@ import { Avatar } from '~/components/avatar';
 import { Page } from '~/components/page';
 import { TwoFactorSection, type TwoFactorActionData } from '~/features/users/components/two-factor-section';
 import { changeTwoFactor } from '~/features/users/account.service.server';
+import { federates } from '~/features/federation/handles.service.server';
 import { getOwnProfile } from '~/features/users/users.service.server';
 import { displayName } from '~/lib/core/display-name';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
 import { withFlash } from '~/lib/page/flash.server';
 import { MESSAGES } from '~/lib/texts/messages';
+import { FEDERATION_TEXTS } from '~/lib/texts/federation';
 import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/profile';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
@@ -16,9 +18,9 @@ import { defineAction } from '~/lib/page/page-action.server';
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Profile') }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  if (!context.user) return { profile: null, twoFactor: false };
+  if (!context.user) return { profile: null, twoFactor: false, fediverse: false };
   const { name, email, photo } = await getOwnProfile(context.service, context.user.email);
-  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await context.service.auth.twoFactorEnabled() };
+  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await context.service.auth.twoFactorEnabled(), fediverse: federates(context.service) };
 }
 
 /**
@@ -50,7 +52,7 @@ export const action = defineAction<Route.ActionArgs>()(
   },
 );
 
-export default function Profile({ loaderData: { profile, twoFactor }, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData: { profile, twoFactor, fediverse }, actionData }: Route.ComponentProps) {
   if (!profile) {
     return (
       <Page title={MESSAGES.profile} wide={false}>
@@ -79,6 +81,7 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
             <Link to="/mail/preferences" className="btn btn-ghost btn-sm">{MESSAGES.preferencesTitle}</Link>
             <Link to="/account" className="btn btn-ghost btn-sm">{MESSAGES.accountSettings}</Link>
             <Link to="/profile/stats" className="btn btn-ghost btn-sm">My numbers</Link>
+            {fediverse ? <Link to="/profile/fediverse" className="btn btn-ghost btn-sm">{FEDERATION_TEXTS.followersHeading}</Link> : null}
           </div>
         </div>
       </div>

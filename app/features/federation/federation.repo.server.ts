@@ -228,3 +228,22 @@ export async function insertReply(db: Db, row: Database['remote_replies']): Prom
 export async function findCommentBlog(db: Db, commentId: string): Promise<string | undefined> {
   return (await db.selectFrom('comments').select('blog_id').where('id', '=', commentId).executeTakeFirst())?.blog_id;
 }
+
+// ---- status (npm run federation:status) ----
+
+/** Federation's jobs by status: Fedify's messages and the event deliveries that queue them. */
+export async function queueCounts(db: Db): Promise<{ status: string; n: number }[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where((eb) => eb.or([eb('kind', '=', 'federation:message'), eb('kind', 'like', 'on:%:federation')]))
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
+}
+
+export async function tableCounts(db: Db): Promise<{ handles: number; followers: number; replies: number; remoteActors: number }> {
+  const count = async (table: 'actor_handles' | 'remote_followers' | 'remote_replies' | 'remote_actors') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return { handles: await count('actor_handles'), followers: await count('remote_followers'), replies: await count('remote_replies'), remoteActors: await count('remote_actors') };
+}

@@ -8,4 +8,6 @@ export const FEDERATION_TEXTS = {
   handleLabel: 'Fediverse handle',
   copyHandle: 'Copy',
   handleCopied: 'Copied',
+  followFromServer: 'Follow from your server',
+  followFromServerGo: 'Go',
 } as const;
