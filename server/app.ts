@@ -11,6 +11,7 @@ import { createHttpApp, type HttpApp } from './http/http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from '~/features/mail/mail-templates.server';
 import { mailStatus as readMailStatus, type MessageStatus } from '~/features/mail/mail.service.server';
+import { federationStatus as readFederationStatus } from '~/features/federation/handles.service.server';
 import { startMailSender } from './jobs/mail-sender.server';
 import { createJobs } from './jobs/registry.server';
 import { startJobRunner } from './jobs/runner.server';
@@ -119,6 +120,12 @@ export async function mailStatus(deps: AppDeps, limit = 20): Promise<string[]> {
   const line = (m: MessageStatus) =>
     `${m.createdAt.slice(0, 16).replace('T', ' ')}  ${m.label}: ${m.queued + m.sending} queued, ${m.sent} sent, ${m.failed} failed, ${m.bounced} bounced`;
   return [...(messages.length ? messages.map(line) : ['no mail queued yet']), `bounced addresses (skipped from now on): ${bouncedAddresses}`];
+}
+
+/** `npm run federation:status`: the federation queue and what federation keeps (docs/decisions/068). */
+export async function federationStatus(deps: AppDeps): Promise<string[]> {
+  const enabled = Boolean(deps.config.PUBLIC_URL) && deps.config.FEDERATION === 'on';
+  return [`federation: ${enabled ? `on, as ${deps.config.PUBLIC_URL}` : 'off (set PUBLIC_URL; FEDERATION must not be off)'}`, ...(await readFederationStatus(serviceContext(deps, null)))];
 }
 
 /** `npm run sweep:uploads`: one sweep of the configured image store (disk or S3) now. */

@@ -102,6 +102,11 @@ const EnvSchema = z.object({
   // server). Never in production: it opens this host's own services to anyone who writes a blog
   // (docs/decisions/050).
   IMAGE_FETCH_ALLOW_LOOPBACK: onOff.default('off'),
+  // Federation (docs/decisions/068): on whenever PUBLIC_URL is set, unless this is off.
+  FEDERATION: onOff.default('on'),
+  // Test-only: federation may reach loopback and private addresses (instances and peers on one
+  // machine). Refused with an https PUBLIC_URL: a real site must never fetch its own network.
+  FEDERATION_ALLOW_PRIVATE: onOff.default('off'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -136,6 +141,9 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
   for (const [a, b] of pairs) {
     if (parsed[a] && !parsed[b]) throw new ConfigError(`${b} must be set when ${a} is set`);
     if (parsed[b] && !parsed[a] && a !== 'S3_BUCKET') throw new ConfigError(`${a} must be set when ${b} is set`);
+  }
+  if (parsed.FEDERATION_ALLOW_PRIVATE === 'on' && parsed.PUBLIC_URL?.startsWith('https://')) {
+    throw new ConfigError('FEDERATION_ALLOW_PRIVATE must be off when PUBLIC_URL is https (it is for tests on one machine)');
   }
   return parsed;
 }

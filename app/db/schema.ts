@@ -159,6 +159,49 @@ export interface RemoteActorsTable {
   updated_at: string;
 }
 
+/** A writer's fediverse handle; old ones stay (current 0) and still resolve (docs/decisions/068). */
+export interface ActorHandlesTable {
+  handle: string;
+  user_id: string;
+  current: Generated<number>;
+  created_at: string;
+}
+
+/** An actor's key pair as JWK; `owner` is a user id or `site`. */
+export interface ActorKeysTable {
+  owner: string;
+  algorithm: 'rsa' | 'ed25519';
+  private_jwk: string;
+  public_jwk: string;
+  created_at: string;
+}
+
+/** Someone on another server following a local actor (a user id or `site`). */
+export interface RemoteFollowersTable {
+  id: string;
+  local_actor: string;
+  actor_uri: string;
+  handle: string;
+  inbox: string;
+  shared_inbox: string | null;
+  created_at: string;
+}
+
+/** A reply from another server and the comment it became. */
+export interface RemoteRepliesTable {
+  uri: string;
+  comment_id: string;
+  actor_uri: string;
+  created_at: string;
+}
+
+/** The federation library's key-value store; `key` is its key parts as a JSON array. */
+export interface FedifyKvTable {
+  key: string;
+  value: string;
+  expires_at: string | null;
+}
+
 /** One like per user and comment; comments.likes counts them. */
 export interface CommentLikesTable {
   comment_id: string;
@@ -500,6 +543,11 @@ export interface Database {
   import_items: ImportItemsTable;
   legacy_paths: LegacyPathsTable;
   exports: ExportsTable;
+  actor_handles: ActorHandlesTable;
+  actor_keys: ActorKeysTable;
+  remote_followers: RemoteFollowersTable;
+  remote_replies: RemoteRepliesTable;
+  fedify_kv: FedifyKvTable;
 }
 
 /**
@@ -557,6 +605,11 @@ export const TABLE_COLUMNS = {
   import_items: ['source', 'kind', 'source_id', 'target_id', 'run_id', 'created_at'],
   legacy_paths: ['path', 'blog_id', 'created_at'],
   exports: ['id', 'user_id', 'scope', 'status', 'size_bytes', 'error', 'created_at', 'finished_at', 'expires_at', 'mailed_at'],
+  actor_handles: ['handle', 'user_id', 'current', 'created_at'],
+  actor_keys: ['owner', 'algorithm', 'private_jwk', 'public_jwk', 'created_at'],
+  remote_followers: ['id', 'local_actor', 'actor_uri', 'handle', 'inbox', 'shared_inbox', 'created_at'],
+  remote_replies: ['uri', 'comment_id', 'actor_uri', 'created_at'],
+  fedify_kv: ['key', 'value', 'expires_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -606,4 +659,9 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   import_items: true,
   legacy_paths: true,
   exports: true,
+  actor_handles: true,
+  actor_keys: true,
+  remote_followers: true,
+  remote_replies: true,
+  fedify_kv: true,
 };

@@ -8,6 +8,8 @@ import { StoryCard } from '~/features/blogs/components/story-card';
 import { authorFeedPath } from '~/features/feeds/feeds.service.server';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { countFollowers, followStateForWriter } from '~/features/follows/follows.service.server';
+import { FediverseHandle } from '~/features/federation/components/fediverse-handle';
+import { fediverseHandleOf } from '~/features/federation/handles.service.server';
 import { AuthorAbout } from '~/features/users/components/author-about';
 import { getAuthor } from '~/features/users/users.service.server';
 import { ReportButton } from '~/features/moderation/components/report-button';
@@ -54,6 +56,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       followers: await countFollowers(context.service, author.id),
       moderation: await getWriterModeration(context.service, author.id),
       feeds: { atom: authorFeedPath(author.id, 'atom'), rss: authorFeedPath(author.id, 'rss') },
+      fediverse: await fediverseHandleOf(context.service, author.id),
     };
   } catch (error) {
     errorPage(error);
@@ -83,7 +86,7 @@ export const action = defineAction<Route.ActionArgs>()(
 
 /** A writer's page (docs/product.md#community-features): name, photo, follow, their feed and their blogs; the writer also sees Hidden ones with views and likes. */
 export default function Author({ loaderData }: Route.ComponentProps) {
-  const { author, blogs, isMe, signedIn, follow, followers, feeds, moderation } = loaderData;
+  const { author, blogs, isMe, signedIn, follow, followers, feeds, moderation, fediverse } = loaderData;
   return (
     <section className="mx-auto w-full max-w-6xl px-4 py-10">
       <header className="flex flex-wrap items-center gap-5">
@@ -102,6 +105,7 @@ export default function Author({ loaderData }: Route.ComponentProps) {
             {follow ? <FollowButton writerId={follow.writerId} writerName={author.name} following={follow.following} redirectTo={`/authors/${author.id}`} /> : null}
             <FeedLink href={feeds.rss}>{isMe ? 'Your feed (RSS)' : `Follow ${author.name} by RSS`}</FeedLink>
           </div>
+          {fediverse ? <FediverseHandle handle={fediverse} /> : null}
         </div>
         {signedIn && !isMe ? (
           <div className="ml-auto self-start">

@@ -5,11 +5,13 @@ import { DraftsList } from '~/features/blogs/components/drafts-list';
 import { listOwnDrafts } from '~/features/blogs/drafts.service.server';
 import { TwoFactorSection, type TwoFactorActionData } from '~/features/users/components/two-factor-section';
 import { changeTwoFactor } from '~/features/users/account.service.server';
+import { federates } from '~/features/federation/handles.service.server';
 import { getOwnProfile } from '~/features/users/users.service.server';
 import { displayName } from '~/lib/core/display-name';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
 import { withFlash } from '~/lib/page/flash.server';
 import { MESSAGES } from '~/lib/texts/messages';
+import { FEDERATION_TEXTS } from '~/lib/texts/federation';
 import { pageTitle } from '~/lib/page/seo';
 import type { Route } from './+types/profile';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
@@ -18,10 +20,10 @@ import { defineAction } from '~/lib/page/page-action.server';
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 'Profile') }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  if (!context.user) return { profile: null, twoFactor: false, drafts: [] };
+  if (!context.user) return { profile: null, twoFactor: false, drafts: [], fediverse: false };
   const { name, email, photo } = await getOwnProfile(context.service, context.user.email);
   const drafts = (await listOwnDrafts(context.service)).map((d) => ({ id: d.id, blogId: d.blogId, title: d.values.title, publishAt: d.publishAt, updatedAt: d.updatedAt }));
-  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await context.service.auth.twoFactorEnabled(), drafts };
+  return { profile: { name, email, photo, id: context.user.id }, twoFactor: await context.service.auth.twoFactorEnabled(), drafts, fediverse: federates(context.service) };
 }
 
 /**
@@ -53,7 +55,7 @@ export const action = defineAction<Route.ActionArgs>()(
   },
 );
 
-export default function Profile({ loaderData: { profile, twoFactor, drafts }, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData: { profile, twoFactor, drafts, fediverse }, actionData }: Route.ComponentProps) {
   if (!profile) {
     return (
       <Page title={MESSAGES.profile} wide={false}>
@@ -82,6 +84,7 @@ export default function Profile({ loaderData: { profile, twoFactor, drafts }, ac
             <Link to="/mail/preferences" className="btn btn-ghost btn-sm">{MESSAGES.preferencesTitle}</Link>
             <Link to="/account" className="btn btn-ghost btn-sm">{MESSAGES.accountSettings}</Link>
             <Link to="/profile/stats" className="btn btn-ghost btn-sm">My numbers</Link>
+            {fediverse ? <Link to="/profile/fediverse" className="btn btn-ghost btn-sm">{FEDERATION_TEXTS.followersHeading}</Link> : null}
           </div>
         </div>
       </div>

@@ -12,6 +12,7 @@ import { createApi } from './api/index.server';
 import { providerPhotoOrigins } from '../auth.server';
 import { type AppDeps, type AppEnv, resolveUser, serviceContext } from '../context.server';
 import { metricsEndpoint, observeRequests, routeLabeler } from '../metrics.server';
+import { federationRoutes } from './federation.server';
 import { compress } from './middleware/compress.server';
 import { legacyPaths } from './middleware/legacy-paths.server';
 import { originCheck } from './middleware/origin-check.server';
@@ -100,6 +101,8 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
 
   // Before the session lookup: images need no user, and a page shows many of them.
   app.get('/uploads/:name', serveUploads(deps));
+  // Before the Origin check and the session: other servers sign their requests (docs/decisions/068).
+  app.use(federationRoutes(deps));
 
   app.use(originCheck(config.PUBLIC_URL));
   app.use(async (c, next) => {

@@ -2,6 +2,8 @@ import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
 import { publishScheduledDraft } from '~/features/blogs/drafts.service.server';
 import { importJob } from '~/features/imports/import-runs.service.server';
 import { exportJob, exportSubscriptions, sweepExports } from '~/features/exports/exports.service.server';
+import { FEDERATION_SUBSCRIPTIONS, federationTasks } from '~/features/federation/federation-events.server';
+import { FEDERATION_MESSAGE_JOB } from '~/features/federation/federation-store.server';
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
 import { FOLLOW_SUBSCRIPTIONS } from '~/features/follows/follows.service.server';
@@ -46,11 +48,12 @@ export function periodicTasks(config: JobsConfig): PeriodicTask[] {
     // Exports whose link has run out, with their files (docs/decisions/074).
     definePeriodic({ name: 'exports-sweep', everyMs: 60 * MINUTE, run: async (ctx) => void (await sweepExports(ctx, config)) }),
     ...notificationTasks(),
+    ...federationTasks(),
   ];
 }
 
 /** Who acts on which domain event. */
-export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS, ...FOLLOW_SUBSCRIPTIONS];
+export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS, ...FOLLOW_SUBSCRIPTIONS, ...FEDERATION_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
 const otherJobs = (config: JobsConfig, mailer: Mailer): JobDefinition<any>[] => [
@@ -59,6 +62,8 @@ const otherJobs = (config: JobsConfig, mailer: Mailer): JobDefinition<any>[] => 
   importJob,
   // An export mails its link itself, at once, like the account mails (docs/decisions/074).
   exportJob(config, (mail) => mailer.send(mail)),
+  // Fedify's queue (docs/decisions/068): deliveries, fan-outs and inbox work.
+  FEDERATION_MESSAGE_JOB,
 ];
 
 export interface Jobs {

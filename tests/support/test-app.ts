@@ -45,6 +45,8 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   const deps = await createDeps(config, createLogger(config.LOG_LEVEL));
   const app = createHttpApp(deps);
   const jobs = createJobs(config);
+  // An app with a public address (a federating one) is asked at that address.
+  const origin = config.PUBLIC_URL ?? TEST_ORIGIN;
 
   const request: TestApp['request'] = async (path, init = {}) => {
     const headers = new Headers(init.headers);
@@ -60,8 +62,8 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
       if (!headers.has('content-type')) headers.set('content-type', encoded.headers.get('content-type')!);
       body = await encoded.arrayBuffer();
     }
-    if (!headers.has('origin') && init.method && init.method !== 'GET') headers.set('origin', TEST_ORIGIN);
-    return app.fetch(new Request(new URL(path, TEST_ORIGIN), { ...init, headers, body }), {
+    if (!headers.has('origin') && init.method && init.method !== 'GET') headers.set('origin', origin);
+    return app.fetch(new Request(new URL(path, origin), { ...init, headers, body }), {
       incoming: { socket: { remoteAddress: '127.0.0.1' } },
     });
   };

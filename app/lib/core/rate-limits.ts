@@ -48,6 +48,8 @@ export const RATE_LIMITS = {
   preview: { name: 'preview', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
   /** The writing canvas saves a draft every few seconds while the writer types (docs/decisions/070). */
   draftSave: { name: 'draft-save', limit: 600, windowMs: 10 * MINUTE, key: 'client' },
+  /** Activities a remote server posts to our inboxes, per its address (docs/decisions/068). */
+  federationInbox: { name: 'federation-inbox', limit: 600, windowMs: MINUTE, key: 'client' },
   /** A browser sends one per blog it opens ('viewedBlogs', docs/product.md#views): a minute's reading is far below it. */
   view: { name: 'view', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
   subscribe: { name: 'subscribe', limit: 20, windowMs: HOUR, key: 'client' },

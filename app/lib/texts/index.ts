@@ -14,3 +14,4 @@ export * from './reader-actions';
 export * from './notifications';
 export * from './tags';
 export * from './threads';
+export * from './federation';

@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { FEDERATION_TEXTS } from '~/lib/texts/federation';
+
+/**
+ * A writer's fediverse handle with a copy button, and "Follow from your server": the reader
+ * names their server and is sent to its own page for following this handle (Mastodon and most
+ * others answer /authorize_interaction). Shown only while federation is on (docs/decisions/068).
+ */
+export function FediverseHandle({ handle }: { handle: string }) {
+  const [copied, setCopied] = useState(false);
+  const [server, setServer] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(handle);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  const follow = (event: React.FormEvent) => {
+    event.preventDefault();
+    const host = server.trim().replace(/^https?:\/\//, '').replace(/^@?[^@]*@/, '').replace(/\/.*$/, '');
+    if (host) window.location.assign(`https://${host}/authorize_interaction?uri=${encodeURIComponent(handle.replace(/^@/, 'acct:'))}`);
+  };
+  return (
+    <div className="mt-3 flex flex-col gap-2" data-testid="fediverse-handle">
+      <p className="flex flex-wrap items-center gap-2 text-sm">
+        <span className="opacity-85">{FEDERATION_TEXTS.handleLabel}:</span>
+        <code className="break-all rounded bg-base-200 px-1.5 py-0.5">{handle}</code>
+        <button type="button" className="btn btn-ghost btn-xs" onClick={copy} aria-label={`${FEDERATION_TEXTS.copyHandle} ${handle}`}>
+          {copied ? FEDERATION_TEXTS.handleCopied : FEDERATION_TEXTS.copyHandle}
+        </button>
+      </p>
+      <form className="flex flex-wrap items-center gap-2" onSubmit={follow}>
+        <label className="text-sm opacity-85" htmlFor="follow-from-server">
+          {FEDERATION_TEXTS.followFromServer}
+        </label>
+        <input
+          id="follow-from-server"
+          className="input input-sm input-bordered w-48"
+          placeholder="mastodon.social"
+          value={server}
+          onChange={(e) => setServer(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <button type="submit" className="btn btn-sm btn-outline">
+          {FEDERATION_TEXTS.followFromServerGo}
+        </button>
+      </form>
+    </div>
+  );
+}

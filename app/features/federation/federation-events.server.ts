@@ -1,0 +1,32 @@
+import { onEvent } from '~/kernel/events.server';
+import { definePeriodic } from '~/kernel/schedule.server';
+import { deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
+import { assignMissingHandles } from './federation.service.server';
+
+/**
+ * What federation does after a change elsewhere (docs/decisions/068): each event becomes
+ * activities queued for delivery (Fedify's queue, our job table). Nothing is sent when federation
+ * is off, and nothing that must not leave is ever queued (the service's outgoingPost rule).
+ */
+export const FEDERATION_SUBSCRIPTIONS = [
+  onEvent('blog.published', 'federation', async (ctx, event) => deliverPublished(ctx, event.data.blogId)),
+  onEvent('blog.updated', 'federation', async (ctx, event) => deliverUpdated(ctx, event.data.blogId, event.at)),
+  onEvent('blog.withdrawn', 'federation', async (ctx, event) => deliverWithdrawn(ctx, event.data.blogId, event.data.ownerId, event.at)),
+  onEvent('account.suspended', 'federation', async (ctx, event) => deliverSuspended(ctx, event.data.userId, event.at)),
+];
+
+const MINUTE = 60_000;
+
+export function federationTasks() {
+  return [
+    // Every writer can be found by handle, including those who signed up before federation was on.
+    definePeriodic({
+      name: 'federation-handles',
+      everyMs: 10 * MINUTE,
+      run: async (ctx) => {
+        const site = federationOf(ctx);
+        if (site) await assignMissingHandles(ctx, site.settings.siteName);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,343 @@
+import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
+import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
+import { Temporal as Polyfill } from '@js-temporal/polyfill';
+import type { Kysely } from 'kysely';
+import type { Database } from '~/db/schema';
+import { renderMarkdown } from '~/features/blogs/blogs.service.server';
+import type { ServiceContext } from '~/lib/core/service-context';
+import * as keysRepo from './federation.repo.server';
+import type { PostRow } from './federation.repo.server';
+import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
+import * as service from './federation.service.server';
+import { SITE_ACTOR } from './federation.service.server';
+
+/**
+ * The site on the fediverse (docs/decisions/068), through Fedify: every writer a Person, the site
+ * a Service that announces every public blog, WebFinger, NodeInfo, keys, followers and outboxes,
+ * the inbox, and delivery through our own store and queue. What may leave is the service's rule.
+ */
+
+export interface FederationSettings {
+  /** PUBLIC_URL: ids are made from it, so it must never change. */
+  origin: string;
+  siteName: string;
+  /** Test-only: peers on loopback and private addresses may be fetched. */
+  allowPrivateAddress: boolean;
+  version: string;
+}
+
+export interface SiteFederation {
+  federation: Federation<ServiceContext>;
+  settings: FederationSettings;
+}
+
+const running = new WeakMap<Kysely<Database>, SiteFederation>();
+
+/** The federation started for this database in this process; null when federation is off. */
+export function federationOf(ctx: Pick<ServiceContext, 'db'>): SiteFederation | null {
+  return running.get(ctx.db) ?? null;
+}
+
+export const PATHS = {
+  actor: '/ap/actors/{identifier}',
+  inbox: '/ap/actors/{identifier}/inbox',
+  sharedInbox: '/ap/inbox',
+  outbox: '/ap/actors/{identifier}/outbox',
+  followers: '/ap/actors/{identifier}/followers',
+  following: '/ap/actors/{identifier}/following',
+  article: '/ap/posts/{id}',
+  nodeinfo: '/nodeinfo/2.1',
+} as const;
+
+const PAGE = 20;
+const absolute = (settings: FederationSettings, url: string | null) => (url ? new URL(url, settings.origin) : null);
+// Fedify's types name the standard Temporal, which Node does not have yet: its polyfill stands in.
+const instant = (iso: string) => Polyfill.Instant.from(iso) as unknown as Temporal.Instant;
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const paragraphs = (text: string) =>
+  text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+
+/** Builds the federation for this site and starts its queue; `base` is a context with no user. */
+export function startFederation(base: ServiceContext, settings: FederationSettings): SiteFederation {
+  const federation = createFederation<ServiceContext>({
+    kv: new DatabaseKvStore(base),
+    queue: new JobMessageQueue(base),
+    manuallyStartQueue: true,
+    origin: settings.origin,
+    allowPrivateAddress: settings.allowPrivateAddress,
+    userAgent: { software: `Afterglow/${settings.version}`, url: new URL(settings.origin) },
+    // Signatures are always verified; a signature older than an hour is refused (replays).
+    skipSignatureVerification: false,
+    signatureTimeWindow: { hours: 1 },
+  });
+  const site: SiteFederation = { federation, settings };
+
+  federation
+    .setActorDispatcher(PATHS.actor, async (fctx, identifier) => actorOf(fctx, settings, identifier))
+    .setKeyPairsDispatcher(async (fctx, identifier) => keyPairsOf(fctx.data, identifier))
+    .mapHandle(async (fctx, username) => {
+      const found = await service.identifierOfHandle(fctx.data, username, settings.siteName);
+      if (found) return found;
+      // Someone who signed up since the last handle round may be asked for already.
+      if ((await service.assignMissingHandles(fctx.data, settings.siteName, 50)) === 0) return null;
+      return service.identifierOfHandle(fctx.data, username, settings.siteName);
+    })
+    // A writer's profile address on the site (/@handle) names them too.
+    .mapAlias(async (fctx, resource) => {
+      if (resource.origin !== new URL(settings.origin).origin) return null;
+      const handle = /^\/@([a-z0-9_]+)$/.exec(resource.pathname)?.[1];
+      const identifier = handle ? await service.identifierOfHandle(fctx.data, handle, settings.siteName) : null;
+      return identifier ? { identifier } : null;
+    });
+
+  federation
+    .setFollowersDispatcher(PATHS.followers, async (fctx, identifier, cursor) => {
+      // No cursor: every follower at once (what a delivery to "followers" asks for).
+      const rows = await service.followersOf(fctx.data, identifier, cursor === null ? { limit: 1_000_000 } : { after: cursor || undefined, limit: PAGE });
+      const items: Recipient[] = rows.map((r) => ({ id: new URL(r.actor_uri), inboxId: new URL(r.inbox), endpoints: r.shared_inbox ? { sharedInbox: new URL(r.shared_inbox) } : null }));
+      return { items, nextCursor: cursor !== null && rows.length === PAGE ? rows.at(-1)!.id : null };
+    })
+    .setFirstCursor(() => '')
+    .setCounter((fctx, identifier) => service.followerCount(fctx.data, identifier));
+
+  federation.setFollowingDispatcher(PATHS.following, () => ({ items: [] })).setCounter(() => 0);
+
+  federation
+    .setOutboxDispatcher(PATHS.outbox, async (fctx, identifier, cursor) => {
+      if (cursor === null) return null;
+      const posts = await service.outgoingPostsOf(fctx.data, identifier === SITE_ACTOR ? null : identifier, { limit: PAGE, before: cursor || undefined });
+      const items = await Promise.all(posts.map(async (post) => (identifier === SITE_ACTOR ? announceOf(fctx, post) : createOf(fctx, settings, post))));
+      return { items, nextCursor: posts.length === PAGE ? posts.at(-1)!.created_at : null };
+    })
+    .setFirstCursor(() => '')
+    .setCounter((fctx, identifier) => service.countOutgoingPosts(fctx.data, identifier === SITE_ACTOR ? null : identifier));
+
+  federation.setObjectDispatcher(Article, PATHS.article, async (fctx, { id }) => {
+    const post = await service.outgoingPost(fctx.data, id);
+    return post ? articleOf(fctx, settings, post) : null;
+  });
+
+  federation.setNodeInfoDispatcher(PATHS.nodeinfo, async (fctx) => ({
+    software: { name: 'afterglow', version: settings.version, homepage: new URL(settings.origin) },
+    protocols: ['activitypub'],
+    openRegistrations: true,
+    usage: { users: { total: await service.countLocalUsers(fctx.data) }, localPosts: await service.countOutgoingPosts(fctx.data, null), localComments: 0 },
+    metadata: { nodeName: settings.siteName },
+  }));
+
+  federation
+    .setInboxListeners(PATHS.inbox, PATHS.sharedInbox)
+    .on(Follow, async (fctx, follow) => {
+      if (!follow.id || !follow.actorId || !follow.objectId) return;
+      const target = fctx.parseUri(follow.objectId);
+      if (target?.type !== 'actor') return;
+      const follower = await follow.getActor(fctx);
+      if (!follower?.id || !follower.inboxId || follower.id.href !== follow.actorId.href) return;
+      if (target.identifier !== SITE_ACTOR && !(await service.actorProfile(fctx.data, target.identifier, settings.siteName))) return;
+      await service.addRemoteFollower(fctx.data, target.identifier, {
+        actorUri: follower.id.href,
+        handle: `@${follower.preferredUsername ?? 'unknown'}@${follower.id.host}`,
+        inbox: follower.inboxId.href,
+        sharedInbox: follower.endpoints?.sharedInbox?.href ?? null,
+      });
+      await fctx.sendActivity(
+        { identifier: target.identifier },
+        follower,
+        new Accept({ id: new URL(`#accept/${encodeURIComponent(follow.id.href)}`, fctx.getActorUri(target.identifier)), actor: fctx.getActorUri(target.identifier), object: follow }),
+      );
+    })
+    .on(Undo, async (fctx, undo) => {
+      const object = await undo.getObject(fctx);
+      if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href || !object.objectId) return;
+      const target = fctx.parseUri(object.objectId);
+      if (target?.type === 'actor') await service.removeRemoteFollower(fctx.data, target.identifier, undo.actorId.href);
+    })
+    // A reply to a post (or to a comment under it) becomes a comment there. The object must come
+    // from its sender's own server and name the sender as its author.
+    .on(Create, async (fctx, create) => {
+      const object = await create.getObject(fctx);
+      if (!(object instanceof Note || object instanceof Article) || !object.id || !object.replyTargetId || !create.actorId) return;
+      if (object.id.origin !== create.actorId.origin || object.attributionId?.href !== create.actorId.href) return;
+      const author = await create.getActor(fctx);
+      if (!author?.id) return;
+      await service.receiveRemoteReply(fctx.data, settings.origin, {
+        uri: object.id.href,
+        inReplyTo: object.replyTargetId.href,
+        html: object.content?.toString() ?? '',
+        author: await remoteAuthor(author),
+      });
+    })
+    .on(Update, async (fctx, update) => {
+      const object = await update.getObject(fctx);
+      if (!(object instanceof Note || object instanceof Article) || !object.id || !update.actorId || object.id.origin !== update.actorId.origin) return;
+      await service.receiveRemoteReplyEdit(fctx.data, object.id.href, update.actorId.href, object.content?.toString() ?? '');
+    })
+    .on(Delete, async (fctx, remove) => {
+      if (!remove.objectId || !remove.actorId || remove.objectId.origin !== remove.actorId.origin) return;
+      await service.receiveRemoteReplyDelete(fctx.data, remove.objectId.href, remove.actorId.href);
+    });
+
+  running.set(base.db, site);
+  void federation.startQueue(base).catch((error: unknown) => base.log.error({ err: error }, 'federation queue stopped'));
+  return site;
+}
+
+async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> {
+  const icon = await actor.getIcon().catch(() => null);
+  const iconUrl = icon?.url instanceof URL ? icon.url.href : (icon?.url?.href?.href ?? null);
+  const profile = actor.url instanceof URL ? actor.url.href : (actor.url?.href?.href ?? actor.id!.href);
+  return {
+    uri: actor.id!.href,
+    handle: `@${actor.preferredUsername?.toString() ?? 'unknown'}@${actor.id!.host}`,
+    name: actor.name?.toString() ?? null,
+    avatarUrl: iconUrl && /^https?:/.test(iconUrl) ? iconUrl : null,
+    profileUrl: /^https?:/.test(profile) ? profile : null,
+  };
+}
+
+async function actorOf(fctx: Context<ServiceContext>, settings: FederationSettings, identifier: string) {
+  const keys = await fctx.getActorKeyPairs(identifier);
+  const common = {
+    id: fctx.getActorUri(identifier),
+    inbox: fctx.getInboxUri(identifier),
+    outbox: fctx.getOutboxUri(identifier),
+    followers: fctx.getFollowersUri(identifier),
+    following: fctx.getFollowingUri(identifier),
+    endpoints: new Endpoints({ sharedInbox: fctx.getInboxUri() }),
+    publicKey: keys[0]?.cryptographicKey,
+    assertionMethods: keys.map((k) => k.multikey),
+    manuallyApprovesFollowers: false,
+    discoverable: true,
+    indexable: true,
+  };
+  if (identifier === SITE_ACTOR) {
+    return new Service({
+      ...common,
+      preferredUsername: service.siteHandle(settings.siteName),
+      name: settings.siteName,
+      summary: `<p>Every public blog on ${escapeHtml(settings.siteName)}.</p>`,
+      url: new URL('/', settings.origin),
+    });
+  }
+  const profile = await service.actorProfile(fctx.data, identifier, settings.siteName);
+  if (!profile) return null;
+  const icon = absolute(settings, profile.image);
+  return new Person({
+    ...common,
+    preferredUsername: profile.handle,
+    name: profile.name,
+    summary: profile.bio ? paragraphs(profile.bio) : null,
+    url: new URL(`/authors/${encodeURIComponent(profile.id)}`, settings.origin),
+    icon: icon ? new Image({ url: icon }) : null,
+  });
+}
+
+/** The actor's RSA and Ed25519 key pairs, made once and kept in the database. */
+async function keyPairsOf(ctx: ServiceContext, owner: string): Promise<CryptoKeyPair[]> {
+  let rows = await keysRepo.findKeys(ctx.db, owner);
+  if (rows.length < 2) {
+    for (const [algorithm, name] of [['rsa', 'RSASSA-PKCS1-v1_5'], ['ed25519', 'Ed25519']] as const) {
+      if (rows.some((r) => r.algorithm === algorithm)) continue;
+      const pair = await generateCryptoKeyPair(name);
+      await keysRepo.insertKey(ctx.db, {
+        owner,
+        algorithm,
+        private_jwk: JSON.stringify(await exportJwk(pair.privateKey)),
+        public_jwk: JSON.stringify(await exportJwk(pair.publicKey)),
+        created_at: ctx.now().toISOString(),
+      });
+    }
+    // Whichever instance stored a pair first, every one uses the stored pair.
+    rows = await keysRepo.findKeys(ctx.db, owner);
+  }
+  return Promise.all(
+    rows.map(async (r) => ({ privateKey: await importJwk(JSON.parse(r.private_jwk), 'private'), publicKey: await importJwk(JSON.parse(r.public_jwk), 'public') })),
+  );
+}
+
+/** A post in the long-form shape peers render well (FEP-b2b8). */
+export async function articleOf(fctx: Context<ServiceContext>, settings: FederationSettings, post: PostRow): Promise<Article> {
+  const html = await renderMarkdown(post.long_description, { imageBases: fctx.data.imageBases });
+  // Our own links and images are relative on the site; elsewhere they must name it.
+  const content = html.replace(/(\s(?:href|src)=")\/(?!\/)/g, `$1${settings.origin}/`);
+  const photo = absolute(settings, post.photo);
+  const image = photo ? new Image({ url: photo, name: post.title }) : null;
+  return new Article({
+    id: fctx.getObjectUri(Article, { id: post.id }),
+    attribution: fctx.getActorUri(post.owner_id),
+    to: PUBLIC_COLLECTION,
+    cc: fctx.getFollowersUri(post.owner_id),
+    name: post.title,
+    summary: paragraphs(post.short_description),
+    content,
+    mediaType: 'text/html',
+    source: new Source({ content: post.long_description, mediaType: 'text/markdown' }),
+    image,
+    attachments: image ? [image] : [],
+    tags: [new Hashtag({ name: `#${post.category.replace(/[^\p{L}\p{N}_]/gu, '')}`, href: new URL(`/allblogs?category=${encodeURIComponent(post.category)}`, settings.origin) })],
+    url: new URL(`/blogs/${encodeURIComponent(post.id)}`, settings.origin),
+    published: instant(post.created_at),
+    updated: post.updated_at !== post.created_at ? instant(post.updated_at) : null,
+  });
+}
+
+function createOf(fctx: Context<ServiceContext>, settings: FederationSettings, post: PostRow, article?: Article): Promise<Create> | Create {
+  const make = (object: Article) =>
+    new Create({ id: new URL(`${object.id!.href}#create`), actor: fctx.getActorUri(post.owner_id), to: PUBLIC_COLLECTION, cc: fctx.getFollowersUri(post.owner_id), object, published: instant(post.created_at) });
+  return article ? make(article) : articleOf(fctx, settings, post).then(make);
+}
+
+function announceOf(fctx: Context<ServiceContext>, post: PostRow): Announce {
+  const object = fctx.getObjectUri(Article, { id: post.id });
+  return new Announce({ id: new URL(`${object.href}#announce`), actor: fctx.getActorUri(SITE_ACTOR), to: PUBLIC_COLLECTION, cc: fctx.getFollowersUri(SITE_ACTOR), object, published: instant(post.created_at) });
+}
+
+const DELIVERY = { preferSharedInbox: true } as const;
+
+/** A post went public: Create to its writer's followers, and the site announces it to its own. */
+export async function deliverPublished(ctx: ServiceContext, blogId: string): Promise<void> {
+  const site = federationOf(ctx);
+  const post = site && (await service.outgoingPost(ctx, blogId));
+  if (!site || !post) return;
+  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+  const article = await articleOf(fctx, site.settings, post);
+  await fctx.sendActivity({ identifier: post.owner_id }, 'followers', await createOf(fctx, site.settings, post, article), DELIVERY);
+  await fctx.sendActivity({ identifier: SITE_ACTOR }, 'followers', announceOf(fctx, post), DELIVERY);
+}
+
+/** A post changed: Update, only while it may leave (a Hidden, held or removed post's edits stay here). */
+export async function deliverUpdated(ctx: ServiceContext, blogId: string, at: string): Promise<void> {
+  const site = federationOf(ctx);
+  const post = site && (await service.outgoingPost(ctx, blogId));
+  if (!site || !post) return;
+  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+  const article = await articleOf(fctx, site.settings, post);
+  const update = new Update({ id: new URL(`${article.id!.href}#update/${at}`), actor: fctx.getActorUri(post.owner_id), to: PUBLIC_COLLECTION, cc: fctx.getFollowersUri(post.owner_id), object: article, updated: instant(at) });
+  await fctx.sendActivity({ identifier: post.owner_id }, 'followers', update, DELIVERY);
+}
+
+/** A post left its readers (hidden, removed, deleted, or its writer suspended): Delete, wherever it went. */
+export async function deliverWithdrawn(ctx: ServiceContext, blogId: string, ownerId: string, at: string): Promise<void> {
+  const site = federationOf(ctx);
+  if (!site) return;
+  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+  const object = fctx.getObjectUri(Article, { id: blogId });
+  const tombstone = new Tombstone({ id: object, deleted: instant(at) });
+  const remove = (actor: string, id: string) => new Delete({ id: new URL(`${object.href}#delete/${id}/${at}`), actor: fctx.getActorUri(actor), to: PUBLIC_COLLECTION, object: tombstone });
+  await fctx.sendActivity({ identifier: ownerId }, 'followers', remove(ownerId, 'writer'), DELIVERY);
+  await fctx.sendActivity(
+    { identifier: SITE_ACTOR },
+    'followers',
+    new Undo({ id: new URL(`${object.href}#unannounce/${at}`), actor: fctx.getActorUri(SITE_ACTOR), to: PUBLIC_COLLECTION, object: announceOf(fctx, { id: blogId, created_at: at } as PostRow) }),
+    DELIVERY,
+  );
+}
+
+/** An account was suspended: every post of it that went out is deleted where it went. */
+export async function deliverSuspended(ctx: ServiceContext, userId: string, at: string): Promise<void> {
+  if (!federationOf(ctx)) return;
+  for (const post of await service.postsToTakeBack(ctx, userId)) await deliverWithdrawn(ctx, post.id, userId, at);
+}

@@ -1,0 +1,276 @@
+import sanitizeHtml from 'sanitize-html';
+import { addRemoteComment, deleteRemoteComment, editRemoteComment } from '~/features/blogs/remote-comments.service.server';
+import { suspensionOf } from '~/kernel/standing.server';
+import { AppError } from '~/lib/core/errors';
+import { newId } from '~/lib/core/ids.server';
+import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
+import { FEDERATION_TEXTS } from '~/lib/texts/federation';
+import * as repo from './federation.repo.server';
+
+/**
+ * The rules of federation (docs/decisions/068): who is an actor and by which handle, what may
+ * leave the site, and who follows whom from elsewhere. The ActivityPub side (federation.server.ts)
+ * asks these; it decides nothing itself.
+ */
+
+/** The site's own actor (a Service that announces every public blog) has this identifier. */
+export const SITE_ACTOR = 'site';
+
+/** Handles nobody gets: the site's own, and names that read as the site speaking. */
+const RESERVED = new Set(['site', 'admin', 'administrator', 'moderator', 'moderation', 'root', 'support', 'afterglow', 'inbox', 'ap', 'well_known']);
+
+const HANDLE_MAX = 30;
+
+/** A handle made from a name: lowercase ASCII letters, digits and underscores (what Mastodon accepts). */
+export function handleFromName(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, HANDLE_MAX)
+    .replace(/_+$/, '');
+  return base || 'writer';
+}
+
+/** The site's handle: its name as a handle, reserved against writers' handles. */
+export function siteHandle(siteName: string): string {
+  return handleFromName(siteName);
+}
+
+/**
+ * The person's current handle, made once from their name when they have none: unique across
+ * the site (a number is added when taken) and kept for good; a later rename does not move it.
+ */
+export async function ensureHandle(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: string, siteName: string): Promise<string | null> {
+  const profile = await repo.findActorProfile(ctx.db, userId);
+  if (!profile) return null;
+  if (profile.handle) return profile.handle;
+  const base = handleFromName(profile.name);
+  const reserved = (h: string) => RESERVED.has(h) || h === siteHandle(siteName);
+  for (let n = 1; n < 50; n++) {
+    const candidate = n === 1 ? base : `${base.slice(0, HANDLE_MAX - String(n).length)}${n}`;
+    if (reserved(candidate)) continue;
+    if (await repo.insertHandle(ctx.db, { handle: candidate, userId, now: ctx.now().toISOString() })) return candidate;
+    // Another instance may have given this person a handle at the same moment.
+    const again = await repo.findActorProfile(ctx.db, userId);
+    if (again?.handle) return again.handle;
+  }
+  const fallback = `${base.slice(0, HANDLE_MAX - 9)}_${newId().slice(0, 8)}`;
+  await repo.insertHandle(ctx.db, { handle: fallback, userId, now: ctx.now().toISOString() });
+  return (await repo.findActorProfile(ctx.db, userId))?.handle ?? null;
+}
+
+/** Gives a handle to people who have none yet (a periodic task), so every writer can be found. */
+export async function assignMissingHandles(ctx: Pick<ServiceContext, 'db' | 'now'>, siteName: string, limit = 500): Promise<number> {
+  const users = await repo.usersWithoutHandle(ctx.db, limit);
+  for (const user of users) await ensureHandle(ctx, user.id, siteName);
+  return users.length;
+}
+
+/** The identifier (user id or SITE_ACTOR) a handle names, current or old; null when none. */
+export async function identifierOfHandle(ctx: Pick<ServiceContext, 'db'>, handle: string, siteName: string): Promise<string | null> {
+  const lower = handle.toLowerCase();
+  if (lower === siteHandle(siteName)) return SITE_ACTOR;
+  return (await repo.findHandle(ctx.db, lower))?.user_id ?? null;
+}
+
+export interface ActorProfile {
+  id: string;
+  handle: string;
+  name: string;
+  bio: string | null;
+  image: string | null;
+  website: string | null;
+}
+
+/** A writer as an actor, with their handle (made now when they had none); null when no such person. */
+export async function actorProfile(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: string, siteName: string): Promise<ActorProfile | null> {
+  const handle = await ensureHandle(ctx, userId, siteName);
+  const row = await repo.findActorProfile(ctx.db, userId);
+  if (!row || !handle) return null;
+  return { id: row.id, handle, name: row.name, bio: row.bio, image: row.image, website: row.website };
+}
+
+/**
+ * A post as it may leave the site, or null when it must not: only a Public blog, not removed by a
+ * moderator, not held by the spam hold, not waiting for approval, of an account not suspended.
+ * Every delivery and every answer to a remote fetch passes here (docs/decisions/068).
+ */
+export async function outgoingPost(ctx: ServiceContext, blogId: string): Promise<repo.PostRow | null> {
+  const post = await repo.findPost(ctx.db, blogId);
+  if (!post || !(await mayLeave(ctx, post))) return null;
+  return post;
+}
+
+async function mayLeave(ctx: ServiceContext, post: repo.PostRow): Promise<boolean> {
+  const now = ctx.now().toISOString();
+  if (post.availability !== 'Public' || post.removed_at !== null || post.pending_since !== null) return false;
+  if (post.held_until !== null && post.held_until > now) return false;
+  return (await suspensionOf(ctx, post.owner_id)) === null;
+}
+
+/** A writer's posts that may leave, newest first (their outbox); none while they are suspended. */
+export async function outgoingPostsOf(ctx: ServiceContext, ownerId: string | null, page: { limit: number; before?: string }): Promise<repo.PostRow[]> {
+  if (ownerId && (await suspensionOf(ctx, ownerId))) return [];
+  const posts = await repo.listOutgoingPosts(ctx.db, ownerId, { now: ctx.now().toISOString(), ...page });
+  if (ownerId) return posts;
+  const kept: repo.PostRow[] = [];
+  for (const post of posts) if (await mayLeave(ctx, post)) kept.push(post);
+  return kept;
+}
+
+export async function countOutgoingPosts(ctx: ServiceContext, ownerId: string | null): Promise<number> {
+  if (ownerId && (await suspensionOf(ctx, ownerId))) return 0;
+  return repo.countOutgoingPosts(ctx.db, ownerId, ctx.now().toISOString());
+}
+
+/** Every post of a writer that went out and must now be taken back (their account was suspended). */
+export async function postsToTakeBack(ctx: ServiceContext, ownerId: string): Promise<repo.PostRow[]> {
+  return repo.listOutgoingPosts(ctx.db, ownerId, { now: ctx.now().toISOString(), limit: 10_000 });
+}
+
+export interface RemoteFollowerInput {
+  actorUri: string;
+  handle: string;
+  inbox: string;
+  sharedInbox: string | null;
+}
+
+/** Someone elsewhere follows a local actor (accepted at once: nothing here is followers-only). */
+export async function addRemoteFollower(ctx: Pick<ServiceContext, 'db' | 'now'>, localActor: string, follower: RemoteFollowerInput): Promise<void> {
+  await repo.insertFollower(ctx.db, {
+    id: `${ctx.now().toISOString()}-${newId()}`,
+    local_actor: localActor,
+    actor_uri: follower.actorUri,
+    handle: follower.handle,
+    inbox: follower.inbox,
+    shared_inbox: follower.sharedInbox,
+    created_at: ctx.now().toISOString(),
+  });
+}
+
+/** They stopped following (an Undo of their Follow). */
+export async function removeRemoteFollower(ctx: Pick<ServiceContext, 'db'>, localActor: string, actorUri: string): Promise<boolean> {
+  return (await repo.deleteFollower(ctx.db, localActor, actorUri)) > 0;
+}
+
+/** Followers of a local actor as delivery targets; a page after `after` (an id), or all. */
+export async function followersOf(ctx: Pick<ServiceContext, 'db'>, localActor: string, page: { after?: string; limit: number }) {
+  return repo.listFollowers(ctx.db, localActor, page);
+}
+
+export async function followerCount(ctx: Pick<ServiceContext, 'db'>, localActor: string): Promise<number> {
+  return repo.countFollowers(ctx.db, localActor);
+}
+
+export interface OwnFollower {
+  id: string;
+  handle: string;
+  actorUri: string;
+  since: string;
+}
+
+/** The signed-in writer's followers on other servers (their profile lists them). */
+export async function listOwnRemoteFollowers(ctx: ServiceContext): Promise<OwnFollower[]> {
+  const user = userOrThrow401(ctx);
+  const rows = await repo.listFollowers(ctx.db, user.id, { limit: 1000 });
+  return rows.map((r) => ({ id: r.id, handle: r.handle, actorUri: r.actor_uri, since: r.created_at }));
+}
+
+/** The signed-in writer removes a follower from elsewhere: nothing of theirs is delivered there again. */
+export async function removeOwnRemoteFollower(ctx: ServiceContext, followerId: string): Promise<{ removed: OwnFollower }> {
+  const user = userOrThrow401(ctx);
+  const row = await repo.findFollower(ctx.db, user.id, followerId);
+  if (!row) throw new AppError('not_found', FEDERATION_TEXTS.followerNotFound);
+  await repo.deleteFollower(ctx.db, user.id, row.actor_uri);
+  return { removed: { id: row.id, handle: row.handle, actorUri: row.actor_uri, since: row.created_at } };
+}
+
+export async function countLocalUsers(ctx: Pick<ServiceContext, 'db'>): Promise<number> {
+  return repo.countUsers(ctx.db);
+}
+
+// ---- replies from other servers (docs/decisions/068) ----
+
+const COMMENT_MAX = 5000;
+
+/** Remote HTML as the plain text our comments hold: no tag, no attribute survives; paragraphs and breaks stay lines. */
+export function textOfRemoteHtml(html: string): string {
+  const withBreaks = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*<p[^>]*>/gi, '\n\n');
+  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} })
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+  return text.trim().slice(0, COMMENT_MAX);
+}
+
+export interface RemoteAuthor {
+  uri: string;
+  handle: string;
+  name: string | null;
+  avatarUrl: string | null;
+  profileUrl: string | null;
+}
+
+/**
+ * Where a reply hangs: one of our federated posts (by its id or its page), a comment under one
+ * (by its thread page), or another reply from elsewhere that became a comment here.
+ */
+async function replyTarget(ctx: ServiceContext, origin: string, inReplyTo: string): Promise<{ blogId: string; parentId: string | null } | null> {
+  let target: { blogId: string; parentId: string | null } | null = null;
+  const url = URL.canParse(inReplyTo) ? new URL(inReplyTo) : null;
+  if (url && url.origin === new URL(origin).origin) {
+    const post = /^\/(?:ap\/posts|blogs)\/([^/]+)$/.exec(url.pathname);
+    const comment = /^\/blogs\/([^/]+)\/comments\/([^/]+)$/.exec(url.pathname);
+    if (post) target = { blogId: decodeURIComponent(post[1]!), parentId: null };
+    else if (comment && (await repo.findCommentBlog(ctx.db, decodeURIComponent(comment[2]!))) === decodeURIComponent(comment[1]!)) {
+      target = { blogId: decodeURIComponent(comment[1]!), parentId: decodeURIComponent(comment[2]!) };
+    }
+  } else {
+    const reply = await repo.findReply(ctx.db, inReplyTo);
+    if (reply) target = { blogId: reply.blog_id, parentId: reply.comment_id };
+  }
+  // Only a post that went out takes replies from elsewhere.
+  return target && (await outgoingPost(ctx, target.blogId)) ? target : null;
+}
+
+/** A reply arrived: it becomes a comment threaded under what it answers; null when it answers nothing of ours. */
+export async function receiveRemoteReply(ctx: ServiceContext, origin: string, reply: { uri: string; inReplyTo: string; html: string; author: RemoteAuthor }): Promise<{ commentId: string; pending: boolean } | null> {
+  if (await repo.findReply(ctx.db, reply.uri)) return null;
+  const target = await replyTarget(ctx, origin, reply.inReplyTo);
+  const text = textOfRemoteHtml(reply.html);
+  if (!target || !text) return null;
+  const now = ctx.now().toISOString();
+  const actor = await repo.upsertRemoteActor(ctx.db, {
+    id: newId(),
+    uri: reply.author.uri,
+    handle: reply.author.handle,
+    name: reply.author.name,
+    avatar_url: reply.author.avatarUrl,
+    profile_url: reply.author.profileUrl,
+    now,
+  });
+  const added = await addRemoteComment(ctx, { ...target, remoteActorId: actor.id, authorFirstSeen: actor.created_at, text });
+  if (!added) return null;
+  await repo.insertReply(ctx.db, { uri: reply.uri, comment_id: added.id, actor_uri: reply.author.uri, created_at: now });
+  return { commentId: added.id, pending: added.pending };
+}
+
+/** Its author edited a reply (only its author: the actor that sent it). */
+export async function receiveRemoteReplyEdit(ctx: ServiceContext, uri: string, actorUri: string, html: string): Promise<boolean> {
+  const reply = await repo.findReply(ctx.db, uri);
+  const text = textOfRemoteHtml(html);
+  if (!reply || reply.actor_uri !== actorUri || !text) return false;
+  return editRemoteComment(ctx, reply.comment_id, text);
+}
+
+/** Its author deleted a reply. */
+export async function receiveRemoteReplyDelete(ctx: ServiceContext, uri: string, actorUri: string): Promise<boolean> {
+  const reply = await repo.findReply(ctx.db, uri);
+  if (!reply || reply.actor_uri !== actorUri) return false;
+  return deleteRemoteComment(ctx, reply.comment_id);
+}

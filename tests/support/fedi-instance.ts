@@ -1,0 +1,37 @@
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { DialectName } from '~/db/schema';
+import { createTestApp, type TestApp } from './test-app';
+
+export interface ServedTestApp {
+  t: TestApp;
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A test app (real database, no React Router) listening on a loopback port, with PUBLIC_URL set
+ * to that port and federation on, so other servers reach it over real HTTP. The port is taken
+ * first: ids are made from PUBLIC_URL, which must be known before the app starts.
+ */
+export async function serveTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<ServedTestApp> {
+  let handler: ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) | null = null;
+  const server: Server = createServer((req, res) => {
+    if (handler) handler(req, res);
+    else res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const origin = `http://127.0.0.1:${port}`;
+  const t = await createTestApp(dialect, { PUBLIC_URL: origin, FEDERATION: 'on', FEDERATION_ALLOW_PRIVATE: 'on', ...env });
+  handler = getRequestListener((request) => t.app.fetch(request, { incoming: { socket: { remoteAddress: '127.0.0.1' } } }));
+  return {
+    t,
+    origin,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await t.close();
+    },
+  };
+}
