@@ -15,7 +15,9 @@ const zones = [
   { target: './app/kernel', from: ['./app/features', './app/routes', './server', './app/components'] },
   // The domain never reaches into transports.
   { target: './app/features', from: ['./app/routes', './server'] },
-  { target: './app/db', from: ['./app/features', './app/routes', './server', './app/components'] },
+  { target: './app/db', from: ['./app/routes', './server', './app/components'] },
+  // …but for the freshness rules each feature states of its own tables, gathered in app/db/freshness.ts (docs/decisions/071).
+  { target: './app/db', from: './app/features/**', except: ['**/app/features/*/*.freshness.ts'] },
   // Transports never touch the database directly: they call services. Routes reach the server
   // only through the seam's context (ctx.auth, ctx.limit), never server/ itself (issue 14).
   { target: './app/routes', from: ['./app/db/kysely.server.ts', './app/db/migrations', './server'] },

@@ -4,7 +4,7 @@ import { Page } from '~/components/page';
 import { FormError } from '~/features/users/components/auth-card';
 import { FormField } from '~/features/users/components/form-field';
 import { PasswordField } from '~/features/users/components/password-field';
-import { changePassword, deleteOwnAccount, myPasskeys, removePasskey, requestEmailChange } from '~/features/users/account.service.server';
+import { type AccountOutcome, changePassword, deleteOwnAccount, myPasskeys, removePasskey, requestEmailChange } from '~/features/users/account.service.server';
 import { PasskeysSection } from '~/features/users/components/passkeys';
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, fieldErrors, PASSWORD_MAX_LENGTH, RemovePasskeySchema } from '~/features/users/users.schema';
 import { listExports, requestExport } from '~/features/exports/exports.service.server';
@@ -37,6 +37,12 @@ interface AccountActionData {
   exportStarted?: boolean;
 }
 
+/** A change's outcome: its refusal shown on its form, or `to` with a toast that says it is done. */
+function settled(intent: Intent, outcome: AccountOutcome, to: string, text: string) {
+  if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
+  return redirect(to, { headers: withFlash({ type: 'toast', kind: 'success', text, duration: FEEDBACK_MS.success }, outcome.cookies) });
+}
+
 /** Change password, change email, delete the account (docs/decisions/067): each through better-auth's own endpoint. */
 export const action = defineAction<Route.ActionArgs>()(
   { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema, passkey: RemovePasskeySchema } },
@@ -55,23 +61,17 @@ export const action = defineAction<Route.ActionArgs>()(
     if (intent === 'passkey-remove') {
       const parsed = input.passkey.safeParse(form);
       if (!parsed.success) return data<AccountActionData>({ intent, errors: {}, formError: MESSAGES.passkeyFailed }, 400);
-      const outcome = await removePasskey(ctx, parsed.data.passkeyId);
-      if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
-      return redirect('/account', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.passkeyRemoved, duration: FEEDBACK_MS.success }, outcome.cookies) });
+      return settled(intent, await removePasskey(ctx, parsed.data.passkeyId), '/account', MESSAGES.passkeyRemoved);
     }
     if (intent === 'delete') {
       const parsed = input.delete.safeParse(form);
       if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
-      const outcome = await deleteOwnAccount(ctx, parsed.data.password);
-      if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
-      return redirect('/', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.accountDeletedText, duration: FEEDBACK_MS.success }, outcome.cookies) });
+      return settled(intent, await deleteOwnAccount(ctx, parsed.data.password), '/', MESSAGES.accountDeletedText);
     }
     if (intent === 'password') {
       const parsed = input.password.safeParse(form);
       if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);
-      const outcome = await changePassword(ctx, parsed.data);
-      if (!outcome.ok) return data<AccountActionData>({ intent, errors: {}, formError: outcome.message }, outcome.status);
-      return redirect('/account', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.passwordChanged, duration: FEEDBACK_MS.success }, outcome.cookies) });
+      return settled(intent, await changePassword(ctx, parsed.data), '/account', MESSAGES.passwordChanged);
     }
     const parsed = input.email.safeParse(form);
     if (!parsed.success) return data<AccountActionData>({ intent, errors: fieldErrors(parsed.error) }, 400);

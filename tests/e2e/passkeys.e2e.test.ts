@@ -59,6 +59,12 @@ describe('passkeys', () => {
       await screenshot(page, `passkeys-account-${width}`);
     }
     expect(await axeViolations(page)).toEqual([]);
+    // The theme is chosen when the page loads.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload();
+    await waitForHydration(page);
+    await screenshot(page, 'passkeys-account-desktop-dark');
+    expect(await axeViolations(page)).toEqual([]);
 
     // Signed out: the passkey alone signs in, no email, no password.
     await passkeySignIn(page);

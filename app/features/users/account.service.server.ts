@@ -126,9 +126,14 @@ async function changeRefusal(response: Response): Promise<{ ok: false; status: n
  * ends, and the owner is mailed that it changed (server/auth.server.ts, whichever door asked).
  */
 export function changePassword(ctx: ServiceContext, input: ChangePasswordInput): Promise<AccountOutcome> {
+  return accountChange(ctx, '/change-password', { ...input, revokeOtherSessions: true });
+}
+
+/** A change of the signed-in account through one of better-auth's endpoints; its refusal as the form shows it. */
+function accountChange(ctx: ServiceContext, path: string, body: Record<string, unknown>): Promise<AccountOutcome> {
   return outcomeOf<object>(async () => {
     userOrThrow401(ctx);
-    const response = await ctx.auth.call('/change-password', { ...input, revokeOtherSessions: true });
+    const response = await ctx.auth.call(path, body);
     if (!response.ok) return changeRefusal(response);
     return { ok: true, cookies: forwardCookies(response) };
   });
@@ -153,12 +158,7 @@ export function requestEmailChange(ctx: ServiceContext, input: ChangeEmailInput)
  * cookie is cleared with `cookies`.
  */
 export function deleteOwnAccount(ctx: ServiceContext, password: string): Promise<AccountOutcome> {
-  return outcomeOf<object>(async () => {
-    userOrThrow401(ctx);
-    const response = await ctx.auth.call('/delete-user', { password });
-    if (!response.ok) return changeRefusal(response);
-    return { ok: true, cookies: forwardCookies(response) };
-  });
+  return accountChange(ctx, '/delete-user', { password });
 }
 
 /** One of the account's passkeys as /account lists it (docs/decisions/075). */
@@ -176,12 +176,7 @@ export async function myPasskeys(ctx: ServiceContext): Promise<PasskeyView[]> {
 
 /** Removes one of the signed-in person's passkeys, through better-auth (which checks it is theirs; a suspended account may not). */
 export function removePasskey(ctx: ServiceContext, id: string): Promise<AccountOutcome> {
-  return outcomeOf<object>(async () => {
-    userOrThrow401(ctx);
-    const response = await ctx.auth.call('/passkey/delete-passkey', { id });
-    if (!response.ok) return changeRefusal(response);
-    return { ok: true, cookies: forwardCookies(response) };
-  });
+  return accountChange(ctx, '/passkey/delete-passkey', { id });
 }
 
 export type TwoFactorIntent = 'enable' | 'confirm' | 'disable';

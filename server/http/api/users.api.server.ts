@@ -16,6 +16,9 @@ const PasswordBody = z.object({ password: z.string() });
 const CodeBody = z.object({ code: z.string() });
 const ChangePasswordBody = z.object({ currentPassword: z.string(), newPassword: PasswordSchema, revokeOtherSessions: z.boolean().optional() });
 const ChangeEmailBody = z.object({ newEmail: z.email(), password: z.string(), callbackURL: z.string().optional() });
+/** A WebAuthn answer as @simplewebauthn/browser gives it (better-auth's passkey plugin checks it). */
+const PasskeyAnswerBody = z.object({ response: z.record(z.string(), z.unknown()), name: z.string().max(64).optional() });
+const PasskeyIdBody = z.object({ id: z.string() });
 
 /**
  * better-auth's endpoints under /api/auth, which it serves itself: declared here for the sign-in
@@ -39,6 +42,13 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
   // The account's own changes (docs/decisions/067).
   authEndpoint({ method: 'post', path: '/api/auth/change-password', tag: 'Accounts', auth: 'required', summary: 'A new password with the current one; `revokeOtherSessions` ends every other session; the owner is mailed', body: ChangePasswordBody, responses: { 200: { description: 'Changed' }, 400: { description: 'Wrong current password or a weak new one', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many wrong passwords', schema: MessageResponse } } }),
   authEndpoint({ method: 'post', path: '/api/auth/change-email', tag: 'Accounts', auth: 'required', summary: 'Ask for a new email (password required): a link goes to the new address, the old one is told; the email changes when the link is opened', body: ChangeEmailBody, responses: { 200: { description: 'Mailed' }, 400: { description: 'Wrong password or a bad address', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many requests', schema: MessageResponse } } }),
+  // Passkeys (docs/decisions/075): each ceremony's challenge is kept server-side, named by a signed cookie.
+  authEndpoint({ method: 'get', path: '/api/auth/passkey/generate-register-options', tag: 'Accounts', auth: 'required', summary: 'Options to make a new passkey on this device (a recent sign-in required)', responses: { 200: { description: 'WebAuthn creation options' }, 401: { description: 'Not signed in', schema: MessageResponse } } }),
+  authEndpoint({ method: 'post', path: '/api/auth/passkey/verify-registration', tag: 'Accounts', auth: 'required', summary: 'Keep the passkey the authenticator made (its answer to the options above), with an optional name', body: PasskeyAnswerBody, responses: { 200: { description: 'The passkey' }, 400: { description: 'Not verified', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse } } }),
+  authEndpoint({ method: 'get', path: '/api/auth/passkey/generate-authenticate-options', tag: 'Accounts', auth: 'optional', summary: 'Options to sign in with a passkey', responses: { 200: { description: 'WebAuthn request options' } } }),
+  authEndpoint({ method: 'post', path: '/api/auth/passkey/verify-authentication', tag: 'Accounts', auth: 'none', summary: 'Sign in with a passkey: the authenticator’s signed answer to the options above (counts as a sign-in attempt)', body: PasskeyAnswerBody, responses: { 200: { description: 'Signed in' }, 400: { description: 'Not verified', schema: MessageResponse }, 401: { description: 'Unknown passkey', schema: MessageResponse }, 429: { description: 'Too many attempts', schema: MessageResponse } } }),
+  authEndpoint({ method: 'get', path: '/api/auth/passkey/list-user-passkeys', tag: 'Accounts', auth: 'required', summary: "The caller's passkeys", responses: { 200: { description: 'The passkeys' }, 401: { description: 'Not signed in', schema: MessageResponse } } }),
+  authEndpoint({ method: 'post', path: '/api/auth/passkey/delete-passkey', tag: 'Accounts', auth: 'required', summary: 'Remove one of the caller’s passkeys', body: PasskeyIdBody, responses: { 200: { description: 'Removed' }, 401: { description: 'Not signed in', schema: MessageResponse }, 404: { description: 'No such passkey of the caller', schema: MessageResponse } } }),
   authEndpoint({ method: 'post', path: '/api/auth/delete-user', tag: 'Accounts', auth: 'required', summary: 'Delete the account for good (password required): its posts, comments, likes, follows, wishlist, sessions and queued mails go', body: PasswordBody, responses: { 200: { description: 'Deleted; the session cookie is cleared' }, 400: { description: 'Missing or wrong password', schema: MessageResponse }, 401: { description: 'Not signed in', schema: MessageResponse }, 429: { description: 'Too many wrong passwords', schema: MessageResponse } } }),
 ];
 

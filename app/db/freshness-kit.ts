@@ -1,0 +1,61 @@
+/**
+ * What makes a kept page stale, as data: which row changes move which version (docs/decisions/055,
+ * refining 024; each feature states its own tables' rules in `<feature>.freshness.ts`, gathered
+ * in ./freshness.ts, docs/decisions/071). `freshness.server.ts` turns these rules into
+ * triggers for SQLite and PostgreSQL and brings the database's triggers in line with them after
+ * every migration run, so no migration writes a freshness trigger by hand.
+ *
+ * A rule reads: "when a row of `table` is inserted / deleted / updated (in `columns`), these
+ * things are stale". Rules with the same table and target merge, so adding a column shown on a
+ * blog page is adding it to a rule's list, and a new table whose rows show on a page is one rule:
+ *
+ *   { table: 'comment_likes', on: ROWS, stale: [blogOf('comments', 'comment_id')] },
+ *
+ * The targets:
+ * - `scope('lists')`: every list, feed, sitemap and the home page (they follow the `lists` version);
+ * - `scope('sessions')`: the per-instance session cache (a session or a shown identity changed);
+ * - `ownRevision`: on `blogs` itself, the updated blog's page (its `revision`);
+ * - `blog(column)`: the page of the blog whose id this row holds in `column`;
+ * - `blogOf(table, column)`: the page of the blog of the `table` row whose id this row holds in
+ *   `column` (a like of a comment revises the comment's blog);
+ * - `blogsOfPerson(column)`: every blog written or commented on by the person in `column` (their
+ *   shown name or photo is on those pages).
+ * Only columns a reader sees belong here: `views` moves nothing (counts are kept up to 30 s, 024),
+ * and `revision` itself must never be listed.
+ */
+export type VersionScope = 'lists' | 'sessions';
+
+export type StaleTarget =
+  | { kind: 'scope'; scope: VersionScope }
+  | { kind: 'own-revision' }
+  | { kind: 'blog'; column: string }
+  | { kind: 'blog-of'; table: string; column: string }
+  | { kind: 'blogs-of-person'; column: string }
+  | { kind: 'blogs-of-writer'; column: string }
+  | { kind: 'blogs-commented-by'; column: string; by: string };
+
+/** Which row changes count: inserts, deletes, and updates of any column (`true`) or of these. */
+export interface RowChanges {
+  insert?: boolean;
+  delete?: boolean;
+  update?: true | readonly string[];
+}
+
+export interface FreshnessRule {
+  table: string;
+  on: RowChanges;
+  stale: readonly StaleTarget[];
+}
+
+export const scope = (name: VersionScope): StaleTarget => ({ kind: 'scope', scope: name });
+export const ownRevision: StaleTarget = { kind: 'own-revision' };
+export const blog = (column: string): StaleTarget => ({ kind: 'blog', column });
+export const blogOf = (table: string, column: string): StaleTarget => ({ kind: 'blog-of', table, column });
+export const blogsOfPerson = (column: string): StaleTarget => ({ kind: 'blogs-of-person', column });
+/** The other blogs of the writer a blogs row names (the end of a post shows her other posts). */
+export const blogsOfWriter = (column: string): StaleTarget => ({ kind: 'blogs-of-writer', column });
+/** The blogs whose comments name this row in `comments.<by>` (a remote author's shown name and picture). */
+export const blogsCommentedBy = (column: string, by: string): StaleTarget => ({ kind: 'blogs-commented-by', column, by });
+/** Any row added, changed or removed. */
+export const ROWS: RowChanges = { insert: true, delete: true, update: true };
+export const updateOf = (...columns: string[]): RowChanges => ({ update: columns });
