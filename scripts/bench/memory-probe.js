@@ -1,7 +1,7 @@
 // Where a server's resident memory goes, sampled from inside it (docs/benchmarks.md, decision 076).
 // Loaded with `NODE_OPTIONS=--import=./scripts/bench/memory-probe.js` and
-// `AFTERGLOW_MEMORY_PROBE=<file>`: in the server process only (`server.js`), every 100 ms, it
-// keeps the largest value seen of each part and writes them to <file> once a second:
+// `AFTERGLOW_MEMORY_PROBE=<file>`: in each server process (`server.js`), every 100 ms, it keeps
+// the largest value seen of each part and writes them to <file>.<pid> once a second:
 // - rssFile: pages of the node binary and libraries (file-backed, shared between processes);
 // - rssAnon: the process's own memory, of which the V8 heap (heapTotal), the Buffers and
 //   ArrayBuffers V8 is told of (external), and the rest: native memory no one reports to V8
@@ -36,5 +36,5 @@ if (file && /server\.js$/.test(process.argv[1] ?? '')) {
   };
   const round = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 10) / 10]));
   setInterval(sample, 100).unref();
-  setInterval(() => writeFileSync(file, JSON.stringify({ max: round(max), atPeak: round(peak ?? {}) })), 1000).unref();
+  setInterval(() => writeFileSync(`${file}.${process.pid}`, JSON.stringify({ max: round(max), atPeak: round(peak ?? {}) })), 1000).unref();
 }
