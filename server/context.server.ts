@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { readCurrentVersions } from '~/db/content-version.server';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
+import { watchOwnRowsSqlite } from '~/db/viewer-writes.server';
 import { setRenderTimeBound } from '~/features/blogs/markdown.server';
 import { countsFreshness, memoryViewMarks, ViewCounter } from '~/features/blogs/view-counter.server';
 import { imageStoreFor, ownImageBases } from '~/features/images/image-store.server';
@@ -57,6 +58,8 @@ export async function createDeps(config: Config, log: Logger): Promise<AppDeps> 
   if (freshnessRebuilt) log.info('freshness triggers made again from app/db/freshness.ts');
   // After the migrations: its triggers notify, and the listener reads the stripes they made.
   database.versionListener?.start(log);
+  // SQLite: whose rows a write to someone's own rows touched (decision 076).
+  if (database.sqlite) watchOwnRowsSqlite(database.sqlite, database.viewerChanges);
   // Marks live where the rate limits do when several instances share Redis, whether or not limits are on.
   const marks = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, config.REDIS_PREFIX) : memoryViewMarks();
   setRenderTimeBound(config.MARKDOWN_RENDER_S * 1000);

@@ -19,6 +19,7 @@ import type pg from 'pg';
 import type { Database, DialectName } from './schema';
 import { SqliteChanges } from './sqlite-changes.server';
 import { VersionListener } from './version-listener.server';
+import type { ViewerChanges } from './viewer-writes.server';
 
 /**
  * The one place where the two drivers are made to agree (docs/decisions/002-sqlite-and-postgres.md):
@@ -73,6 +74,11 @@ export interface DatabaseHandle {
    * write made through `db` or `authDb`. Started by the server (`start`), closed by `close()`.
    */
   versionListener?: VersionListener;
+  /**
+   * What this instance has heard of writes a signed-in reader's kept page may show (decision
+   * 076): SQLite's change watch's, PostgreSQL's version listener's.
+   */
+  viewerChanges: ViewerChanges;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -107,6 +113,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       ...handle,
       pgPool: pool,
       versionListener,
+      viewerChanges: versionListener.viewer,
       async close() {
         await versionListener.close();
         await closeKysely();
@@ -125,7 +132,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // site stay in memory (measured by `npm run bench -- --blogs 100000`).
   sqlite.pragma('cache_size = -32768');
   const sqliteChanges = new SqliteChanges(sqlite);
-  return { ...wrap(new Kysely<any>({ dialect: new SqliteDialectKeepingErrors(sqlite, sqliteChanges) }), 'sqlite'), sqlite, sqliteChanges };
+  return { ...wrap(new Kysely<any>({ dialect: new SqliteDialectKeepingErrors(sqlite, sqliteChanges) }), 'sqlite'), sqlite, sqliteChanges, viewerChanges: sqliteChanges.viewer };
 }
 
 /**
@@ -241,7 +248,7 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
-function wrap(base: Kysely<any>, dialect: DialectName): DatabaseHandle {
+function wrap(base: Kysely<any>, dialect: DialectName): Omit<DatabaseHandle, 'viewerChanges'> {
   return {
     db: base.withPlugin(new NormalizeResultsPlugin()) as Kysely<Database>,
     authDb: base,

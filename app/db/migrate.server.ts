@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import { syncFreshness } from './freshness.server';
+import { syncViewerWriteTriggers } from './viewer-writes.server';
 
 // Bundled by Vite (and Vitest) at build time, so the production server needs no migrations
 // folder on disk and both dialects run exactly the same files.
@@ -35,5 +36,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport>
   // The freshness triggers follow the rules of freshness.ts, not the migrations: made after the
   // last migration, so every column a rule names exists, and made again whenever the rules change.
   const freshnessRebuilt = await syncFreshness(db);
+  // PostgreSQL: the writes a signed-in reader's kept page may show notify too (decision 076).
+  await syncViewerWriteTriggers(db);
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), freshnessRebuilt };
 }

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, QueryResult } from 'kysely';
+import { ViewerChanges, viewerEffect } from './viewer-writes.server';
 
 /**
  * What a SQLite instance knows about changes to its database without asking it (decision 059).
@@ -9,14 +10,15 @@ import type { CompiledQuery, QueryResult } from 'kysely';
  *
  * - `generation` moves with any statement that may have written, here or elsewhere: a value read
  *   from the database while it stands is still the database's value.
- * - `viewerGeneration` moves with a write to a table whose changes no version follows (anything
- *   but the blogs, their comments and likes and the version counters, whose changes move a blog's
- *   revision or the lists version), and with any change made elsewhere, which we cannot see into.
- *   A signed-in reader's kept page (server/http/middleware/viewer-memo.server.ts) stands while it does.
+ * - `viewer` hears of writes a signed-in reader's kept page may show (viewer-writes.server.ts):
+ *   a write to a table whose changes no version follows moves it for everyone, or for one person
+ *   when the row is only theirs (decision 076); any change made elsewhere, which we cannot see
+ *   into, moves it for everyone. A kept page (server/http/middleware/viewer-memo.server.ts)
+ *   stands while it does.
  */
 export class SqliteChanges {
   generation = 0;
-  viewerGeneration = 0;
+  readonly viewer = new ViewerChanges();
   private dataVersion: number | null = null;
   private polledAt = Number.NEGATIVE_INFINITY;
   private readonly dataVersionStatement: SQLite.Statement;
@@ -38,7 +40,7 @@ export class SqliteChanges {
     const now = Number(this.dataVersionStatement.get());
     if (this.dataVersion !== null && now !== this.dataVersion) {
       this.generation++;
-      this.viewerGeneration++;
+      this.viewer.noteAll();
     }
     this.dataVersion = now;
   }
@@ -46,8 +48,8 @@ export class SqliteChanges {
   /**
    * Told of every statement this process runs: before it runs (`result` undefined) and when it has
    * ended (`result` null when it failed). Any statement that may write moves `generation` both
-   * times; `viewerGeneration` moves once it has ended, only if it changed a row (or failed, or
-   * its count is unknown). Polls that claim nothing (the mail queue's, every second) change no row.
+   * times; `viewer` moves once it has ended, only if it changed a row (or failed, or its count is
+   * unknown), unless its table's rows are someone's own (their temporary triggers said whose). Polls that claim nothing (the mail queue's, every second) change no row.
    */
   noteStatement(query: CompiledQuery, result?: QueryResult<unknown> | null): void {
     const kind = query.query.kind;
@@ -57,8 +59,7 @@ export class SqliteChanges {
     // A transaction's end moves nothing more than its statements did.
     if (kind === 'RawNode' && TRANSACTION_END.test(query.sql)) return;
     if (result !== null && rowsChanged(result) === 0) return;
-    const table = writtenTable(query);
-    if (table === null || !(VERSIONED_TABLES.has(table) || UNSHOWN_TABLES.has(table))) this.viewerGeneration++;
+    if (viewerEffect(writtenTable(query), this.viewer.ownRowsWatched) === 'all') this.viewer.noteAll();
   }
 }
 
@@ -71,16 +72,6 @@ function rowsChanged(result: QueryResult<unknown>): number | null {
 const POLL_MS = 1;
 const READ_ONLY_RAW = /^\s*(select|begin|savepoint|release|pragma\s+\w+\s*$)/i;
 const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
-/** Tables whose every change moves a blog's revision or the lists version (their triggers). */
-const VERSIONED_TABLES = new Set(['blogs', 'comments', 'likes', 'content_version_stripes', 'content_versions']);
-
-/**
- * Background bookkeeping no kept page shows: the job queue (its claims, its periodic tasks, the
- * events fanned out), the mail queue and the views per day (a writer's own numbers, on no kept
- * page). A write there changes nothing a reader sees, so it must
- * not empty every signed-in reader's kept page.
- */
-const UNSHOWN_TABLES = new Set(['jobs', 'mail_queue', 'mail_messages', 'blog_views_daily']);
 
 /** The table an insert, update or delete writes (the query builder's, or raw SQL's first); null when unknown. */
 function writtenTable(query: CompiledQuery): string | null {

@@ -38,23 +38,29 @@ describe('SQLite change watch', () => {
   });
 
   it('tells a write no version follows from one a version follows, and a write of no row from one', async () => {
-    const viewer = changes().viewerGeneration;
+    const viewer = changes().viewer.all;
     await t.deps.database.db.updateTable('blogs').set({ likes: 7 }).where('id', '=', blogId).execute();
-    expect(changes().viewerGeneration, 'a blog change moves its revision instead').toBe(viewer);
+    expect(changes().viewer.all, 'a blog change moves its revision instead').toBe(viewer);
     await sql`update follows set delivery = 'post' where follower_id = 'nobody'`.execute(t.deps.database.db);
-    expect(changes().viewerGeneration, 'a write that changed no row').toBe(viewer);
+    expect(changes().viewer.all, 'a write that changed no row').toBe(viewer);
+    const readers = changes().viewer.of(reader.user.id);
+    const owners = changes().viewer.of(owner.user.id);
     await followWriter(t.context(reader.user), owner.user.id);
-    expect(changes().viewerGeneration, 'a follow').toBeGreaterThan(viewer);
+    expect(changes().viewer.of(reader.user.id), 'a follow: the follower’s own pages').toBeGreaterThan(readers);
+    expect(changes().viewer.of(owner.user.id), 'a follow: not the writer’s').toBe(owners);
+    expect(changes().viewer.all, 'a follow: no one else’s').toBe(viewer);
+    await sql`update "user" set name = 'Someone else' where id = ${reader.user.id}`.execute(t.deps.database.db);
+    expect(changes().viewer.all, 'a change shown on others’ pages').toBeGreaterThan(viewer);
   });
 
   it('sees another connection’s commit within a millisecond', async () => {
     const before = await readCurrentVersions(t.deps.database, blogId);
-    const viewer = changes().viewerGeneration;
+    const viewer = changes().viewer.all;
     await other.db.updateTable('blogs').set({ title: 'Changed elsewhere' }).where('id', '=', blogId).execute();
     await later();
     const after = await readCurrentVersions(t.deps.database, blogId);
     expect(after.blog).toBeGreaterThan(before.blog!);
     expect(after.lists).toBeGreaterThan(before.lists);
-    expect(changes().viewerGeneration, 'what another connection wrote is not known: everything may have changed').toBeGreaterThan(viewer);
+    expect(changes().viewer.all, 'what another connection wrote is not known: everything may have changed').toBeGreaterThan(viewer);
   });
 });

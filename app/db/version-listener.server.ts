@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { PageVersions } from './versions';
+import { ViewerChanges } from './viewer-writes.server';
 
 /** The channel the version triggers notify (migration 2026-11-30T09-00-00_versions-notify). */
 export const VERSIONS_CHANNEL = 'afterglow_versions';
@@ -59,6 +60,12 @@ export class VersionListener {
   private heartbeatSentAt: number | null = null;
   private heartbeatLate = false;
   private closed = false;
+  /**
+   * Writes a signed-in reader's kept page may show (decision 076), from the `w` and `u <user id>`
+   * notifications of viewer-writes.server.ts's triggers; moved for everyone whenever what was
+   * heard is forgotten (a lost connection may have missed some).
+   */
+  readonly viewer = new ViewerChanges();
 
   constructor(private readonly newClient: () => pg.Client) {}
 
@@ -166,6 +173,7 @@ export class VersionListener {
 
   private forget(): void {
     this.generation += 1;
+    this.viewer.noteAll();
     this.listening = false;
     this.loaded = false;
     this.stripes.clear();
@@ -195,8 +203,13 @@ export class VersionListener {
     this.heartbeat = setInterval(() => {
       const sentAt = this.heartbeatSentAt;
       if (sentAt !== null) {
-        this.heartbeatLate = true;
-        if (performance.now() - sentAt >= HEARTBEAT_LOST_MS) this.lost(client, new Error(`no answer in ${HEARTBEAT_LOST_MS} ms`));
+        // Timers run before the loop reads its sockets: after a busy stretch (a loaded machine, a
+        // long render) the answer may be waiting unread. Judge once the waiting input is read.
+        setImmediate(() => {
+          if (this.heartbeatSentAt !== sentAt || this.client !== client) return;
+          this.heartbeatLate = true;
+          if (performance.now() - sentAt >= HEARTBEAT_LOST_MS) this.lost(client, new Error(`no answer in ${HEARTBEAT_LOST_MS} ms`));
+        });
         return;
       }
       const sent = (this.heartbeatSentAt = performance.now());
@@ -221,6 +234,8 @@ export class VersionListener {
 
   private receive(payload: string): void {
     const [kind, key, first, second] = payload.split(' ');
+    if (kind === 'w') return this.viewer.noteAll();
+    if (kind === 'u') return this.viewer.noteUser(key ?? null);
     if (!key) return;
     if (kind === 's' && first !== undefined && second !== undefined) this.noteStripe(key, Number(first), Number(second));
     else if (kind === 'd') this.revisions.set(key, DELETED);

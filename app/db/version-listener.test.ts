@@ -6,6 +6,7 @@ import { TEST_DIALECTS } from '#test/databases';
 import type { TestUser } from '#test/test-app';
 import { useTestApp } from '#test/dialects';
 import { addComment, createBlog, likeBlog } from '~/features/blogs/blogs.service.server';
+import { followWriter } from '~/features/follows/follows.service.server';
 import { readCurrentVersions } from './content-version.server';
 import { createDatabase, type DatabaseHandle } from './kysely.server';
 import type { VersionListener } from './version-listener.server';
@@ -149,16 +150,39 @@ describe.runIf(TEST_DIALECTS.includes('postgres'))('version listener on postgres
       console.log(`version listener: a like on one instance seen by the other after ${delays.map((d) => d.toFixed(1)).join(', ')} ms`);
     });
 
+    it('hears whose own rows a write touched, and any other write as everyone’s (decision 076)', async () => {
+      await until(() => second.versionListener!.answering, 5_000, 'the second listener answers');
+      const viewer = second.viewerChanges;
+      const [follower, bystander] = [readers[0]!.user.id, readers[1]!.user.id];
+      const all = viewer.all;
+      const [followers, bystanders] = [viewer.of(follower), viewer.of(bystander)];
+      await followWriter(t.context(readers[0]!.user), owner.user.id);
+      await until(() => viewer.of(follower) > followers, 1_000, 'the follow is heard as the follower’s');
+      expect(viewer.of(bystander), 'another reader’s pages stand').toBe(bystanders);
+      expect(viewer.all, 'no one else’s pages').toBe(all);
+      // A shown name is on anyone's page: everyone's kept pages go.
+      await t.deps.database.db.updateTable('profiles').set({ name: 'Renamed Reader' }).where('user_id', '=', bystander).execute();
+      await until(() => viewer.all > all, 1_000, 'a profile change is heard as everyone’s');
+    });
+
     it('asks the database while its listening connection is cut, and forgets what it knew until it is back', async () => {
       const { insertedId } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Cut' });
+      // Known before the cut and not read again until the listener is back: it must have been forgotten.
+      const { insertedId: untouched } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Untouched' });
       const listening = second.versionListener!;
       await until(() => listening.answering, 5_000, 'the second listener answers');
       await readCurrentVersions(second, insertedId);
+      await readCurrentVersions(second, untouched);
       expect(listening.answer(insertedId)).toBeDefined();
+      expect(listening.answer(untouched)).toBeDefined();
       const pid = listening.backendPid;
+      const heard = second.viewerChanges.all;
       await t.deps.database.pgPool!.query('select pg_terminate_backend($1)', [pid]);
-      const noticed = await until(() => !listening.answering, 1_000, 'the cut is noticed');
-      // A write by another connection while it is down: seen through the query.
+      const noticed = await until(() => !listening.answering, 10_000, 'the cut is noticed');
+      // What it may have missed empties every kept signed-in page.
+      await until(() => second.viewerChanges.all > heard, 10_000, 'the loss empties every kept signed-in page');
+      // A write by another connection while it is down (or just back, on a loaded machine): seen
+      // through the query, never from what was known before the cut.
       const outside = new pg.Client({ connectionString: t.scratch.env.DATABASE_URL });
       await outside.connect();
       try {
@@ -168,13 +192,14 @@ describe.runIf(TEST_DIALECTS.includes('postgres'))('version listener on postgres
       }
       const fresh = await queried(insertedId);
       expect(await readCurrentVersions(second, insertedId)).toEqual(fresh);
-      const back = await until(() => listening.answering, 5_000, 'the listener is back');
+      const back = await until(() => listening.answering, 15_000, 'the listener is back');
       expect(listening.backendPid).not.toBe(pid);
-      // Everything was forgotten: the blog is read once more, then kept again.
-      expect(listening.answer(insertedId)).toBeUndefined();
+      // Everything was forgotten: a blog is read once more, then kept again.
+      expect(listening.answer(untouched)).toBeUndefined();
+      const kept = await queried(untouched);
       const { queries } = await countingQueries(second, async () => {
-        expect(await readCurrentVersions(second, insertedId)).toEqual(fresh);
-        expect(await readCurrentVersions(second, insertedId)).toEqual(fresh);
+        expect(await readCurrentVersions(second, untouched)).toEqual(kept);
+        expect(await readCurrentVersions(second, untouched)).toEqual(kept);
       });
       expect(queries).toBe(1);
       console.log(`version listener: a cut connection noticed after ${noticed.toFixed(1)} ms, listening again ${back.toFixed(0)} ms later`);

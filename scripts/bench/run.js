@@ -290,7 +290,7 @@ async function main() {
   const liveBlogs = publicBlogIds.slice(0, LIVE_BLOGS);
   const pick = zipf(liveBlogs.length);
   // A kept answer: the anonymous page cache's hit, or a signed-in page filled in from a kept render (decision 043).
-  const isKept = (headers) => (headers?.['x-cache'] ?? headers?.['X-Cache']) === 'HIT' || (headers?.['x-render'] ?? headers?.['X-Render']) === 'kept';
+  const isKept = (headers) => (headers?.['x-cache'] ?? headers?.['X-Cache']) === 'HIT' || ['kept', 'again'].includes(headers?.['x-render'] ?? headers?.['X-Render']);
   const live = (name, pathOf, { quiet = false, headers } = {}) => {
     const tally = { hits: 0, answers: 0 };
     return {

@@ -56,7 +56,9 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept pages on %s', (dialect
   const kept = async (server: RunningServer) => {
     await read(server);
     const page = await read(server);
-    expect(page.render).toBe('kept');
+    // Sent again without its loaders (`again`, decision 076), or from a kept render when a write
+    // elsewhere (a job on the other instance) emptied the memo between the two reads.
+    expect(['kept', 'again']).toContain(page.render);
     return page.html;
   };
   /** Another instance (or connection) hears of a change within moments: read until it shows, 1 s at most. */

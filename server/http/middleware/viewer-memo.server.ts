@@ -17,12 +17,15 @@ import { blogOf, type KeptRead } from './page-cache.server';
  * - the blog's revision (a blog's page), the lists version and the sessions version stand, as
  *   for kept anonymous pages (decision 024), and the viewer is the same person with the same
  *   shown name, email and photo;
- * - nothing was written to a table no version follows (a follow, a wishlist row, a role, a
- *   subscription…), by anyone, and nothing at all by another connection (SqliteChanges);
+ * - nothing was written to a table no version follows (a role, a standing, a subscription…), by
+ *   anyone, and nothing to the viewer's own rows (their follows, wishlist, notifications) by
+ *   anyone (viewer-writes.server.ts, decision 076);
  * - the viewer sent no write of their own since (any request but GET/HEAD, API or form);
  * - it is younger than the counts' age bound, as every kept page.
- * SQLite only: there the process sees every write. On PostgreSQL a write by another instance to a
- * table no version follows is not heard of, so signed-in pages take the loaders' path there.
+ * On SQLite the process sees every write of its own and polls for others'; on PostgreSQL every
+ * instance hears every write through its version listener, and answers from the memo only while
+ * that listener answers (connected, and its own writes' notifications in): otherwise the page
+ * takes the loaders' path.
  */
 export interface ViewerAnswer {
   status: number;
@@ -42,7 +45,8 @@ export interface ViewerCapture {
 interface Entry {
   answer: ViewerAnswer;
   versions: PageVersions;
-  viewerGeneration: number;
+  all: number;
+  own: number;
   writes: number;
   at: number;
 }
@@ -52,9 +56,10 @@ const FLASH_COOKIE = /(?:^|;\s*)afterglow\.flash=/;
 /** `pageReads`: the kept reads of the build (pageReadsOf); the memo keeps only the pages among them. */
 export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): MiddlewareHandler<AppEnv> {
   const pages = pageReads.filter((read) => read.page);
-  const changes = deps.database.sqliteChanges;
+  const changes = deps.database.viewerChanges;
+  const listener = deps.database.versionListener;
   const maxBytes = deps.config.RENDER_MEMO_MB * 1024 * 1024;
-  if (!changes || maxBytes === 0) return (_c, next) => next();
+  if (maxBytes === 0) return (_c, next) => next();
   const { keptMs } = countsFreshness(deps.config.COUNTS_MAX_AGE_S * 1000);
   // Templates are shared with the render memo, so this mostly holds references; bounded as it is.
   const kept = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (entry) => entry.answer.template.size + 512 });
@@ -83,15 +88,17 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     // Read before rendering, as the page cache does: a write during the render leaves the new
     // entry stale at once rather than filed under what it no longer shows.
     const versions = await readCurrentVersions(deps.database, read.cache === 'blog' ? blogOf(read, path) : null);
-    const state = { viewerGeneration: changes.viewerGeneration + forgotten * 2 ** 32, writes: writesOf.get(user.id) ?? 0, at: deps.now().getTime() };
+    const state = { all: changes.all + forgotten * 2 ** 32, own: changes.of(user.id), writes: writesOf.get(user.id) ?? 0, at: deps.now().getTime() };
     const entry = kept.get(key);
     if (
       entry &&
       entry.versions.blog === versions.blog &&
       entry.versions.lists === versions.lists &&
       entry.versions.sessions === versions.sessions &&
-      entry.viewerGeneration === state.viewerGeneration &&
+      entry.all === state.all &&
+      entry.own === state.own &&
       entry.writes === state.writes &&
+      (!listener || listener.answering) &&
       state.at - entry.at < keptMs
     ) {
       tallies.renderMemo.hits++;
@@ -102,7 +109,8 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
       const body = fillTemplate(answer.template, values);
       const headers = new Headers(answer.headers);
       headers.set('Content-Length', String(body.length));
-      headers.set('X-Render', 'kept');
+      // `again`: sent again without the loaders (a kept render that ran them says `kept`).
+      headers.set('X-Render', 'again');
       return new Response(body as Uint8Array<ArrayBuffer>, { status: answer.status, headers });
     }
     const capture: ViewerCapture = {};
