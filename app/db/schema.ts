@@ -88,19 +88,11 @@ export interface BlogDraftsTable {
   updated_at: string;
 }
 
-/** What a published post read after one of its saves (docs/decisions/070). */
-export interface BlogRevisionsTable {
+/** What a published post read after one of its saves (docs/decisions/070): the post's own text columns. */
+export interface BlogRevisionsTable
+  extends Pick<BlogsTable, 'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo' | 'photo_focus'> {
   id: string;
   blog_id: string;
-  title: string;
-  category: string;
-  type: string;
-  short_description: string;
-  long_description: string;
-  details: string | null;
-  availability: 'Public' | 'Hidden';
-  photo: string | null;
-  photo_focus: PhotoFocusPosition | null;
   mail_teaser: number;
   created_at: string;
 }

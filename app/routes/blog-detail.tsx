@@ -5,6 +5,7 @@ import { CommentSchema, fieldErrors } from '~/features/blogs/blogs.schema';
 import { addComment, deleteBlog, getBlogWithAuthor, getPostEnd } from '~/features/blogs/blogs.service.server';
 import { isCommentTool, runCommentTool } from '~/features/blogs/comment-form.server';
 import { PostEnd } from '~/features/blogs/components/post-end';
+import { PublishedPanel } from '~/features/blogs/components/published-panel';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
 import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
 import { DeleteBlog } from '~/features/blogs/components/delete-blog';
@@ -211,6 +212,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         {blog.removed ? <div className="mb-6"><RemovedNotice reason={blog.removed.reason} /></div> : null}
         {blog.pending ? <div className="mb-6"><WaitingNotice /></div> : null}
         {blog.availability === 'Hidden' ? <div className="mb-6"><HiddenBanner /></div> : null}
+        {isOwner && blog.availability === 'Public' && !blog.removed && !blog.pending ? <PublishedPanel id={blog._id} blog={blog} createdAt={blog.createdAt} /> : null}
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <Link to={`/allblogs?${new URLSearchParams({ category: blog.category })}`} className="badge badge-secondary badge-outline hover:badge-secondary">{blog.category}</Link>
           <span className="badge badge-outline">{blog.type}</span>

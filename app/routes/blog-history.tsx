@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect } from 'react-router';
 import { z } from 'zod';
+import { LocalTime } from '~/components/local-format';
 import { Page } from '~/components/page';
 import { BlogIdSchema } from '~/features/blogs/blogs.schema';
 import { compareRevisions, listRevisions, restoreRevision } from '~/features/blogs/revisions.service.server';
@@ -47,8 +48,6 @@ export const action = defineAction<Route.ActionArgs>()(
   },
 );
 
-const when = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
-
 export default function BlogHistory({ loaderData, actionData }: Route.ComponentProps) {
   const { id, title, revisions, comparison } = loaderData;
   return (
@@ -64,7 +63,7 @@ export default function BlogHistory({ loaderData, actionData }: Route.ComponentP
               <tr>
                 <th scope="col" className="text-base-content">Older</th>
                 <th scope="col" className="text-base-content">Newer</th>
-                <th scope="col" className="text-base-content">Saved</th>
+                <th scope="col" className="text-base-content">Version</th>
                 <th scope="col" className="text-base-content">Title</th>
                 <th scope="col" className="text-base-content"><span className="sr-only">Restore</span></th>
               </tr>
@@ -72,13 +71,16 @@ export default function BlogHistory({ loaderData, actionData }: Route.ComponentP
             <tbody>
               {revisions.map((revision, index) => (
                 <tr key={revision.id} data-testid="revision">
-                  <td><input type="radio" name="a" value={revision.id} defaultChecked={comparison ? comparison.older.id === revision.id : index === 1} aria-label={`Compare from the version of ${when(revision.createdAt)}`} className="radio radio-sm" /></td>
-                  <td><input type="radio" name="b" value={revision.id} defaultChecked={comparison ? comparison.newer.id === revision.id : index === 0} aria-label={`Compare to the version of ${when(revision.createdAt)}`} className="radio radio-sm" /></td>
-                  <td className="whitespace-nowrap text-sm">{when(revision.createdAt)}{index === 0 ? <span className="badge badge-sm ml-2">current</span> : null}</td>
+                  <td><input type="radio" name="a" value={revision.id} defaultChecked={comparison ? comparison.older.id === revision.id : index === 1} aria-label={`Compare from version ${revisions.length - index}`} className="radio radio-sm" /></td>
+                  <td><input type="radio" name="b" value={revision.id} defaultChecked={comparison ? comparison.newer.id === revision.id : index === 0} aria-label={`Compare to version ${revisions.length - index}`} className="radio radio-sm" /></td>
+                  <td className="text-sm">
+                    <span className="font-semibold">{revisions.length - index}</span> · <LocalTime iso={revision.createdAt} withTime />
+                    {index === 0 ? <span className="badge badge-sm ml-2">current</span> : null}
+                  </td>
                   <td className="font-serif">{revision.title}</td>
                   <td>
                     {index > 0 ? (
-                      <button type="submit" formMethod="post" name="revision" value={revision.id} className="btn btn-xs btn-outline">
+                      <button type="submit" formMethod="post" name="revision" value={revision.id} className="btn btn-xs btn-outline whitespace-nowrap">
                         Restore
                       </button>
                     ) : null}
@@ -93,7 +95,7 @@ export default function BlogHistory({ loaderData, actionData }: Route.ComponentP
         {comparison ? (
           <section className="mt-8" aria-labelledby="comparison-heading" data-testid="comparison">
             <h2 id="comparison-heading" className="text-xl font-bold">
-              {when(comparison.older.createdAt)} → {when(comparison.newer.createdAt)}
+              <LocalTime iso={comparison.older.createdAt} withTime /> → <LocalTime iso={comparison.newer.createdAt} withTime />
             </h2>
             <p className="mt-1 text-sm opacity-80">
               <del className="diff-removed">Removed</del> and <ins className="diff-added">added</ins> words.{comparison.photoChanged ? ' The image changed.' : ''}

@@ -125,11 +125,12 @@ describe('form errors are announced and tied to their fields', () => {
     await page.getByLabel('Title').fill('Only a title');
     await press('Add Blog');
     const required = 'This field is required';
+    // In the page's order: the canvas's body first, then the side panel's fields (decision 070).
     await expectTiedErrors({
+      'Long description': required,
       Category: 'Choose a category.',
       Type: 'Choose a type.',
       'Short description': required,
-      'Long description': required,
       Image: required,
       Availability: 'Choose Public or Hidden.',
     });

@@ -62,6 +62,9 @@ describe("the writer's desk", () => {
     await first.page.getByLabel('Long description').fill('The water went out past the last post. Then the birds came.');
     first.page.on('dialog', (d) => void d.accept());
     await first.page.close({ runBeforeUnload: true });
+    // The browser itself goes on (only the tab closed): the request sent as the page went arrives.
+    const body = () => handle.db.selectFrom('blog_drafts').select('long_description').executeTakeFirst().then((d) => d?.long_description);
+    await expect.poll(body, { timeout: 20_000 }).toBe('The water went out past the last post. Then the birds came.');
     await first.close();
 
     // Another browser profile, the same writer: the draft is there, with its picture.
@@ -71,7 +74,7 @@ describe("the writer's desk", () => {
     await waitForHydration(second.page);
     await second.page.getByTestId('draft-restored').waitFor();
     expect(await second.page.getByLabel('Title').inputValue()).toBe('Low tide at the pier');
-    await expect.poll(() => second.page.getByLabel('Long description').inputValue()).toBe('The water went out past the last post. Then the birds came.');
+    expect(await second.page.getByLabel('Long description').inputValue()).toBe('The water went out past the last post. Then the birds came.');
     const photo = second.page.getByTestId('draft-photo');
     await photo.waitFor();
     await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);

@@ -359,3 +359,34 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
     });
   });
 });
+
+/** The canvas's drafts (docs/decisions/070): the caller's own, any field may be empty, a refused save changes nothing. */
+describeOnDialects('drafts API on %s', (t) => {
+  let writer: TestUser;
+  let other: TestUser;
+  beforeAll(async () => {
+    writer = await t.createUser();
+    other = await t.createUser();
+  });
+  const put = (u: TestUser, id: string, json: Record<string, unknown>) => t.request(`/api/drafts/${id}`, { method: 'PUT', headers: via.cookie(u), json });
+  const stored = (id: string) => t.deps.database.db.selectFrom('blog_drafts').select(['title', 'owner_id']).where('id', '=', id).executeTakeFirst();
+
+  it('saves an incomplete draft under the id the browser made, for its writer alone', async () => {
+    const id = crypto.randomUUID();
+    const res = await put(writer, id, { title: 'Half a story', writerId: writer.user.id });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id });
+    expect(await stored(id)).toEqual({ title: 'Half a story', owner_id: writer.user.id });
+
+    // Someone else's save under that id, a save meant for another account, and a too long title: refused, nothing changed.
+    expect((await put(other, id, { title: 'Mine' })).status).toBe(404);
+    expect((await put(other, crypto.randomUUID(), { title: 'Typed for someone else', writerId: writer.user.id })).status).toBe(409);
+    expect((await put(writer, id, { title: 'x'.repeat(BLOG_LIMITS.title + 1) })).status).toBe(400);
+    expect((await put(writer, 'not-an-id', { title: 'x' })).status).toBe(400);
+    expect(await stored(id)).toEqual({ title: 'Half a story', owner_id: writer.user.id });
+
+    expect((await t.request(`/api/drafts/${id}`, { method: 'DELETE', headers: via.cookie(other) })).status).toBe(404);
+    expect(await (await t.request(`/api/drafts/${id}`, { method: 'DELETE', headers: via.cookie(writer) })).json()).toEqual({ deletedCount: 1 });
+    expect(await stored(id)).toBeUndefined();
+  });
+});

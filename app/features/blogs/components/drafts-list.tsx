@@ -1,4 +1,5 @@
 import { Form, Link } from 'react-router';
+import { LocalTime } from '~/components/local-format';
 
 export interface DraftListItem {
   id: string;
@@ -7,8 +8,6 @@ export interface DraftListItem {
   publishAt: string | null;
   updatedAt: string;
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * The writer's drafts on her profile (docs/decisions/070): each opens in the canvas (an edit of a
@@ -33,11 +32,11 @@ export function DraftsList({ drafts }: { drafts: DraftListItem[] }) {
                 </Link>
                 <p className="text-sm opacity-80">
                   {draft.publishAt ? (
-                    <span className="badge badge-sm badge-info mr-2" data-testid="draft-scheduled">Scheduled for {when(draft.publishAt)}</span>
+                    <span className="badge badge-sm badge-info mr-2" data-testid="draft-scheduled">Scheduled for <LocalTime iso={draft.publishAt} withTime /></span>
                   ) : draft.blogId ? (
                     <span className="mr-2">Unsaved edit of a published post ·</span>
                   ) : null}
-                  Saved {when(draft.updatedAt)}
+                  Saved <LocalTime iso={draft.updatedAt} withTime />
                 </p>
               </div>
               {draft.publishAt ? (

@@ -117,7 +117,7 @@ function postUrl(): string {
  * Copy link, and the system's share sheet where the browser has one. Nothing of a third party
  * loads: the link goes to the clipboard or to the sheet the device itself offers.
  */
-function ShareButtons({ blog }: { blog: PostEndProps['blog'] }) {
+export function ShareButtons({ blog }: { blog: PostEndProps['blog'] }) {
   const { toast } = useFeedback();
   const [can, setCan] = useState<{ share: boolean } | null>(null);
   useEffect(() => setCan({ share: typeof navigator.share === 'function' }), []);
