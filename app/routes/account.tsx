@@ -16,6 +16,7 @@ import { defineAction } from '~/lib/page/page-action.server';
 import { pageTitle } from '~/lib/page/seo';
 import { EMAIL_MAX_LENGTH } from '~/lib/core/validation';
 import { AppError } from '~/lib/core/errors';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import type { Route } from './+types/account';
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: pageTitle(matches, MESSAGES.accountSettings) }];
@@ -45,7 +46,7 @@ function settled(intent: Intent, outcome: AccountOutcome, to: string, text: stri
 
 /** Change password, change email, delete the account (docs/decisions/067): each through better-auth's own endpoint. */
 export const action = defineAction<Route.ActionArgs>()(
-  { auth: 'user', limits: [], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema, passkey: RemovePasskeySchema } },
+  { auth: 'user', limits: [RATE_LIMITS.exportRequest], input: { password: ChangePasswordSchema, email: ChangeEmailSchema, delete: DeleteAccountSchema, passkey: RemovePasskeySchema } },
   async ({ request, context }, { ctx, input }) => {
     const form = Object.fromEntries(await request.formData());
     const intent: Intent = form.intent === 'email' || form.intent === 'delete' || form.intent === 'passkey-remove' || form.intent === 'export' ? form.intent : 'password';
@@ -53,7 +54,7 @@ export const action = defineAction<Route.ActionArgs>()(
       try {
         await requestExport(ctx, context.deps.config, 'writer');
       } catch (error) {
-        if (error instanceof AppError && error.code === 'conflict') return data<AccountActionData>({ intent, errors: {}, formError: error.message }, error.status);
+        if (error instanceof AppError && (error.code === 'conflict' || error.code === 'rate_limited')) return data<AccountActionData>({ intent, errors: {}, formError: error.message }, error.status);
         throw error;
       }
       return data<AccountActionData>({ intent, errors: {}, exportStarted: true });

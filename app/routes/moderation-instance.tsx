@@ -5,6 +5,7 @@ import { listExports, requestExport } from '~/features/exports/exports.service.s
 import { FormError } from '~/features/users/components/auth-card';
 import { AppError } from '~/lib/core/errors';
 import { defineAction } from '~/lib/page/page-action.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { LocalTime } from '~/components/local-format';
 import { getInstanceOverview } from '~/features/moderation/instance.service.server';
 import { MESSAGES } from '~/lib/texts/messages';
@@ -35,12 +36,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** An admin asks for an export of the whole site (docs/decisions/074); the service checks the role. */
-export const action = defineAction<Route.ActionArgs>()({ auth: 'user', limits: [], input: {} }, async ({ context }, { ctx }) => {
+export const action = defineAction<Route.ActionArgs>()({ auth: 'user', limits: [RATE_LIMITS.exportRequest], input: {} }, async ({ context }, { ctx }) => {
   try {
     await requestExport(ctx, context.deps.config, 'site');
     return { started: true, formError: null };
   } catch (error) {
-    if (error instanceof AppError && error.code === 'conflict') return data({ started: false, formError: error.message }, error.status);
+    if (error instanceof AppError && (error.code === 'conflict' || error.code === 'rate_limited')) return data({ started: false, formError: error.message }, error.status);
     errorPage(error, { hideForbidden: true });
   }
 });

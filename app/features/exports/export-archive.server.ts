@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { Readable } from 'node:stream';
+import { type PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { setTimeout } from 'node:timers/promises';
 import { stringify } from 'yaml';
 import { ZipFile } from 'yazl';
 import type { ExportScope } from '~/db/schema';
@@ -56,25 +57,34 @@ export function ownImagePattern(bases: readonly string[]): RegExp {
 export async function writeArchive(ctx: ServiceContext, request: ArchiveRequest, file: string): Promise<ArchiveSummary> {
   const zip = new ZipFile();
   const out = createWriteStream(file, { mode: 0o600 });
-  zip.outputStream.pipe(out);
+  // yazl's output is a PassThrough (its types say only "a readable stream").
+  const output = zip.outputStream as unknown as PassThrough;
+  output.pipe(out);
   const done = finished(out);
   const mtime = request.exportedAt;
   let inFlight = 0;
 
-  /** Adds an entry; past IN_FLIGHT_BYTES this one is opened lazily and awaited, so the zip catches up first. */
+  /**
+   * Adds an entry, opened lazily: yazl keeps every entry (and what its pump function holds) until
+   * the end, so an entry holds its bytes only until the zip reaches it. Past IN_FLIGHT_BYTES the
+   * builder waits for that, then for the file to catch up (yazl writes to its output without
+   * waiting, so what the disk has not taken yet would pile up in memory).
+   */
   const add = async (name: string, body: Buffer, compress = true) => {
-    inFlight += body.length;
-    if (inFlight < IN_FLIGHT_BYTES) {
-      zip.addBuffer(body, name, { mtime, compress });
-      return;
-    }
-    inFlight = 0;
-    await new Promise<void>((resolve) => {
-      zip.addReadStreamLazy(name, { mtime, compress, size: body.length }, (cb) => {
-        resolve();
-        cb(null, Readable.from([body]));
-      });
+    let held: Buffer | null = body;
+    let reached!: () => void;
+    const opened = new Promise<void>((resolve) => (reached = resolve));
+    zip.addReadStreamLazy(name, { mtime, compress, size: body.length }, (cb) => {
+      const bytes = held!;
+      held = null;
+      reached();
+      cb(null, Readable.from([bytes]));
     });
+    inFlight += body.length;
+    if (inFlight < IN_FLIGHT_BYTES) return;
+    inFlight = 0;
+    await opened;
+    while (output.readableLength + output.writableLength + out.writableLength > IN_FLIGHT_BYTES) await setTimeout(2);
   };
   const addJson = (name: string, value: unknown) => add(name, Buffer.from(`${JSON.stringify(value, null, 2)}\n`));
   /** A big JSON document, produced as the zip reaches it. */

@@ -9,6 +9,7 @@ import { onEvent } from '~/kernel/events.server';
 import { defineJob, enqueueJob, type JobDefinition } from '~/kernel/jobs.server';
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { type ServiceContext, userOrThrow401 } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
 import { type ArchiveSummary, type TagsOf, writeArchive } from './export-archive.server';
@@ -81,6 +82,7 @@ const ExportJobPayload = z.object({ exportId: z.string().min(1).max(64) });
  */
 export async function requestExport(ctx: ServiceContext, settings: ExportSettings, scope: ExportScope): Promise<ExportView> {
   const user = scope === 'site' ? await requireRole(ctx, 'admin') : userOrThrow401(ctx);
+  await ctx.limit(RATE_LIMITS.exportRequest);
   const now = ctx.now();
   const row = { id: newId(), user_id: user.id, scope, created_at: now.toISOString(), expires_at: new Date(now.getTime() + PENDING_HOLD_MS).toISOString() };
   await ctx.db.transaction().execute(async (trx) => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { type AddressObject, simpleParser } from 'mailparser';
@@ -17,7 +17,7 @@ import { setAdminByOperator } from '~/features/moderation/moderation.service.ser
 import { addToWishlist } from '~/features/wishlist/wishlist.service.server';
 import { AppError } from '~/lib/core/errors';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { exportsDir, listExports, openExport, requestExport } from './exports.service.server';
+import { exportsDir, listExports, openExport, requestExport, sweepExports } from './exports.service.server';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -230,6 +230,27 @@ describeOnDialects('exports on %s', (t) => {
     // Only an admin asks for one.
     const error = await requestExport(ctx(writer), settings(), 'site').catch((e: unknown) => e);
     expect((error as AppError).status).toBe(403);
+  });
+
+  it('the sweep deletes an export once its time is up, and files no export names after an hour', async () => {
+    const { view } = await made(reader, 'writer');
+    const dir = exportsDir(settings());
+    const file = path.join(dir, `${view.id}.zip`);
+    const leftover = path.join(dir, `${randomUUID()}.zip.partial`);
+    await writeFile(leftover, 'half a zip');
+    const at = (iso: string, ms: number) => ({ ...ctx(null), now: () => new Date(Date.parse(iso) + ms) });
+
+    // Before its time: it stays, and so does a leftover younger than an hour.
+    expect(await sweepExports(ctx(null), settings())).toBe(0);
+    expect(existsSync(file) && existsSync(leftover)).toBe(true);
+    await sweepExports(at(view.expiresAt!, -1000), settings());
+    expect(existsSync(file)).toBe(true);
+    // Past its time (the exports the tests above made go with it).
+    expect(await sweepExports(at(view.expiresAt!, 1000), settings())).toBeGreaterThanOrEqual(1);
+    expect(existsSync(file)).toBe(false);
+    expect((await listExports(ctx(reader), settings())).some((e) => e.id === view.id)).toBe(false);
+    // The leftover went too: the clock is days past its last change.
+    expect(existsSync(leftover)).toBe(false);
   });
 
   it("deleting her account deletes her exports and their files", async () => {

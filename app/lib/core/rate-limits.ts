@@ -54,6 +54,8 @@ export const RATE_LIMITS = {
   view: { name: 'view', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
   subscribe: { name: 'subscribe', limit: 20, windowMs: HOUR, key: 'client' },
   report: { name: 'report', limit: 20, windowMs: HOUR, key: 'client' },
+  /** Each export reads and writes every picture it holds (docs/decisions/074). */
+  exportRequest: { name: 'export-request', limit: 10, windowMs: 24 * HOUR, key: 'client' },
 } as const satisfies Record<string, RateLimitRule>;
 
 /** better-auth's two-factor endpoints that check a password or a code: one shared counter. */

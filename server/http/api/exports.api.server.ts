@@ -1,5 +1,6 @@
 import { ExportSchema, RequestExportSchema } from '~/features/exports/exports.schema';
 import { listExports, requestExport } from '~/features/exports/exports.service.server';
+import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { defineOperation, type Operation } from './endpoints.server';
 import { bad, denied, MessageResponse } from './responses.server';
 
@@ -12,6 +13,7 @@ export const EXPORT_OPERATIONS: Operation[] = [
       tag: 'Exports',
       auth: 'required',
       standing: 'any',
+      limit: RATE_LIMITS.exportRequest,
       summary: 'Ask for an export: `writer` (the caller’s posts, images, comments, likes, wishlist, follows and profile) or, for admins, `site` (everything, with a Ghost-importable ghost.json). Made in the background; the link is mailed and listed by GET /api/exports',
       body: RequestExportSchema,
       responses: {
