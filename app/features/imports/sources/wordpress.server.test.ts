@@ -178,6 +178,10 @@ describe('readWordpress: hostile files are refused fast and small', () => {
     await expect(readWordpress(Buffer.from('PK\u0003\u0004 zip bytes'))).rejects.toBeInstanceOf(ArchiveRefused);
     await expect(readWordpress(archiveEntries(new Map([['notes.txt', 'x']])))).rejects.toThrow(/no WordPress export/);
   });
+  it('passes on the archive’s own refusal of a file over its size limit', async () => {
+    const entries = archiveEntries(new Map([['big.xml', wxr(bulkItems(50).items)]]), 1024);
+    await expect(readWordpress(entries)).rejects.toThrow(/big\.xml is larger than 1024 bytes/);
+  });
   it('keeps an article about XML whose body mentions <!DOCTYPE in CDATA', async () => {
     const bundle = await readWordpress(Buffer.from(wxr([{ id: 5, title: 'XML', slug: 'xml', date: '2020-01-01 00:00:00', content: '<!DOCTYPE html><pre><code>&lt;!DOCTYPE html&gt;</code></pre>' }])));
     expect(bundle.posts[0]!.markdown).toBe('```\n<!DOCTYPE html>\n```');
