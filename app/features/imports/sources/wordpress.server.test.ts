@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeMarkdownPool, renderMarkdown } from '~/features/blogs/markdown.server';
 import { archiveEntries } from '#test/archives/entries';
 import { billionLaughsXml, deepNestingXml, xxeXml } from '#test/archives/hostile';
 import { bulkItems, knownItems, WXR_SITE, wxr } from '#test/archives/wordpress';
 import { ArchiveRefused, type ImportPost } from '../import-model';
 import { autoParagraphs, expandShortcodes, readWordpress } from './wordpress.server';
+
+afterAll(() => closeMarkdownPool());
 
 const upload = (name: string) => `${WXR_SITE}/wp-content/uploads/2019/05/${name}`;
 const post = (posts: ImportPost[], id: string) => posts.find((p) => p.sourceId === id)!;
@@ -54,6 +57,19 @@ describe('readWordpress: the known posts, field by field', async () => {
         { sourceId: '104', parentSourceId: null, authorName: 'Linus', authorUrl: null, text: 'Waiting for moderation', createdAt: '2019-05-08T12:00:00.000Z', approved: false },
       ],
     });
+  });
+
+  it('gives our renderer a body it shows as the old post was: a captioned figure, a player, coloured code', async () => {
+    // As the importer does: each picture's address in the Markdown replaced with our store's.
+    const p = post(bundle.posts, '11');
+    const ours = (n: number) => `/uploads/0b6f2c1e-3c4d-4e5f-8a9b-0c1d2e3f4a5${n}-1600.webp`;
+    const markdown = p.images.reduce((md, image, n) => md.replaceAll(image.inMarkdown, ours(n)), p.markdown);
+    const html = await renderMarkdown(markdown);
+    expect(html).toMatch(/<figure><img src="\/uploads\/[^"]*a50-1600\.webp" alt="The Colosseum"[^>]*><figcaption>The Colosseum at dawn<\/figcaption><\/figure>/);
+    expect(html).toMatch(/<img src="\/uploads\/[^"]*a51-1600\.webp"/);
+    expect(html).toContain('data-embed="youtube:dQw4w9WgXcQ"');
+    expect(html).toContain('<code class="language-python">');
+    expect(html).toContain('<p>[contact-form-7 id="5" title="Contact"]</p>');
   });
 
   it('reads a block-editor post: relative link, code with its language, table, embed block', () => {
@@ -161,6 +177,10 @@ describe('readWordpress: hostile files are refused fast and small', () => {
     await expect(readWordpress(Buffer.from('<rss><channel><item></channel>'))).rejects.toThrow(/not a readable WordPress export/);
     await expect(readWordpress(Buffer.from('PK\u0003\u0004 zip bytes'))).rejects.toBeInstanceOf(ArchiveRefused);
     await expect(readWordpress(archiveEntries(new Map([['notes.txt', 'x']])))).rejects.toThrow(/no WordPress export/);
+  });
+  it('passes on the archive’s own refusal of a file over its size limit', async () => {
+    const entries = archiveEntries(new Map([['big.xml', wxr(bulkItems(50).items)]]), 1024);
+    await expect(readWordpress(entries)).rejects.toThrow(/big\.xml is larger than 1024 bytes/);
   });
   it('keeps an article about XML whose body mentions <!DOCTYPE in CDATA', async () => {
     const bundle = await readWordpress(Buffer.from(wxr([{ id: 5, title: 'XML', slug: 'xml', date: '2020-01-01 00:00:00', content: '<!DOCTYPE html><pre><code>&lt;!DOCTYPE html&gt;</code></pre>' }])));
