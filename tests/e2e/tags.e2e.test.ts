@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../support/auth';
+import { axeViolations } from '../support/axe';
 import { screenshot, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
 import { TEST_DIALECTS } from '../support/databases';
 import { seedBlogs } from '../support/home-seed';
@@ -27,6 +28,7 @@ describe.each(TEST_DIALECTS)('tags and readable addresses on %s', (dialect) => {
     await page.getByLabel('Tags').fill('nig');
     const suggestion = page.getByRole('button', { name: 'Add tag Night-sky' });
     await suggestion.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     if (dialect === 'sqlite') await screenshot(page, 'tags-suggestions-desktop');
     await suggestion.click();
     expect(await page.getByLabel('Tags').inputValue()).toBe('Night-sky, ');
@@ -45,8 +47,14 @@ describe.each(TEST_DIALECTS)('tags and readable addresses on %s', (dialect) => {
     await reader.page.waitForURL(/\/tags\/night-sky$/);
     await expect.poll(() => reader.page.getByTestId('tag-count').textContent()).toBe('2 posts');
     expect(await reader.page.getByTestId('blog-card').count()).toBe(2);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await reader.page.emulateMedia({ colorScheme });
+      // The theme is chosen as the page loads.
+      await reader.page.reload();
+      expect(await axeViolations(reader.page), colorScheme).toEqual([]);
+      if (dialect === 'sqlite') await screenshot(reader.page, `tag-page-phone-${colorScheme}`);
+    }
     if (dialect === 'sqlite') {
-      await screenshot(reader.page, 'tag-page-phone');
       await page.setViewportSize(VIEWPORTS.desktop);
       await page.goto(`${server.url}/tags/night-sky`);
       await screenshot(page, 'tag-page-desktop');
