@@ -48,7 +48,7 @@ describe.each(TEST_DIALECTS)('the end of a post on %s', (dialect) => {
     await scrollToElement(end);
     const neighbours = end.getByRole('navigation', { name: 'More posts by Wren Writer' });
     expect(await neighbours.getByRole('link').allTextContents()).toEqual(['← Previous postTwo', 'Next post →Four']);
-    expect(await neighbours.getByRole('link', { name: /Previous post/ }).getAttribute('href')).toBe(`/blogs/${ids.two}`);
+    expect(await neighbours.getByRole('link', { name: /Previous post/ }).getAttribute('href')).toBe(`/blogs/${ids.two}/two`);
     expect(await end.getByRole('heading', { name: 'More from Wren Writer' }).count()).toBe(1);
     // The newest others, apart from the two neighbours; the draft is nobody's.
     expect(await end.getByTestId('more-from-writer').getByRole('heading').allTextContents()).toEqual(['Five', 'One']);
@@ -56,13 +56,13 @@ describe.each(TEST_DIALECTS)('the end of a post on %s', (dialect) => {
     // Signed out: log in to follow (and back here), or the newsletter.
     const prompt = end.getByTestId('follow-prompt');
     expect(await prompt.textContent()).toContain('Enjoyed this? Log in to follow Wren Writer');
-    expect(await prompt.getByRole('link', { name: 'Log in to follow' }).getAttribute('href')).toBe(`/login?redirectTo=%2Fblogs%2F${ids.three}`);
+    expect(await prompt.getByRole('link', { name: 'Log in to follow' }).getAttribute('href')).toBe(`/login?redirectTo=%2Fblogs%2F${ids.three}%2Fthree`);
     expect(await prompt.getByRole('link', { name: 'Get the newsletter' }).getAttribute('href')).toBe('/newsletter');
 
     // Copy link puts the page's own address on the clipboard; the share sheet is offered only where the browser has one.
     await end.getByRole('button', { name: 'Copy link' }).click();
     await expect.poll(() => page.getByText('Link copied.').count()).toBeGreaterThan(0);
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/blogs/${ids.three}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/blogs/${ids.three}/three`);
     const hasSheet = await page.evaluate(() => typeof navigator.share === 'function');
     expect(await end.getByRole('button', { name: 'Share…' }).count()).toBe(hasSheet ? 1 : 0);
     expect(await axeViolations(page)).toEqual([]);
@@ -90,7 +90,7 @@ describe.each(TEST_DIALECTS)('the end of a post on %s', (dialect) => {
     await expect.poll(() => reader.page.evaluate(() => (window as unknown as { shared?: ShareData }).shared)).toEqual({
       title: 'Two',
       text: 'A short story about two.',
-      url: `${server.url}/blogs/${ids.two}`,
+      url: `${server.url}/blogs/${ids.two}/two`,
     });
   });
 
@@ -107,7 +107,7 @@ describe.each(TEST_DIALECTS)('the end of a post on %s', (dialect) => {
     const [six] = await seedBlogs(writer.context, server.url, [{ title: 'Six' }]);
     const fresh = await html();
     expect(fresh.cache).toBe('MISS');
-    expect(fresh.body).toContain(`href="/blogs/${six}"`);
+    expect(fresh.body).toContain(`href="/blogs/${six}/six"`);
     // Another writer's post leaves it kept.
     const other = await open();
     await signUp(other.context, server.url, { name: 'Olive Other' });

@@ -131,7 +131,8 @@ describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialec
     await page.goto(`${server.url}/blogs/${ids.harbour}`);
     await waitForHydration(page);
     const meta = (key: string) => page.locator(`meta[property="${key}"], meta[name="${key}"]`).getAttribute('content');
-    const url = `${server.url}/blogs/${ids.harbour}`;
+    // The canonical address is the readable one (docs/decisions/069).
+    const url = `${server.url}/blogs/${ids.harbour}/harbour-lights`;
     expect(await page.title()).toBe('Harbour lights · Afterglow');
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(url);
     expect(await meta('description')).toBe('A night walk by the water.');
@@ -187,7 +188,7 @@ describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialec
       expect(titles[0]).toBe('Plankton diary 13');
       expect(titles).toContain('Harbour lights');
       expect(titles).not.toContain('Private glow');
-      expect(feed.items.find((i) => i.title === 'Harbour lights')!.url).toBe(`${server.url}/blogs/${ids.harbour}`);
+      expect(feed.items.find((i) => i.title === 'Harbour lights')!.url).toBe(`${server.url}/blogs/${ids.harbour}/harbour-lights`);
     }
     const tech = await read('/categories/technology/feed.xml');
     expect(tech.items.map((i) => i.title)).toEqual(['Glowing circuits']);
@@ -204,7 +205,7 @@ describe.each(DIALECTS)('search, feeds, sitemap and sharing tags on %s', (dialec
     const doc = xml.parse(await res.text()) as { urlset: { url: { loc: string; lastmod?: string }[] } };
     const locs = doc.urlset.url.map((u) => u.loc);
     for (const path of ['/', '/allblogs', '/featuredBlogs', '/allblogs?category=Technology']) expect(locs).toContain(`${server.url}${path}`);
-    for (const id of [ids.harbour, ids.circuit, ids.script, ...ids.plankton]) expect(locs).toContain(`${server.url}/blogs/${id}`);
+    for (const id of [ids.harbour, ids.circuit, ids.script, ...ids.plankton]) expect(locs.filter((loc) => loc.startsWith(`${server.url}/blogs/${id}/`))).toHaveLength(1);
     expect(locs.join(' ')).not.toContain(ids.hidden);
     expect((await fetch(`${server.url}/sitemaps/1.xml`)).status).toBe(404);
     expect((await fetch(`${server.url}/sitemaps/x.xml`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
 import { categorySlug } from '~/features/feeds/feeds.service.server';
+import { slugOfTitle } from '~/features/blogs/blogs.service.server';
 import type { Cacheability } from '~/lib/render/cacheability';
 import { API_READS, type KeptRead, keptReadOf, pageReadsOf } from '../../server/http/middleware/page-cache.server';
 import { apiSession, type ApiSession } from '../support/auth';
@@ -62,7 +63,7 @@ describe.each(TEST_DIALECTS)('kept reads equal fresh renders on %s', (dialect) =
     return res;
   }
   async function newBlog(title: string) {
-    const res = await send(writer, 'POST', '/api/blogs', { ...PUBLIC_BLOG, title });
+    const res = await send(writer, 'POST', '/api/blogs', { ...PUBLIC_BLOG, title, tags: ['kept-tag'] });
     return ((await res.json()) as { insertedId: string }).insertedId;
   }
 
@@ -70,10 +71,11 @@ describe.each(TEST_DIALECTS)('kept reads equal fresh renders on %s', (dialect) =
     const category = categorySlug(PUBLIC_BLOG.category);
     return [
       '/', '/_root.data', '/allblogs', '/allblogs.data', '/allblogs?search=Personal', '/featuredBlogs', '/featuredBlogs.data', '/recent', '/recent.data',
-      '/memoryframe', '/counter', '/newsletter', `/blogs/${blogId}`, `/blogs/${blogId}.data`,
+      '/memoryframe', '/counter', '/newsletter', `/blogs/${blogId}`, `/blogs/${blogId}.data`, `/blogs/${blogId}/${slugOfTitle(PUBLIC_BLOG.title)}`,
+      '/tags/kept-tag', '/tags/kept-tag.data', '/tags/kept-tag/feed.xml', '/tags/kept-tag/rss.xml',
       '/feed.xml', '/rss.xml', `/categories/${category}/feed.xml`, `/categories/${category}/rss.xml`, `/authors/${authorId}/feed.xml`, `/authors/${authorId}/rss.xml`,
       '/robots.txt', '/sitemap.xml', '/sitemaps/1.xml',
-      '/api/blogs', '/api/blogs?search=Personal', '/api/recent-blog', '/api/featuredblogs', `/api/blogs/${blogId}`,
+      '/api/blogs', '/api/blogs?search=Personal', '/api/recent-blog', '/api/featuredblogs', `/api/blogs/${blogId}`, '/api/tags?prefix=kept', '/api/tags/kept-tag/blogs',
     ];
   };
 

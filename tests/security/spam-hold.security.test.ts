@@ -63,7 +63,7 @@ describe.each(TEST_DIALECTS)('the spam hold on the built site, %s', (dialect) =>
       get('/featuredBlogs'),
     ]);
     return {
-      sitemap: sitemap.text.includes(`/blogs/${blogId}<`),
+      sitemap: sitemap.text.includes(`/blogs/${blogId}/`),
       atom: atom.text.includes(`/blogs/${blogId}`),
       rss: rss.text.includes(`/blogs/${blogId}`),
       category: category.text.includes(`/blogs/${blogId}`),

@@ -75,6 +75,8 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
         likes: 0,
         likedBy: [],
         views: 0,
+        slug: 'evening-over-the-bay',
+        tags: [],
         comments: [],
       });
       // The owner is told it is theirs, with their own email; nobody else sees an email (docs/product.md#emails-of-others).
@@ -315,6 +317,8 @@ describeOnDialects('blogs API on %s', (t, dialect) => {
       ['javascript: photo', { photo: 'javascript:alert(1)' }, 'photo'],
       ['photo too long', { photo: `https://x.example/${'a'.repeat(BLOG_LIMITS.photo)}` }, 'photo'],
       ['unknown photo focus', { photo_focus: 'face' }, 'photo_focus'],
+      ['a tag of another shape', { tags: ['night;sky'] }, 'tags'],
+      ['too many tags', { tags: Array.from({ length: 11 }, (_, i) => `tag${i}`) }, 'tags'],
     ];
     for (const [name, overrides, field] of cases) {
       it(name, async () => {
