@@ -1,10 +1,13 @@
+import path from 'node:path';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import { ConfigError, loadConfig } from './config.server';
 import { closeMarkdownPool } from '~/features/blogs/markdown.server';
 import { exportToFile } from '~/features/exports/exports.service.server';
 import { imageStoreFor } from '~/features/images/image-store.server';
 import { type SweepResult, sweepOrphanedImages, UPLOAD_GRACE_MS } from '~/features/images/image-sweep.service.server';
+import { getImportRun, type ImportRunView, startImport } from '~/features/imports/import-runs.service.server';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
+import { findAccountByEmail } from '~/features/users/users.service.server';
 import { countAccountsWaiting } from '~/features/moderation/spam-hold.service.server';
 import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
 import { createHttpApp, type HttpApp } from './http/http.server';
@@ -131,6 +134,40 @@ export async function federationStatus(deps: AppDeps): Promise<string[]> {
 /** `npm run sweep:uploads`: one sweep of the configured image store (disk or S3) now. */
 export function sweepUploads(deps: AppDeps, graceMs = UPLOAD_GRACE_MS): Promise<SweepResult> {
   return sweepOrphanedImages(serviceContext(deps, null), imageStoreFor(deps.config), graceMs);
+}
+
+/**
+ * `npm run import -- FILE --as EMAIL [--consented]` (docs/decisions/072): the archive is imported
+ * for the account named, as a run of the job queue that this process works on (with any running
+ * instance) until the run ends; `progress` hears each change. Answers the finished run.
+ */
+export async function importArchive(
+  deps: AppDeps,
+  input: { file: string; as: string; consented: boolean; siteUrl: string | null },
+  progress: (run: ImportRunView) => void,
+): Promise<ImportRunView> {
+  const user = await findAccountByEmail(serviceContext(deps, null), input.as);
+  if (!user) throw new Error(`no account has the email ${input.as}`);
+  const ctx = serviceContext(deps, user);
+  const file = path.resolve(input.file);
+  const { runId } = await startImport(ctx, {
+    fileName: path.basename(file),
+    filePath: file,
+    options: { consented: input.consented, siteUrl: input.siteUrl },
+    confirmed: true,
+    keepFile: true,
+  });
+  const runner = startJobRunner(deps, createJobs(deps.config), { worker: `import-cli:${process.pid}` });
+  try {
+    for (;;) {
+      const run = await getImportRun(ctx, runId);
+      progress(run);
+      if (run.status === 'done' || run.status === 'failed') return run;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await runner.stop();
+  }
 }
 
 /**

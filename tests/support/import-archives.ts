@@ -19,7 +19,7 @@ export interface GhostArchive {
 }
 
 /** A Ghost 5 export zip: `ghost.json` (with the db wrapper) and `content/images/…`. */
-export async function ghostArchive(count: number, options: { wrapper?: boolean } = {}): Promise<GhostArchive> {
+export async function ghostArchive(count: number, options: { wrapper?: boolean; idPrefix?: string } = {}): Promise<GhostArchive> {
   const photo = await jpegImage(800, 500);
   const other = await pngImage(300, 200);
   const posts: Record<string, unknown>[] = [];
@@ -27,7 +27,7 @@ export async function ghostArchive(count: number, options: { wrapper?: boolean }
   const postsAuthors: Record<string, unknown>[] = [];
   const publicTitles: string[] = [];
   for (let i = 0; i < count; i++) {
-    const id = `ghost-post-${i}`;
+    const id = `${options.idPrefix ?? ''}ghost-post-${i}`;
     const kind = i % 10;
     const title = kind === 3 ? `${EMOJI} ${i}` : kind === 4 ? `${RTL} ${i}` : `Post number ${i}`;
     const base = {

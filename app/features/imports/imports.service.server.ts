@@ -362,7 +362,8 @@ export async function writeBundle(
   for (; done < bundle.posts.length; ) {
     if (overdue()) return { report, done, finished: false };
     await writePost(run, bundle.posts[done]!);
-    await hooks.progress?.(++done, total);
+    done += 1;
+    await hooks.progress?.(done, total);
   }
   for (; done < total; ) {
     if (overdue()) return { report, done, finished: false };
@@ -379,7 +380,8 @@ export async function writeBundle(
       if (outcome === 'exists') report.subscribers.existing += 1;
       else report.subscribers[outcome] += 1;
     }
-    await hooks.progress?.(++done, total);
+    done += 1;
+    await hooks.progress?.(done, total);
   }
   return { report, done, finished: true };
 }

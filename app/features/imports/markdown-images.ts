@@ -61,3 +61,6 @@ export function firstSentence(markdown: string, max: number): string {
   const cut = sentence.slice(0, max - 1);
   return `${cut.slice(0, cut.lastIndexOf(' ') > max / 2 ? cut.lastIndexOf(' ') : cut.length)}…`;
 }
+
+/** Why an image a post names is not coming along (shown in the report). */
+export const MISSING_IMAGE = 'not in the archive, and no old address to fetch it from';

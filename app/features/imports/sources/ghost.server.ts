@@ -1,7 +1,7 @@
 import { entriesOf } from '../archive.server';
 import { htmlToMarkdown } from '../html-to-markdown.server';
 import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBundle, type ImportPost } from '../import-model';
-import { imageTargets, locateImage, sitePath } from '../markdown-images';
+import { imageTargets, locateImage, MISSING_IMAGE, sitePath } from '../markdown-images';
 import { renderLexical, renderMobiledoc, restoreMarkdownCards } from './ghost-cards.server';
 
 /**
@@ -121,8 +121,11 @@ export async function readGhost(input: ArchiveEntries | Buffer, options: { siteU
     for (const target of imageTargets(markdown)) {
       const ref = locateImage(target, fileSet, candidates, siteUrl);
       if (ref) images.push({ ref, inMarkdown: target });
+      else bundle.skipped.push({ item: `${label}: image ${target.slice(0, 300)}`, reason: MISSING_IMAGE });
     }
     const feature = str(post.feature_image);
+    const cover = feature ? locateImage(feature.replace(GHOST_URL, site), fileSet, candidates, siteUrl) : null;
+    if (feature && !cover) bundle.skipped.push({ item: `${label}: cover ${feature.replace(GHOST_URL, site).slice(0, 300)}`, reason: MISSING_IMAGE });
     const postTags = (tagsOf.get(id) ?? []).sort((a, b) => a.order - b.order).map((tag) => tag.name);
     const visibility = post.visibility === 'members' ? 'members' : post.visibility === 'paid' || post.visibility === 'tiers' ? 'paid' : 'public';
     const slug = str(post.slug);
@@ -139,7 +142,7 @@ export async function readGhost(input: ArchiveEntries | Buffer, options: { siteU
       // Ghost has no categories: its primary (first) tag plays that part.
       categories: postTags.slice(0, 1),
       tags: postTags,
-      cover: feature ? locateImage(feature.replace(GHOST_URL, site), fileSet, candidates, siteUrl) : null,
+      cover,
       images,
       oldPaths: slug ? [`/${slug}/`] : [],
       comments: [],

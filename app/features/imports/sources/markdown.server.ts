@@ -1,6 +1,6 @@
 import path from 'node:path/posix';
 import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, type ImportPost } from '../import-model';
-import { imageTargets, locateImage } from '../markdown-images';
+import { imageTargets, locateImage, MISSING_IMAGE } from '../markdown-images';
 import { parseFrontMatter } from './front-matter.server';
 
 /**
@@ -92,9 +92,11 @@ export async function readMarkdown(entries: ArchiveEntries, options: { siteUrl?:
     for (const target of imageTargets(body)) {
       const ref = locateImage(target, fileSet, candidates, siteUrl);
       if (ref) images.push({ ref, inMarkdown: target });
+      else bundle.skipped.push({ item: `${file}: image ${target.slice(0, 300)}`, reason: MISSING_IMAGE });
     }
     const coverTarget = coverOf(data);
     const cover: ImportImageRef | null = coverTarget ? locateImage(coverTarget, fileSet, candidates, siteUrl) : null;
+    if (coverTarget && !cover) bundle.skipped.push({ item: `${file}: cover ${coverTarget.slice(0, 300)}`, reason: MISSING_IMAGE });
 
     const date = publishedAt ? new Date(publishedAt) : null;
     const oldPaths = new Set<string>();
