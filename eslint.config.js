@@ -47,7 +47,7 @@ const SERVICE_READS = {
   mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says (docs/decisions/062)
   newsletter: ['follows', 'mail', 'notifications'], // a mailed unsubscribe link may end follows or notification mails; the confirmation mail is queued with the subscription
   notifications: ['mail'], // notification mails go through the mail queue (docs/decisions/062)
-  federation: ['blogs'], // a post goes out with its body as the site renders it; a reply from elsewhere becomes a comment by the blogs' own rules (docs/decisions/068)
+  federation: ['blogs', 'moderation'], // a post goes out with its body as the site renders it; a reply from elsewhere becomes a comment by the blogs' own rules; blocking asks moderation for the caller's role (docs/decisions/068)
 };
 for (const feature of features) {
   const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];
