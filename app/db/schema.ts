@@ -187,6 +187,16 @@ export interface RemoteRepliesTable {
   created_at: string;
 }
 
+/** A remote account (its actor id) or a whole server (its host) a moderator blocked. */
+export interface FederationBlocksTable {
+  id: string;
+  kind: 'account' | 'instance';
+  target: string;
+  reason: string;
+  created_by: string | null;
+  created_at: string;
+}
+
 /** The federation library's key-value store; `key` is its key parts as a JSON array. */
 export interface FedifyKvTable {
   key: string;
@@ -539,6 +549,7 @@ export interface Database {
   actor_keys: ActorKeysTable;
   remote_followers: RemoteFollowersTable;
   remote_replies: RemoteRepliesTable;
+  federation_blocks: FederationBlocksTable;
   fedify_kv: FedifyKvTable;
 }
 
@@ -601,6 +612,7 @@ export const TABLE_COLUMNS = {
   actor_keys: ['owner', 'algorithm', 'private_jwk', 'public_jwk', 'created_at'],
   remote_followers: ['id', 'local_actor', 'actor_uri', 'handle', 'inbox', 'shared_inbox', 'created_at'],
   remote_replies: ['uri', 'comment_id', 'actor_uri', 'created_at'],
+  federation_blocks: ['id', 'kind', 'target', 'reason', 'created_by', 'created_at'],
   fedify_kv: ['key', 'value', 'expires_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
@@ -655,5 +667,6 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   actor_keys: true,
   remote_followers: true,
   remote_replies: true,
+  federation_blocks: true,
   fedify_kv: true,
 };

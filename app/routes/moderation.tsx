@@ -10,6 +10,7 @@ import { getModerationOverview } from '~/features/moderation/moderation.service.
 import { listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
 import { withFlash } from '~/lib/page/flash.server';
 import { MESSAGES } from '~/lib/texts/messages';
+import { FEDERATION_TEXTS } from '~/lib/texts/federation';
 import { errorPage, pageRefusal } from '~/lib/page/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/page/seo';
 import { userOrRedirectToLogin } from '~/lib/page/session.server';
@@ -111,6 +112,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
       {pendingDelete ? <ConfirmDeleteDialog pending={pendingDelete} back="/moderation" /> : null}
       <h1 className="text-3xl font-bold">{MESSAGES.moderationHeading}</h1>
       {staff ? <p className="mt-2"><Link className="link" to="/moderation/instance">{MESSAGES.instanceLink}</Link></p> : null}
+      <p className="mt-2"><Link className="link" to="/moderation/fediverse">{FEDERATION_TEXTS.blocksHeading}</Link></p>
 
       <section className="mt-8" aria-labelledby="queue-heading">
         <h2 id="queue-heading" className="text-xl font-semibold">Reports</h2>

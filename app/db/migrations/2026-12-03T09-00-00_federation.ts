@@ -11,6 +11,8 @@ import { type Kysely, sql } from 'kysely';
 // - `remote_followers`: who follows an actor from another server, with the inboxes to deliver to;
 // - `remote_replies`: which comment a reply from another server became (its edits and deletion
 //   find it by its id there);
+// - `federation_blocks`: a remote account (`account`, its actor id) or a whole server (`instance`,
+//   its host) a moderator blocked: their activities are refused, their replies removed;
 // - `fedify_kv`: the federation library's key-value store (caches, idempotence, circuit state);
 //   `expires_at` null: kept until deleted.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -56,6 +58,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('remote_replies_comment_idx').on('remote_replies').column('comment_id').execute();
 
   await db.schema
+    .createTable('federation_blocks')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('account', 'instance')`))
+    .addColumn('target', 'text', (c) => c.notNull())
+    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text', (c) => c.references('user.id').onDelete('set null'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addUniqueConstraint('federation_blocks_one', ['kind', 'target'])
+    .execute();
+
+  await db.schema
     .createTable('fedify_kv')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
@@ -65,5 +78,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['fedify_kv', 'remote_replies', 'remote_followers', 'actor_keys', 'actor_handles']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['fedify_kv', 'federation_blocks', 'remote_replies', 'remote_followers', 'actor_keys', 'actor_handles']) await db.schema.dropTable(table).ifExists().execute();
 }

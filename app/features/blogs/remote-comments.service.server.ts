@@ -2,6 +2,7 @@ import { holdOf } from '~/kernel/standing.server';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import * as repo from './comments.repo.server';
+import * as remoteRepo from './remote-comments.repo.server';
 
 /**
  * Comments written on another server (docs/decisions/068): a reply from the fediverse to a post,
@@ -65,4 +66,9 @@ export async function deleteRemoteComment(ctx: ServiceContext, commentId: string
   const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
   if (!comment || comment.deleted_at) return false;
   return (await ctx.db.transaction().execute((trx) => repo.deleteComment(trx, commentId, comment.blog_id, ctx.now().toISOString()))) > 0;
+}
+
+/** A moderator blocked a remote account or a whole server: their replies here are removed. */
+export async function removeRemoteAuthorsComments(ctx: ServiceContext, block: { actorUri?: string; host?: string; reason: string }): Promise<number> {
+  return remoteRepo.removeCommentsOfRemote(ctx.db, { ...block, at: ctx.now().toISOString() });
 }

@@ -247,3 +247,39 @@ export async function tableCounts(db: Db): Promise<{ handles: number; followers:
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   return { handles: await count('actor_handles'), followers: await count('remote_followers'), replies: await count('remote_replies'), remoteActors: await count('remote_actors') };
 }
+
+// ---- blocks ----
+
+export async function insertBlock(db: Db, row: Database['federation_blocks']): Promise<boolean> {
+  const result = await db.insertInto('federation_blocks').values(row).onConflict((oc) => oc.columns(['kind', 'target']).doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function deleteBlock(db: Db, id: string): Promise<number> {
+  return Number((await db.deleteFrom('federation_blocks').where('id', '=', id).executeTakeFirst()).numDeletedRows ?? 0);
+}
+
+export async function listBlocks(db: Db) {
+  return db.selectFrom('federation_blocks').selectAll().orderBy('created_at', 'desc').execute();
+}
+
+/** Whether this actor, or its server, is blocked. */
+export async function isBlocked(db: Db, actorUri: string, host: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('federation_blocks')
+    .select('id')
+    .where((eb) => eb.or([eb.and([eb('kind', '=', 'account'), eb('target', '=', actorUri)]), eb.and([eb('kind', '=', 'instance'), eb('target', '=', host)])]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A remote account we know, by its handle (`@user@host`). */
+export async function findRemoteActorByHandle(db: Db, handle: string): Promise<string | undefined> {
+  return (await db.selectFrom('remote_actors').select('uri').where('handle', '=', handle).executeTakeFirst())?.uri;
+}
+
+/** Forgets the followers a block covers: nothing is delivered to them again. */
+export async function deleteFollowersMatching(db: Db, block: { kind: 'account' | 'instance'; target: string }): Promise<void> {
+  const query = db.deleteFrom('remote_followers');
+  await (block.kind === 'account' ? query.where('actor_uri', '=', block.target) : query.where((eb) => eb.or([eb('actor_uri', 'like', `http://${block.target}/%`), eb('actor_uri', 'like', `https://${block.target}/%`)]))).execute();
+}

@@ -3,7 +3,7 @@ import { Article, Create, Delete, Follow, isActor, Note, type Object as ApObject
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
 import { emit } from '~/kernel/events.server';
-import { receiveRemoteReply } from './federation.service.server';
+import { blockRemote, receiveRemoteReply, unblockRemote, listRemoteBlocks } from './federation.service.server';
 import { TEST_DIALECTS } from '#test/dialects';
 import { type ServedTestApp, serveTestApp } from '#test/fedi-instance';
 import { type FediPeer, startFediPeer } from '#test/fedi-peer';
@@ -268,6 +268,46 @@ describe.each(TEST_DIALECTS)('federation with an independent peer (%s)', (dialec
       expect(await followers()).toBe(count - 1);
       expect(peer.received.length).toBe(accepts);
     });
+  });
+
+  it("a moderator blocks the peer's server: its replies are removed, later ones and its follows refused, nothing more delivered", async () => {
+    const moderator = await site.t.createUser({ name: 'Mo Derator' });
+    await site.t.deps.database.db.insertInto('user_roles').values({ user_id: moderator.user.id, role: 'moderator', granted_by: null, granted_at: new Date().toISOString() }).execute();
+    const writerCtx = site.t.context(writer.user);
+    await expect(blockRemote(writerCtx, { target: new URL(peer.origin).host, reason: 'spam' })).rejects.toMatchObject({ code: 'forbidden' });
+
+    const id = await publish('Blocked later');
+    const ctx = peerCtx();
+    const inbox = { id: writerUri, inboxId: new URL(`${writerUri.href}/inbox`) };
+    await ctx.sendActivity({ identifier: 'reader' }, inbox, new Follow({ id: new URL('#follow/again', peer.actorUri('reader')), actor: peer.actorUri('reader'), object: writerUri }));
+    const reply = (n: string) =>
+      new Create({ id: new URL(`/notes/b${n}#create`, peer.origin), actor: peer.actorUri('reader'), to: PUBLIC_COLLECTION, object: new Note({ id: new URL(`/notes/b${n}`, peer.origin), attribution: peer.actorUri('reader'), replyTarget: new URL(`/ap/posts/${id}`, site.origin), content: `<p>Reply ${n}</p>`, to: PUBLIC_COLLECTION }) });
+    await ctx.sendActivity({ identifier: 'reader' }, inbox, reply('1'));
+    await site.t.runJobs();
+    const shown = () => site.t.deps.database.db.selectFrom('comments').select(['comment_text', 'removed_at']).where('blog_id', '=', id).orderBy('commented_at').execute();
+    expect((await shown()).map((c) => [c.comment_text, c.removed_at === null])).toEqual([['Reply 1', true]]);
+
+    const modCtx = site.t.context(moderator.user);
+    await expect(blockRemote(modCtx, { target: '@nobody@nowhere.example', reason: 'spam' })).rejects.toMatchObject({ code: 'not_found' });
+    const fromPeer = async () => Number((await site.t.deps.database.db.selectFrom('comments').innerJoin('remote_actors', 'remote_actors.id', 'comments.remote_actor_id').select((eb) => eb.fn.countAll<number>().as('n')).where('remote_actors.uri', 'like', `${peer.origin}/%`).where('comments.removed_at', 'is', null).executeTakeFirstOrThrow()).n);
+    const shownBefore = await fromPeer();
+    const blocked = await blockRemote(modCtx, { target: new URL(peer.origin).host, reason: 'spam' });
+    // Every reply from that server is removed, this post's and the earlier ones.
+    expect(blocked).toMatchObject({ kind: 'instance', removedComments: shownBefore });
+    expect(await fromPeer()).toBe(0);
+    expect((await shown())[0]!.removed_at).not.toBeNull();
+    const followers = (await (await fetch(`${writerUri.href}/followers`, { headers: { accept: AP } })).json()) as { totalItems: number };
+    expect(followers.totalItems).toBe(0);
+
+    await ctx.sendActivity({ identifier: 'reader' }, inbox, reply('2'));
+    await ctx.sendActivity({ identifier: 'reader' }, inbox, new Follow({ id: new URL('#follow/blocked', peer.actorUri('reader')), actor: peer.actorUri('reader'), object: writerUri }));
+    await site.t.runJobs();
+    expect(await shown()).toHaveLength(1);
+    const creates = received(Create).length;
+    await publish('Nobody there now');
+    expect(received(Create)).toHaveLength(creates);
+
+    for (const b of await listRemoteBlocks(modCtx)) await unblockRemote(modCtx, b.id);
   });
 });
 

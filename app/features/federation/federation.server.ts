@@ -131,7 +131,7 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
   federation
     .setInboxListeners(PATHS.inbox, PATHS.sharedInbox)
     .on(Follow, async (fctx, follow) => {
-      if (!follow.id || !follow.actorId || !follow.objectId) return;
+      if (!follow.id || !follow.actorId || !follow.objectId || (await blocked(fctx.data, follow.actorId))) return;
       const target = fctx.parseUri(follow.objectId);
       if (target?.type !== 'actor') return;
       const follower = await follow.getActor(fctx);
@@ -150,6 +150,7 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
       );
     })
     .on(Undo, async (fctx, undo) => {
+      if (await blocked(fctx.data, undo.actorId)) return;
       const object = await undo.getObject(fctx);
       if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href || !object.objectId) return;
       const target = fctx.parseUri(object.objectId);
@@ -158,6 +159,7 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     // A reply to a post (or to a comment under it) becomes a comment there. The object must come
     // from its sender's own server and name the sender as its author.
     .on(Create, async (fctx, create) => {
+      if (await blocked(fctx.data, create.actorId)) return;
       const object = await create.getObject(fctx);
       if (!(object instanceof Note || object instanceof Article) || !object.id || !object.replyTargetId || !create.actorId) return;
       if (object.id.origin !== create.actorId.origin || object.attributionId?.href !== create.actorId.href) return;
@@ -171,11 +173,13 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
       });
     })
     .on(Update, async (fctx, update) => {
+      if (await blocked(fctx.data, update.actorId)) return;
       const object = await update.getObject(fctx);
       if (!(object instanceof Note || object instanceof Article) || !object.id || !update.actorId || object.id.origin !== update.actorId.origin) return;
       await service.receiveRemoteReplyEdit(fctx.data, object.id.href, update.actorId.href, object.content?.toString() ?? '');
     })
     .on(Delete, async (fctx, remove) => {
+      if (await blocked(fctx.data, remove.actorId)) return;
       if (!remove.objectId || !remove.actorId || remove.objectId.origin !== remove.actorId.origin) return;
       await service.receiveRemoteReplyDelete(fctx.data, remove.objectId.href, remove.actorId.href);
     });
@@ -183,6 +187,11 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
   running.set(base.db, site);
   void federation.startQueue(base).catch((error: unknown) => base.log.error({ err: error }, 'federation queue stopped'));
   return site;
+}
+
+/** A moderator blocked the sender or its server: its activity is dropped unread (docs/decisions/068). */
+async function blocked(ctx: ServiceContext, actorId: URL | null): Promise<boolean> {
+  return !actorId || service.isRemoteBlocked(ctx, actorId.href);
 }
 
 async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> {

@@ -1,5 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
-import { addRemoteComment, deleteRemoteComment, editRemoteComment } from '~/features/blogs/remote-comments.service.server';
+import { addRemoteComment, deleteRemoteComment, editRemoteComment, removeRemoteAuthorsComments } from '~/features/blogs/remote-comments.service.server';
+import { requireRole } from '~/features/moderation/moderation.service.server';
+import type { RemoteBlockInput } from './federation.schema';
 import { suspensionOf } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
@@ -273,4 +275,56 @@ export async function receiveRemoteReplyDelete(ctx: ServiceContext, uri: string,
   const reply = await repo.findReply(ctx.db, uri);
   if (!reply || reply.actor_uri !== actorUri) return false;
   return deleteRemoteComment(ctx, reply.comment_id);
+}
+
+// ---- blocks (docs/decisions/068) ----
+
+/** Whether activities of this actor (or of its server) are refused. */
+export async function isRemoteBlocked(ctx: Pick<ServiceContext, 'db'>, actorUri: string): Promise<boolean> {
+  return repo.isBlocked(ctx.db, actorUri, new URL(actorUri).host.toLowerCase());
+}
+
+/** What a moderator typed, as a block: an account by handle or address, or a server by host. */
+async function blockTarget(ctx: ServiceContext, target: string): Promise<{ kind: 'account' | 'instance'; target: string }> {
+  const handle = /^@?([^@\s/]+)@([^@\s/]+)$/.exec(target);
+  if (handle) {
+    const uri = await repo.findRemoteActorByHandle(ctx.db, `@${handle[1]}@${handle[2]!.toLowerCase()}`);
+    if (!uri) throw new AppError('not_found', FEDERATION_TEXTS.unknownRemoteAccount);
+    return { kind: 'account', target: uri };
+  }
+  if (/^https?:\/\//i.test(target) && URL.canParse(target)) return { kind: 'account', target: new URL(target).href };
+  if (/^[a-z0-9.-]+(?::\d+)?$/i.test(target) && URL.canParse(`https://${target}`)) return { kind: 'instance', target: new URL(`https://${target}`).host };
+  throw new AppError('bad_request', FEDERATION_TEXTS.badBlockTarget);
+}
+
+/**
+ * A moderator blocks a remote account or a whole server: from now on their activities are
+ * refused, they are no longer delivered to, and their replies here are removed.
+ */
+export async function blockRemote(ctx: ServiceContext, input: RemoteBlockInput): Promise<{ kind: 'account' | 'instance'; target: string; removedComments: number }> {
+  const moderator = await requireRole(ctx, 'moderator');
+  const block = await blockTarget(ctx, input.target);
+  const made = await repo.insertBlock(ctx.db, { id: newId(), ...block, reason: input.reason, created_by: moderator.id, created_at: ctx.now().toISOString() });
+  if (!made) throw new AppError('conflict', FEDERATION_TEXTS.alreadyBlocked);
+  await repo.deleteFollowersMatching(ctx.db, block);
+  const removedComments = await removeRemoteAuthorsComments(ctx, { ...(block.kind === 'account' ? { actorUri: block.target } : { host: block.target }), reason: input.reason });
+  return { ...block, removedComments };
+}
+
+export async function unblockRemote(ctx: ServiceContext, blockId: string): Promise<{ deletedCount: number }> {
+  await requireRole(ctx, 'moderator');
+  return { deletedCount: await repo.deleteBlock(ctx.db, blockId) };
+}
+
+export interface RemoteBlockJson {
+  id: string;
+  kind: 'account' | 'instance';
+  target: string;
+  reason: string;
+  createdAt: string;
+}
+
+export async function listRemoteBlocks(ctx: ServiceContext): Promise<RemoteBlockJson[]> {
+  await requireRole(ctx, 'moderator');
+  return (await repo.listBlocks(ctx.db)).map((b) => ({ id: b.id, kind: b.kind, target: b.target, reason: b.reason, createdAt: b.created_at }));
 }
