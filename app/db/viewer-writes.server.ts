@@ -22,6 +22,8 @@ export const FOLLOWED_TABLES: ReadonlySet<string> = new Set([
   'blogs', 'comments', 'likes', 'content_version_stripes', 'content_versions',
   // Its inserts and deletes revise the comment's blog; it is never updated.
   'comment_likes',
+  // A post's tags are written with its `tags_text`, which moves its revision and the lists (docs/decisions/069).
+  'tags', 'blog_tags',
 ]);
 
 export const UNSHOWN_TABLES: ReadonlySet<string> = new Set([
@@ -29,6 +31,11 @@ export const UNSHOWN_TABLES: ReadonlySet<string> = new Set([
   // Who is in a notification's group: on the notifications page only (the bell counts notifications).
   'notification_actors',
   'kysely_migration', 'kysely_migration_lock',
+  // A post's versions (its history page), an import's bookkeeping and old addresses (answered as
+  // redirects, never as a page), federation's keys, store and reply ids (docs/decisions/068, 070, 072).
+  'blog_revisions', 'import_runs', 'import_items', 'legacy_paths', 'actor_keys', 'fedify_kv', 'remote_replies',
+  // Passkeys are listed on the account page only, which no memo keeps.
+  'passkey',
 ]);
 
 /** Table → the column naming the one person whose pages show its rows. */
@@ -37,6 +44,8 @@ export const OWN_TABLES: ReadonlyMap<string, string> = new Map([
   ['wishlist', 'user_id'],
   ['notifications', 'recipient_id'], // the bell's unread count
   ['notification_settings', 'user_id'],
+  ['blog_drafts', 'owner_id'], // the writer's own drafts (docs/decisions/070)
+  ['exports', 'user_id'], // the writer's own exports (docs/decisions/074)
 ]);
 
 /** Kept users' generations; one forgotten makes every kept page stale (it may have moved). */
