@@ -12,6 +12,7 @@ import { newId } from '~/lib/core/ids.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { type ServiceContext, userOrThrow401 } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
+import { tagsOfBlogs } from '~/features/tags/tags.service.server';
 import { type ArchiveSummary, type TagsOf, writeArchive } from './export-archive.server';
 import * as repo from './exports.repo.server';
 import type { ExportView } from './exports.schema';
@@ -34,11 +35,8 @@ export interface ExportSettings {
   EXPORT_KEEP_HOURS: number;
 }
 
-/**
- * The tags of each post for the front matter and ghost.json. Tags are not on this site yet: null
- * leaves `tags` out. Once the tags feature is here, this answers its tags per post.
- */
-export const tagsOf: TagsOf = async () => null;
+/** The tags of each post for the front matter and ghost.json (docs/decisions/069). */
+export const tagsOf: TagsOf = (ctx, postIds) => tagsOfBlogs(ctx, postIds);
 
 const HOUR = 3_600_000;
 /** How long an export may take before it counts as failed (the job's attempts end sooner). */

@@ -149,6 +149,7 @@ describeOnDialects('exports on %s', (t) => {
       created_at: stored.created_at,
       updated_at: stored.updated_at,
       author_id: writer.user.id,
+      tags: [],
     });
     expect(parse(splitFrontMatter(files.get(`posts/${ids.hidden}.md`)!.toString()).front)).toMatchObject({ availability: 'Hidden', photo: coverPath });
 

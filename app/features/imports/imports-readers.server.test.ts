@@ -1,6 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeZip } from '#test/archives';
 import { afterglowExport, ghostArchive, markdownArchive } from '#test/import-archives';
+import { knownMediumStories, mediumArchive } from '#test/archives/medium';
+import { knownSubstackPosts, SUBSTACK_SITE, substackArchive } from '#test/archives/substack';
+import { knownItems, wxr } from '#test/archives/wordpress';
 import { tempDirs } from '#test/temp-dirs';
 import { entriesOf, openArchive } from './archive.server';
 import { readBundle } from './imports-readers.server';
@@ -117,5 +120,36 @@ describe('the afterglow reader (our export read back)', () => {
 
   it('refuses an archive of no known format', async () => {
     await expect(readBundle(entriesOf({ 'notes/readme.txt': 'hello' }))).rejects.toThrow(/none of the formats this site imports/);
+  });
+});
+
+describe('recognising the other platforms’ exports (docs/decisions/073)', () => {
+  const zipOf = async (name: string, files: Map<string, Buffer | string>) =>
+    openArchive(await writeZip(dirs.make('other-'), name, [...files].map(([path, body]) => ({ name: path, body }))));
+
+  it('reads a WordPress export, given as its XML file or zipped', async () => {
+    const xml = wxr(knownItems());
+    const zipped = await zipOf('wordpress.zip', new Map([['export/site.WordPress.2026-11-26.xml', xml]]));
+    const bundles = [await readBundle(zipped), await readBundle(entriesOf({ 'site.xml': xml }))];
+    await zipped.close();
+    for (const bundle of bundles) {
+      expect(bundle.source).toBe('wordpress');
+      expect(bundle.posts.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('reads a Substack export zip and a Medium export zip', async () => {
+    const substack = await zipOf('substack.zip', substackArchive(knownSubstackPosts(), [{ email: 'reader@example.com', active_subscription: 'true', created_at: '2024-01-01T00:00:00Z' }]));
+    const fromSubstack = await readBundle(substack, { siteUrl: SUBSTACK_SITE });
+    await substack.close();
+    expect(fromSubstack.source).toBe('substack');
+    expect(fromSubstack.posts.length).toBeGreaterThan(0);
+    expect(fromSubstack.posts.every((post) => post.oldPaths.every((path) => path.startsWith('/p/')))).toBe(true);
+
+    const medium = await zipOf('medium.zip', mediumArchive(knownMediumStories()));
+    const fromMedium = await readBundle(medium);
+    await medium.close();
+    expect(fromMedium.source).toBe('medium');
+    expect(fromMedium.posts.length).toBeGreaterThan(0);
   });
 });

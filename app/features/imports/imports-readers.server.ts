@@ -2,9 +2,38 @@ import { type ArchiveEntries, ArchiveRefused, type ImportBundle } from './import
 import { isAfterglowExport, readAfterglow } from './sources/afterglow.server';
 import { findGhostJson, isGhostExport, readGhost } from './sources/ghost.server';
 import { isMarkdownSite, readMarkdown } from './sources/markdown.server';
+import { readMedium } from './sources/medium.server';
+import { readSubstack } from './sources/substack.server';
+import { readWordpress } from './sources/wordpress.server';
 
-/** The formats this site reads, each recognised by what the archive holds (docs/decisions/072). */
-export const IMPORT_FORMATS = ['afterglow', 'ghost', 'markdown'] as const;
+/** The formats this site reads, each recognised by what the archive holds (docs/decisions/072, 073). */
+export const IMPORT_FORMATS = ['afterglow', 'ghost', 'markdown', 'wordpress', 'substack', 'medium'] as const;
+
+/** The first bytes of a file, as text (enough to see what kind of export it is). */
+async function head(entries: ArchiveEntries, name: string): Promise<string> {
+  try {
+    return (await entries.read(name)).subarray(0, 4096).toString('utf8');
+  } catch (error) {
+    if (error instanceof ArchiveRefused) throw error;
+    return '';
+  }
+}
+
+/** WordPress's Tools → Export: an XML file in the WXR namespace. */
+async function looksLikeWordpress(entries: ArchiveEntries): Promise<boolean> {
+  const xml = entries.list().filter((name) => name.toLowerCase().endsWith('.xml'));
+  for (const name of xml) if ((await head(entries, name)).includes('wordpress.org/export/')) return true;
+  return false;
+}
+
+/** Substack's export zip: a posts.csv beside the posts' HTML. */
+const looksLikeSubstack = (entries: ArchiveEntries) => entries.list().some((name) => name === 'posts.csv' || name.endsWith('/posts.csv'));
+
+/** Medium's export zip: stories as h-entry HTML files under posts/. */
+async function looksLikeMedium(entries: ArchiveEntries): Promise<boolean> {
+  const story = entries.list().find((name) => /(^|\/)posts\/[^/]+\.html$/.test(name));
+  return story !== undefined && (await head(entries, story)).includes('h-entry');
+}
 
 async function looksLikeGhost(entries: ArchiveEntries): Promise<boolean> {
   const name = findGhostJson(entries.list());
@@ -22,5 +51,8 @@ export async function readBundle(entries: ArchiveEntries, options: { siteUrl?: s
   if (await isAfterglowExport(entries)) return readAfterglow(entries);
   if (isMarkdownSite(entries.list())) return readMarkdown(entries, options);
   if (await looksLikeGhost(entries)) return readGhost(entries, options);
-  throw new ArchiveRefused('This archive is none of the formats this site imports (an afterglow export, a Ghost JSON export, or a Jekyll or Hugo site).');
+  if (await looksLikeWordpress(entries)) return readWordpress(entries);
+  if (looksLikeSubstack(entries)) return readSubstack(entries, { siteUrl: options.siteUrl ?? undefined });
+  if (await looksLikeMedium(entries)) return readMedium(entries);
+  throw new ArchiveRefused('This archive is none of the formats this site imports (an afterglow export, a Ghost JSON export, a Jekyll or Hugo site, a WordPress export, a Substack or a Medium export zip).');
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { BLOG_CATEGORIES, BLOG_LIMITS, type BlogCategory } from '~/features/blogs/blogs.constants';
 import { discardImage, fetchImportedImage, imageFocus, storeImportedImage } from '~/features/images/images.service.server';
 import { importSubscriber } from '~/features/newsletter/newsletter.service.server';
+import { adoptImportedTags } from '~/features/tags/tags.service.server';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost } from './import-model';
@@ -276,6 +277,8 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
         if (await repo.insertLegacyPath(trx, { path: normal, blog_id: blogId, created_at: now })) report.legacyPaths += 1;
         else report.skipped.push({ item: `${label}: old path ${normal}`, reason: 'another post answers that path already' });
       }
+      const tags = await adoptImportedTags({ ...ctx, db: trx }, blogId, post.tags);
+      for (const name of tags.left) report.skipped.push({ item: `${label}: tag ${name}`, reason: 'not a tag this site can keep (letters and digits in words, a few per post)' });
       const comments = await writeComments(run, trx, post, blogId, now);
       if (comments > 0) await repo.setCommentsCount(trx, blogId, comments);
       report.comments.imported += comments;

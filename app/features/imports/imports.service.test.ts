@@ -138,6 +138,7 @@ describeOnDialects('importing on %s', (t) => {
     expect(report.subscribers).toEqual({ pending: 1, confirmed: 0, existing: 0, skipped: 2 });
     const subscriber = await db().selectFrom('subscribers').selectAll().where('email', '=', 'new@reader.example').executeTakeFirstOrThrow();
     expect(subscriber.confirmed_at).toBeNull();
+    await t.runJobs(); // the confirmation is queued by mail, on the subscriber.pending event
     expect(await db().selectFrom('mail_queue').select('email').where('stream', '=', 'confirm').where('email', '=', 'new@reader.example').execute()).toHaveLength(1);
     expect(await db().selectFrom('subscribers').select('id').where('email', 'in', ['gone@reader.example', 'bounced@reader.example']).execute()).toEqual([]);
 

@@ -4,7 +4,7 @@ import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
 import * as repo from './tags.repo.server';
-import { TAG_MAX_LENGTH, TAG_SUGGESTIONS, type TagJson, TagKeySchema, TagsSchema, tagKey } from './tags.schema';
+import { TAG_MAX_LENGTH, TAG_SUGGESTIONS, TAGS_PER_POST, type TagJson, TagKeySchema, TagsSchema, tagKey, tidyTag } from './tags.schema';
 
 /**
  * Sets a post's tags (docs/decisions/069): its writer only; names tidied and checked as the
@@ -20,6 +20,11 @@ export async function setBlogTags(ctx: ServiceContext, blogId: string, names: st
   const owner = await repo.blogOwner(ctx.db, blogId);
   if (owner === undefined) throw new AppError('not_found', MESSAGES.blogNotFound);
   if (owner !== user.id) throw new AppError('forbidden', MESSAGES.onlyOwnerUpdate);
+  return saveTags(ctx, blogId, tags);
+}
+
+/** Makes the tags that are new and replaces the post's list, in the caller's transaction when it has one. */
+async function saveTags(ctx: ServiceContext, blogId: string, tags: string[]): Promise<string[]> {
   const save = async (db: ServiceContext['db']) => {
     const keys = tags.map(tagKey);
     const known = new Set((await repo.findTags(db, keys)).map((tag) => tag.key));
@@ -31,6 +36,21 @@ export async function setBlogTags(ctx: ServiceContext, blogId: string, names: st
     return kept.map((tag) => tag.name);
   };
   return ctx.db.isTransaction ? save(ctx.db) : ctx.db.transaction().execute(save);
+}
+
+/**
+ * An imported post's tags (docs/decisions/072): the importer has already decided the post may be
+ * written for its owner, so no standing or owner check here. Each source tag is tidied as the
+ * form tidies it; one that still does not fit our shape is left out (and named in what this
+ * answers) rather than refusing the post; at most the first TAGS_PER_POST are kept.
+ */
+export async function adoptImportedTags(ctx: ServiceContext, blogId: string, names: string[]): Promise<{ kept: string[]; left: string[] }> {
+  const tidy = [...new Map(names.map(tidyTag).filter(Boolean).map((name) => [tagKey(name), name])).values()];
+  const fits = tidy.filter((name) => TagsSchema.safeParse([name]).success);
+  const kept = fits.slice(0, TAGS_PER_POST);
+  const left = [...tidy.filter((name) => !fits.includes(name)), ...fits.slice(TAGS_PER_POST)];
+  if (kept.length > 0) await saveTags(ctx, blogId, kept);
+  return { kept, left };
 }
 
 /**
