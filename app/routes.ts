@@ -11,6 +11,7 @@ export default [
   route('logout', 'routes/logout.tsx'),
   route('profile', 'routes/profile.tsx'),
   route('profile/stats', 'routes/profile-stats.tsx'),
+  route('profile/import', 'routes/profile-import.tsx'),
   route('update-profile', 'routes/update-profile.tsx'),
   route('account', 'routes/account.tsx'),
   route('allblogs', 'routes/all-blogs.tsx'),

@@ -79,6 +79,7 @@ export default function Profile({ loaderData: { profile, twoFactor }, actionData
             <Link to="/mail/preferences" className="btn btn-ghost btn-sm">{MESSAGES.preferencesTitle}</Link>
             <Link to="/account" className="btn btn-ghost btn-sm">{MESSAGES.accountSettings}</Link>
             <Link to="/profile/stats" className="btn btn-ghost btn-sm">My numbers</Link>
+            <Link to="/profile/import" className="btn btn-ghost btn-sm">Import posts</Link>
           </div>
         </div>
       </div>
