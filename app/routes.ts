@@ -12,6 +12,7 @@ export default [
   route('profile', 'routes/profile.tsx'),
   route('profile/stats', 'routes/profile-stats.tsx'),
   route('profile/fediverse', 'routes/fediverse-followers.tsx'),
+  route('profile/import', 'routes/profile-import.tsx'),
   route('update-profile', 'routes/update-profile.tsx'),
   route('account', 'routes/account.tsx'),
   route('exports/:id/:token', 'routes/export-download.ts'),

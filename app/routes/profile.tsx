@@ -85,6 +85,7 @@ export default function Profile({ loaderData: { profile, twoFactor, drafts, fedi
             <Link to="/account" className="btn btn-ghost btn-sm">{MESSAGES.accountSettings}</Link>
             <Link to="/profile/stats" className="btn btn-ghost btn-sm">My numbers</Link>
             {fediverse ? <Link to="/profile/fediverse" className="btn btn-ghost btn-sm">{FEDERATION_TEXTS.followersHeading}</Link> : null}
+            <Link to="/profile/import" className="btn btn-ghost btn-sm">Import posts</Link>
           </div>
         </div>
       </div>

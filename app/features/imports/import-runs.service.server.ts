@@ -141,9 +141,8 @@ export async function listMyImports(ctx: ServiceContext): Promise<ImportRunView[
   return (await repo.listRuns(ctx.db, user.id, 10)).map(present);
 }
 
-/** The archive limits in force (a test narrows them). */
-let archiveLimits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS;
-export const setArchiveLimitsForTests = (limits: ArchiveLimits) => void (archiveLimits = limits);
+/** The archive guards of every run (docs/decisions/072). */
+const archiveLimits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS;
 
 /** Ends a run; the uploaded archive is removed (an operator's own file, named on the command line, is kept). */
 async function finish(ctx: ServiceContext, run: { id: string; file_path: string; keepFile: boolean }, patch: { status: 'done' | 'failed'; report: Stored }) {
