@@ -87,7 +87,7 @@ describe.each(TEST_DIALECTS)('federation with an independent peer (%s)', (dialec
     const followers = (await (await fetch(`${writerUri.href}/followers`, { headers: { accept: AP } })).json()) as { totalItems: number };
     expect(followers.totalItems).toBe(1);
 
-    const id = await publish('Evening tide', { category: 'Travelling & Photography', long_description: 'A **bold** walk by [the sea](/blogs/elsewhere).\n\n<script>alert(1)</script>' });
+    const id = await publish('Evening tide', { category: 'Travelling & Photography', tags: ['night-sky', 'Harbour'], long_description: 'A **bold** walk by [the sea](/blogs/elsewhere).\n\n<script>alert(1)</script>' });
     const creates = received(Create);
     expect(creates).toHaveLength(1);
     const article = (await creates[0]!.getObject()) as ApObject;
@@ -104,8 +104,8 @@ describe.each(TEST_DIALECTS)('federation with an independent peer (%s)', (dialec
     expect(source?.mediaType).toBe('text/markdown');
     const tags = [];
     for await (const tag of article.getTags()) tags.push(tag);
-    expect(tags.map((t) => t.name?.toString())).toEqual(['#TravellingPhotography']);
-    expect(article.url?.toString()).toBe(`${site.origin}/blogs/${id}`);
+    expect(tags.map((t) => t.name?.toString())).toEqual(['#TravellingPhotography', '#nightsky', '#Harbour']);
+    expect(article.url?.toString()).toBe(`${site.origin}/blogs/${id}/evening-tide`);
     const image = await article.getImage();
     expect(image?.url?.toString()).toBe(`${site.origin}${PUBLIC_BLOG.photo}`);
     expect(article.attributionId?.href).toBe(writerUri.href);

@@ -1,5 +1,8 @@
 import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
 import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
+import { blogPathOf } from '~/features/blogs/blog-path';
+import { tagPath } from '~/features/tags/tag-path';
+import { tagsOfBlogs } from '~/features/tags/tags.service.server';
 import { Temporal as Polyfill } from '@js-temporal/polyfill';
 import type { Kysely } from 'kysely';
 import type { Database } from '~/db/schema';
@@ -267,6 +270,8 @@ async function keyPairsOf(ctx: ServiceContext, owner: string): Promise<CryptoKey
   );
 }
 
+const hashtagOf = (name: string) => name.replace(/[^\p{L}\p{N}_]/gu, '');
+
 /** A post in the long-form shape peers render well (FEP-b2b8). */
 export async function articleOf(fctx: Context<ServiceContext>, settings: FederationSettings, post: PostRow): Promise<Article> {
   const html = await renderMarkdown(post.long_description, { imageBases: fctx.data.imageBases });
@@ -286,8 +291,13 @@ export async function articleOf(fctx: Context<ServiceContext>, settings: Federat
     source: new Source({ content: post.long_description, mediaType: 'text/markdown' }),
     image,
     attachments: image ? [image] : [],
-    tags: [new Hashtag({ name: `#${post.category.replace(/[^\p{L}\p{N}_]/gu, '')}`, href: new URL(`/allblogs?category=${encodeURIComponent(post.category)}`, settings.origin) })],
-    url: new URL(`/blogs/${encodeURIComponent(post.id)}`, settings.origin),
+    // The category, then the writer's tags (docs/decisions/069): hashtags are letters, digits and
+    // underscores, so a tag's hyphens are dropped from its name ("night-sky" → #nightsky).
+    tags: [
+      new Hashtag({ name: `#${hashtagOf(post.category)}`, href: new URL(`/allblogs?category=${encodeURIComponent(post.category)}`, settings.origin) }),
+      ...((await tagsOfBlogs(fctx.data, [post.id])).get(post.id) ?? []).map((tag) => new Hashtag({ name: `#${hashtagOf(tag)}`, href: new URL(tagPath(tag), settings.origin) })),
+    ],
+    url: new URL(blogPathOf(post), settings.origin),
     published: instant(post.created_at),
     updated: post.updated_at !== post.created_at ? instant(post.updated_at) : null,
   });
