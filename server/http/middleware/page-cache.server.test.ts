@@ -222,15 +222,15 @@ describe('the page cache follows the declarations', () => {
     const kept = (path: string) => keptReadOf(reads, path)?.cache;
     expect(
       Object.fromEntries(
-        ['/', '/_root.data', '/allblogs', '/allblogs.data', '/featuredBlogs', '/recent', '/blogs/x1', '/blogs/x1.data', '/feed.xml', '/categories/technology/rss.xml', '/authors/x1/feed.xml', '/authors/x1/rss.xml', '/robots.txt', '/sitemap.xml', '/sitemaps/blogs-1.xml', '/api/blogs', '/api/recent-blog', '/api/featuredblogs', '/api/blogs/x1'].map((path) => [path, kept(path)]),
+        ['/', '/_root.data', '/allblogs', '/allblogs.data', '/featuredBlogs', '/recent', '/blogs/x1', '/blogs/x1.data', '/blogs/x1/a-slug', '/blogs/x1/a-slug.data', '/feed.xml', '/categories/technology/rss.xml', '/authors/x1/feed.xml', '/authors/x1/rss.xml', '/robots.txt', '/sitemap.xml', '/sitemaps/blogs-1.xml', '/api/blogs', '/api/recent-blog', '/api/featuredblogs', '/api/blogs/x1'].map((path) => [path, kept(path)]),
       ),
     ).toEqual({
       '/': 'lists', '/_root.data': 'lists', '/allblogs': 'lists', '/allblogs.data': 'lists', '/featuredBlogs': 'lists', '/recent': 'lists',
-      '/blogs/x1': 'blog', '/blogs/x1.data': 'blog',
+      '/blogs/x1': 'blog', '/blogs/x1.data': 'blog', '/blogs/x1/a-slug': 'blog', '/blogs/x1/a-slug.data': 'blog',
       '/feed.xml': 'lists-without-counts', '/categories/technology/rss.xml': 'lists-without-counts', '/authors/x1/feed.xml': 'lists-without-counts', '/authors/x1/rss.xml': 'lists-without-counts',
       '/robots.txt': 'lists-without-counts', '/sitemap.xml': 'lists-without-counts', '/sitemaps/blogs-1.xml': 'lists-without-counts',
       '/api/blogs': 'lists', '/api/recent-blog': 'lists', '/api/featuredblogs': 'lists', '/api/blogs/x1': 'blog',
     });
-    expect(['/wishList', '/profile', '/authors/x1', '/blogs/x1/like', '/feed.xml.data', '/api/blogs/liked/a@b.example', '/api/wishlist', '/api/blogs/x1/view', '/updateBlog/x1'].filter((path) => kept(path))).toEqual([]);
+    expect(['/wishList', '/profile', '/authors/x1', '/blogs/x1/like', '/blogs/x1/like.data', '/blogs/x1/history', '/feed.xml.data', '/api/blogs/liked/a@b.example', '/api/wishlist', '/api/blogs/x1/view', '/updateBlog/x1'].filter((path) => kept(path))).toEqual([]);
   });
 });

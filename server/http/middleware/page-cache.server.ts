@@ -35,14 +35,35 @@ const CACHEABILITIES = new Set<unknown>(['blog', 'lists', 'lists-without-counts'
  */
 export function pageReadsOf(routes: Record<string, BuiltRoute | undefined>): KeptRead[] {
   const reads: KeptRead[] = [];
-  for (const { path, route } of pagesOf(routes)) {
+  const pages = pagesOf(routes);
+  for (const { path, route } of pages) {
     const cache = (route.module?.handle as Partial<CachedRead> | undefined)?.cache;
     if (!CACHEABILITIES.has(cache)) continue;
     const data = route.module?.default !== undefined;
     const body = path === '/' ? (data ? '/(?:_root\\.data)?' : '/') : `${escapeRegExp(path).replace(/:\w+/g, '([^/]+?)')}${data ? '(?:\\.data)?' : ''}`;
-    reads.push({ pattern: new RegExp(`^${body}$`, 'i'), cache: cache as Cacheability, page: data });
+    // A path a more specific route answers is that route's, as React Router ranks them
+    // (`/blogs/:id/like` before `/blogs/:id/:slug`): never kept under this read.
+    const others = pages.filter((other) => outranks(other.path, path)).map((other) => `${escapeRegExp(other.path).replace(/:\w+/g, '[^/]+?')}(?:\\.data)?`);
+    const except = others.length > 0 ? `(?!(?:${[...new Set(others)].join('|')})$)` : '';
+    reads.push({ pattern: new RegExp(`^${except}${body}$`, 'i'), cache: cache as Cacheability, page: data });
   }
   return reads;
+}
+
+/** Whether route `a` takes some paths route `b` also matches, by a static segment where `b` has a parameter. */
+function outranks(a: string, b: string): boolean {
+  const as = a.split('/');
+  const bs = b.split('/');
+  if (a === b || as.length !== bs.length) return false;
+  let more = false;
+  for (let i = 0; i < as.length; i++) {
+    const aParam = as[i]!.startsWith(':');
+    const bParam = bs[i]!.startsWith(':');
+    if (!aParam && !bParam && as[i] !== bs[i]) return false;
+    if (aParam && !bParam) return false;
+    if (!aParam && bParam) more = true;
+  }
+  return more;
 }
 
 /** An API path template as a pattern; the `{param}` a blog read follows is the one group. */
