@@ -8,7 +8,6 @@ import { StoryCard } from '~/features/blogs/components/story-card';
 import { authorFeedPath } from '~/features/feeds/feeds.service.server';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { countFollowers, followStateForWriter } from '~/features/follows/follows.service.server';
-import { FediverseHandle } from '~/features/federation/components/fediverse-handle';
 import { fediverseHandleOf } from '~/features/federation/handles.service.server';
 import { AuthorAbout } from '~/features/users/components/author-about';
 import { getAuthor } from '~/features/users/users.service.server';
@@ -25,6 +24,10 @@ import { errorPage } from '~/lib/page/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/page/seo';
 import type { Route } from './+types/author';
 
+// Only where federation is on: a site without it never loads its code (docs/decisions/038, 068).
+const FediverseHandle = onDemand(() => import('~/features/federation/components/fediverse-handle').then((m) => ({ default: m.FediverseHandle })), {
+  serverMarkup: '[data-testid="fediverse-handle"]',
+});
 // Only moderators see it: its code loads when it is shown (docs/decisions/038).
 const ModerateWriter = onDemand(() => import('~/features/moderation/components/moderate-writer').then((m) => ({ default: m.ModerateWriter })), {
   serverMarkup: '[data-testid="moderate-writer"]',

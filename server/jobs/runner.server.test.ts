@@ -17,7 +17,7 @@ describeOnDialects('the background worker on %s', (t) => {
     expect(rows.every((r) => r.status === 'done' && r.attempts === 1)).toBe(true);
     // The same periods are not offered again by a later batch.
     await one.runBatch();
-    expect(await findJobs(t.deps.database.db, {})).toHaveLength(7);
+    expect(await findJobs(t.deps.database.db, {})).toHaveLength(8);
     await Promise.all([one.stop(), two.stop()]);
   });
 });

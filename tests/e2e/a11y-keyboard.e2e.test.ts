@@ -118,8 +118,11 @@ describe('a keyboard-only visitor', () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/addBlog$/);
       await waitForHydration(page);
+      // The writing canvas: the title and the body first, then the post's other fields (docs/decisions/070).
       await tabTo(page, page.getByLabel('Title'));
       await page.keyboard.type(MY_TITLE);
+      await tabTo(page, page.getByLabel('Long description'));
+      await page.keyboard.type('Tab, type, **Enter**.');
       await tabTo(page, page.getByLabel('Category'));
       await page.keyboard.type('Tech');
       expect(await page.getByLabel('Category').inputValue()).toBe('Technology');
@@ -128,8 +131,6 @@ describe('a keyboard-only visitor', () => {
       expect(await page.getByLabel('Type').inputValue()).toBe('Mini blog');
       await tabTo(page, page.getByLabel('Short description'));
       await page.keyboard.type('Written with the keyboard alone.');
-      await tabTo(page, page.getByLabel('Long description'));
-      await page.keyboard.type('Tab, type, **Enter**.');
       await tabTo(page, page.getByLabel('Image'));
       // Space on the focused file input opens the chooser; on a loaded machine a press can land
       // before the page settles, so the same key is tried again while the input has focus.
