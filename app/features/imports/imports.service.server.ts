@@ -302,6 +302,16 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   if (post.tags.length > 0) report.tags.push({ blogId, names: post.tags });
 }
 
+/**
+ * Each post's old addresses (those an import brought), for an export to carry as `aliases`, so
+ * a move elsewhere keeps them answering too (docs/decisions/074).
+ */
+export async function legacyPathsOf(ctx: ServiceContext, blogIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const row of await repo.legacyPathsOf(ctx.db, blogIds)) out.set(row.blog_id, [...(out.get(row.blog_id) ?? []), row.path]);
+  return out;
+}
+
 /** A site-relative path as the 301 lookup keys it: leading '/', no query or fragment, at most 2048 characters. */
 export function normalLegacyPath(path: string): string | null {
   let clean = path.trim().split(/[?#]/)[0]!;

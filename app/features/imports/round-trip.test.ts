@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { blogInput } from '#test/blog-inputs';
 import { TEST_DIALECTS, useTestApp } from '#test/dialects';
 import { jpegImage, webpImage } from '#test/images';
 import type { TestUser } from '#test/test-app';
+import { readZip, splitFrontMatter } from '#test/zip';
 import { addComment, createBlog } from '~/features/blogs/blogs.service.server';
 import { replyToComment } from '~/features/blogs/comments.service.server';
 import { listExports, openExport, requestExport } from '~/features/exports/exports.service.server';
@@ -104,5 +106,14 @@ describe.each(TEST_DIALECTS)('a site exported and imported again on %s', (dialec
     const second = await writeBundle(to.context(importer.user), importer.user.id, await readBundle(again), again, ImportOptionsSchema.parse({}));
     await again.close();
     expect(second.report.posts).toEqual({ imported: 0, unchanged: 5, skipped: 0 });
+
+    // Moving on again: the new site's export carries the old addresses, so the next site answers them too.
+    const onward = await requestExport(to.context(importer.user), to.deps.config, 'writer');
+    await to.runJobs(new Date());
+    const onwardView = (await listExports(to.context(importer.user), to.deps.config)).find((e) => e.id === onward.id)!;
+    const [, , onwardId, onwardToken] = onwardView.downloadUrl!.split('/');
+    const files = await readZip((await openExport(to.context(importer.user), to.deps.config, onwardId!, onwardToken!)).file);
+    const front = parse(splitFrontMatter(files.get(`posts/${copyOfFirst.id}.md`)!.toString()).front) as { aliases?: string[] };
+    expect(front.aliases).toEqual([`/blogs/${posts[0]}`]);
   });
 });
