@@ -42,7 +42,7 @@ describe.each(TEST_DIALECTS)('a site exported and imported again on %s', (dialec
     const cover = await w.images.put(`${randomUUID()}-1600.webp`, await webpImage(), 'image/webp');
     const inline = await w.images.put(`${randomUUID()}-1600.webp`, await jpegImage(64, 48), 'image/jpeg');
     for (let n = 0; n < 5; n++) {
-      const { insertedId } = await createBlog(w, blogInput({ title: `Evening number ${n}`, photo: cover, long_description: body(inline, n), category: n % 2 ? 'Travelling & Photography' : 'Personal', availability: n === 4 ? 'Hidden' : 'Public' }));
+      const { insertedId } = await createBlog(w, blogInput({ title: `Evening number ${n}`, photo: cover, long_description: body(inline, n), category: n % 2 ? 'Travelling & Photography' : 'Personal', type: n % 2 ? 'Photo' : 'Mini blog', details: n === 1 ? 'Shot on film, at f/8.' : '', availability: n === 4 ? 'Hidden' : 'Public' }));
       await setBlogTags(w, insertedId, n % 2 ? ['harbour', 'Night-sky'] : ['harbour']);
       posts.push(insertedId);
     }
@@ -80,6 +80,8 @@ describe.each(TEST_DIALECTS)('a site exported and imported again on %s', (dialec
       expect(copy.created_at).toBe(original.created_at);
       expect(copy.category).toBe(original.category);
       expect(copy.short_description).toBe(original.short_description);
+      expect(copy.type).toBe(original.type);
+      expect(copy.details ?? '').toBe(original.details ?? '');
       expect(copy.availability).toBe(original.availability);
       expect(tagsAfter.get(copy.id)).toEqual(tagsBefore.get(original.id));
       // The pictures live in the new store and answer there.

@@ -98,6 +98,7 @@ export async function readAfterglow(entries: ArchiveEntries): Promise<ImportBund
       updatedAt: str(data.updated_at),
       categories: category ? [category] : [],
       tags: Array.isArray(data.tags) ? data.tags.map(String) : [],
+      own: { type: str(data.type), details: str(data.details) },
       cover: photo && files.has(photo) ? { kind: 'archive', path: photo } : photo && /^https?:/.test(photo) ? { kind: 'url', url: photo } : null,
       images,
       oldPaths: [...new Set([`/blogs/${id}`, ...aliases.filter((alias) => alias.startsWith('/'))])],
