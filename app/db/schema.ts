@@ -82,6 +82,8 @@ export interface BlogDraftsTable {
   photo: string | null;
   photo_focus: string | null;
   mail: string | null;
+  /** The tags as the form's field holds them, comma-separated (docs/decisions/069). */
+  tags: string | null;
   /** Set: the job runner publishes it at this time. */
   publish_at: string | null;
   created_at: string;
@@ -600,7 +602,7 @@ export const TABLE_COLUMNS = {
   notifications: ['id', 'recipient_id', 'kind', 'group_key', 'blog_id', 'comment_id', 'actor_id', 'actor_count', 'detail', 'created_at', 'updated_at', 'read_at'],
   notification_actors: ['notification_id', 'actor_id', 'created_at'],
   notification_settings: ['user_id', 'kind', 'delivery'],
-  blog_drafts: ['id', 'owner_id', 'blog_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'mail', 'publish_at', 'created_at', 'updated_at'],
+  blog_drafts: ['id', 'owner_id', 'blog_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'mail', 'tags', 'publish_at', 'created_at', 'updated_at'],
   blog_revisions: ['id', 'blog_id', 'title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo', 'photo_focus', 'mail_teaser', 'created_at'],
   tags: ['id', 'key', 'name', 'created_at'],
   blog_tags: ['blog_id', 'tag_id', 'position'],

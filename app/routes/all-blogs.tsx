@@ -6,8 +6,7 @@ import { z } from 'zod';
 import { BLOG_CATEGORIES, BLOGS_PAGE_SIZE, SEARCH_MAX_LENGTH } from '~/features/blogs/blogs.constants';
 import { ListBlogsQuerySchema } from '~/features/blogs/blogs.schema';
 import { listBlogs } from '~/features/blogs/blogs.service.server';
-import { BlogCard } from '~/features/blogs/components/blog-card';
-import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
+import { CardGrid } from '~/features/wishlist/components/card-grid';
 import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
 import { MESSAGES } from '~/lib/texts/messages';
 import { pageMeta, siteOf } from '~/lib/page/seo';
@@ -112,17 +111,7 @@ export default function AllBlogs({ loaderData }: Route.ComponentProps) {
           No blogs found{q ? ` for “${q}”` : ''}{category ? ` in ${category}` : ''}.
         </p>
       ) : (
-        <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" aria-busy={loading} data-testid="blog-grid">
-          {blogs.map((blog) => (
-            <li key={blog._id}>
-              <BlogCard
-                blog={blog}
-                signedIn={signedIn}
-                wishlistButton={<AddToWishlistButton blog={blog} variant="allblogs" signedIn={signedIn} inWishlist={wished.has(blog._id)} />}
-              />
-            </li>
-          ))}
-        </ul>
+        <CardGrid blogs={blogs} signedIn={signedIn} wished={wished} busy={loading} />
       )}
 
       <Pager page={page} pages={pages} href={(n) => pageHref(category, q, n)} />

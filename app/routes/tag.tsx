@@ -4,10 +4,9 @@ import { FeedLink } from '~/components/feed-link';
 import { toCard } from '~/features/blogs/blogs.presenter';
 import { BLOGS_PAGE_SIZE, PageQuerySchema } from '~/features/blogs/blogs.schema';
 import { listBlogs } from '~/features/blogs/blogs.service.server';
-import { BlogCard } from '~/features/blogs/components/blog-card';
 import { tagFeedPath, tagPath } from '~/features/tags/tag-path';
 import { getTag } from '~/features/tags/tags.service.server';
-import { AddToWishlistButton } from '~/features/wishlist/components/add-to-wishlist-button';
+import { CardGrid } from '~/features/wishlist/components/card-grid';
 import { listWishlistBlogIds } from '~/features/wishlist/wishlist.service.server';
 import { errorPage } from '~/lib/page/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/page/seo';
@@ -65,17 +64,7 @@ export default function TagPage({ loaderData }: Route.ComponentProps) {
       {blogs.length === 0 ? (
         <p className="mt-10 opacity-85">{MESSAGES.tagNotFound}</p>
       ) : (
-        <ul className="mt-8 grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3" data-testid="blog-grid">
-          {blogs.map((blog) => (
-            <li key={blog._id}>
-              <BlogCard
-                blog={blog}
-                signedIn={signedIn}
-                wishlistButton={<AddToWishlistButton blog={blog} variant="allblogs" signedIn={signedIn} inWishlist={wished.has(blog._id)} />}
-              />
-            </li>
-          ))}
-        </ul>
+        <CardGrid blogs={blogs} signedIn={signedIn} wished={wished} />
       )}
       <Pager page={page} pages={pages} href={(n) => pageHref(tag.name, n)} />
     </Page>

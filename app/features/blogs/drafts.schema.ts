@@ -23,6 +23,8 @@ export const DraftSchema = z.object({
   photo: ClearablePhotoUrlSchema.optional(),
   photo_focus: most(20),
   mail: most(20),
+  /** The tags field's text as typed; checked as tags when the post is published. */
+  tags: most(1000),
   /** The account the page was opened for: a save sent after the session changed is refused. */
   writerId: z.string().max(100).optional(),
 });

@@ -17,13 +17,13 @@ import type { DraftRow } from './drafts.repo.server';
 export interface DraftJson {
   id: string;
   blogId: string | null;
-  values: Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo_focus' | 'mail', string>;
+  values: Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo_focus' | 'mail' | 'tags', string>;
   photo: string | null;
   publishAt: string | null;
   updatedAt: string;
 }
 
-const FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo_focus', 'mail'] as const;
+const FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo_focus', 'mail', 'tags'] as const;
 
 function presentDraft(row: DraftRow): DraftJson {
   const values = Object.fromEntries(FIELDS.map((name) => [name, row[name] ?? ''])) as DraftJson['values'];
@@ -183,7 +183,7 @@ export async function scheduleDraft(ctx: ServiceContext, id: string, input: Sche
   const { publish_at: _at, ...post } = input;
   const existing = await repo.findDraft(ctx.db, id);
   if (existing && (existing.owner_id !== user.id || existing.blog_id)) throw draftNotFound();
-  const fields = { ...draftFields({ ...post, details: post.details ?? '', mail: post.mail ?? 'post', photo_focus: post.photo_focus ?? 'auto' }), publish_at: at, updated_at: now.toISOString() };
+  const fields = { ...draftFields({ ...post, details: post.details ?? '', mail: post.mail ?? 'post', photo_focus: post.photo_focus ?? 'auto', tags: post.tags?.join(', ') }), publish_at: at, updated_at: now.toISOString() };
   await ctx.db.transaction().execute(async (trx) => {
     if (existing) await repo.updateDraft(trx, id, fields);
     else await repo.insertDraft(trx, { id, owner_id: user.id, blog_id: null, ...fields, created_at: now.toISOString() });

@@ -69,15 +69,16 @@ describeOnDialects('drafts, scheduling and revisions on %s', (t) => {
     await expect(scheduleDraft(ctx(writer), id, { ...input, publish_at: new Date(at - 60_000).toISOString() })).rejects.toMatchObject({ status: 400, field: 'publish_at' });
     const { publishAt } = await scheduleDraft(ctx(writer), id, input);
     // Changed before its time: the new text goes out, and asking again makes no second job.
-    await saveDraft(ctx(writer), id, { title: 'Scheduled sunrise, edited' });
-    await scheduleDraft(ctx(writer), id, { ...input, title: 'Scheduled sunrise, edited' });
+    await saveDraft(ctx(writer), id, { title: 'Scheduled sunrise, edited', tags: 'dawn, Night sky' });
+    expect((await getDraft(ctx(writer), id)).values.tags).toBe('dawn, Night sky');
+    await scheduleDraft(ctx(writer), id, { ...input, title: 'Scheduled sunrise, edited', tags: ['dawn', 'Night-sky'] });
     // Not yet.
     await t.runJobs(new Date(Date.parse(publishAt) - 60_000));
     await expect(getBlog(ctx(writer), id)).rejects.toMatchObject({ status: 404 });
     expect((await getDraft(ctx(writer), id)).publishAt).toBe(publishAt);
 
     await t.runJobs(new Date(Date.parse(publishAt) + 1_000));
-    expect(await getBlog(ctx(null), id)).toMatchObject({ title: 'Scheduled sunrise, edited', availability: 'Public' });
+    expect(await getBlog(ctx(null), id)).toMatchObject({ title: 'Scheduled sunrise, edited', availability: 'Public', tags: ['dawn', 'Night-sky'] });
     await expect(getDraft(ctx(writer), id)).rejects.toMatchObject({ status: 404 });
     expect(await published(id)).toBe(1);
 

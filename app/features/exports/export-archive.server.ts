@@ -9,6 +9,7 @@ import type { ExportScope } from '~/db/schema';
 import type { ServiceContext } from '~/lib/core/service-context';
 import * as repo from './exports.repo.server';
 import { ghostJson } from './ghost-json.server';
+import { legacyPathsOf } from '~/features/imports/imports.service.server';
 
 /**
  * The export zip (docs/decisions/074), laid out as our own importer reads it back:
@@ -101,8 +102,9 @@ export async function writeArchive(ctx: ServiceContext, request: ArchiveRequest,
       const posts = await repo.postsPage(ctx.db, { ownerId, afterId, limit: PAGE });
       if (posts.length === 0) break;
       const tags = await request.tagsOf(ctx, posts.map((p) => p.id));
+      const aliases = await legacyPathsOf(ctx, posts.map((p) => p.id));
       for (const post of posts) {
-        await add(`posts/${post.id}.md`, Buffer.from(await postMarkdown(post, images, tags?.get(post.id) ?? (tags ? [] : null))));
+        await add(`posts/${post.id}.md`, Buffer.from(await postMarkdown(post, images, tags?.get(post.id) ?? (tags ? [] : null), aliases.get(post.id) ?? [])));
         summary.posts++;
       }
       afterId = posts.at(-1)!.id;
@@ -191,7 +193,7 @@ class Images {
 }
 
 /** YAML front matter between `---` lines, then the body: nothing added after it. */
-async function postMarkdown(post: repo.ExportPost, images: Images, tags: string[] | null): Promise<string> {
+async function postMarkdown(post: repo.ExportPost, images: Images, tags: string[] | null, aliases: string[]): Promise<string> {
   const front: Record<string, unknown> = {
     id: post.id,
     title: post.title,
@@ -206,6 +208,8 @@ async function postMarkdown(post: repo.ExportPost, images: Images, tags: string[
     author_id: post.owner_id,
   };
   if (tags) front.tags = tags;
+  // The old addresses an import brought, which the next site answers as this one does.
+  if (aliases.length > 0) front.aliases = aliases;
   return `---\n${stringify(front, { lineWidth: 0 })}---\n${await images.rewrite(post.long_description)}`;
 }
 

@@ -26,6 +26,8 @@ export interface ImportPost {
   /** The source's categories and tags, as named there; mapped onto our seven categories by the importer. */
   categories: string[];
   tags: string[];
+  /** The fields only our own export carries (a post's type and details); absent for other sources. */
+  own?: { type: string | null; details: string | null };
   cover: ImportImageRef | null;
   /** Every image the body uses, with the exact string the Markdown holds so it can be replaced. */
   images: { ref: ImportImageRef; inMarkdown: string }[];

@@ -32,6 +32,12 @@ export async function insertLegacyPath(db: Db, row: Insertable<Database['legacy_
 }
 
 /** The post an old path leads to, while it is there and not removed. */
+/** The old paths that answer with each of these posts. */
+export async function legacyPathsOf(db: Db, blogIds: string[]): Promise<{ blog_id: string; path: string }[]> {
+  if (blogIds.length === 0) return [];
+  return db.selectFrom('legacy_paths').select(['blog_id', 'path']).where('blog_id', 'in', blogIds).orderBy('path').execute();
+}
+
 export async function findLegacyTarget(db: Db, path: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('legacy_paths')

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BLOG_CATEGORIES, BLOG_LIMITS, type BlogCategory } from '~/features/blogs/blogs.constants';
+import { BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, type BlogCategory, type BlogType } from '~/features/blogs/blogs.constants';
 import { discardImage, fetchImportedImage, imageFocus, storeImportedImage } from '~/features/images/images.service.server';
 import { importSubscriber } from '~/features/newsletter/newsletter.service.server';
 import { adoptImportedTags } from '~/features/tags/tags.service.server';
@@ -254,10 +254,10 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
         owner_id: ownerId,
         title,
         category,
-        type: 'written content',
+        type: (BLOG_TYPES as readonly (string | null | undefined)[]).includes(post.own?.type) ? (post.own!.type as BlogType) : 'written content',
         short_description: summary,
         long_description: body.trim() ? body : summary,
-        details: null,
+        details: post.own?.details ? clip(post.own.details, BLOG_LIMITS.details) : null,
         // Members-only and paid posts have no audience here yet: they come Hidden, like drafts.
         availability: post.status === 'published' && post.visibility === 'public' ? 'Public' : 'Hidden',
         photo: images.cover,
@@ -300,6 +300,16 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   report.posts.imported += 1;
   if (post.status === 'published' && post.visibility !== 'public') report.skipped.push({ item: label, reason: `it was for ${post.visibility} readers at the source: imported Hidden` });
   if (post.tags.length > 0) report.tags.push({ blogId, names: post.tags });
+}
+
+/**
+ * Each post's old addresses (those an import brought), for an export to carry as `aliases`, so
+ * a move elsewhere keeps them answering too (docs/decisions/074).
+ */
+export async function legacyPathsOf(ctx: ServiceContext, blogIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const row of await repo.legacyPathsOf(ctx.db, blogIds)) out.set(row.blog_id, [...(out.get(row.blog_id) ?? []), row.path]);
+  return out;
 }
 
 /** A site-relative path as the 301 lookup keys it: leading '/', no query or fragment, at most 2048 characters. */

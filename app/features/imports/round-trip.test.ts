@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { blogInput } from '#test/blog-inputs';
 import { TEST_DIALECTS, useTestApp } from '#test/dialects';
 import { jpegImage, webpImage } from '#test/images';
 import type { TestUser } from '#test/test-app';
+import { readZip, splitFrontMatter } from '#test/zip';
 import { addComment, createBlog } from '~/features/blogs/blogs.service.server';
 import { replyToComment } from '~/features/blogs/comments.service.server';
 import { listExports, openExport, requestExport } from '~/features/exports/exports.service.server';
@@ -40,7 +42,7 @@ describe.each(TEST_DIALECTS)('a site exported and imported again on %s', (dialec
     const cover = await w.images.put(`${randomUUID()}-1600.webp`, await webpImage(), 'image/webp');
     const inline = await w.images.put(`${randomUUID()}-1600.webp`, await jpegImage(64, 48), 'image/jpeg');
     for (let n = 0; n < 5; n++) {
-      const { insertedId } = await createBlog(w, blogInput({ title: `Evening number ${n}`, photo: cover, long_description: body(inline, n), category: n % 2 ? 'Travelling & Photography' : 'Personal', availability: n === 4 ? 'Hidden' : 'Public' }));
+      const { insertedId } = await createBlog(w, blogInput({ title: `Evening number ${n}`, photo: cover, long_description: body(inline, n), category: n % 2 ? 'Travelling & Photography' : 'Personal', type: n % 2 ? 'Photo' : 'Mini blog', details: n === 1 ? 'Shot on film, at f/8.' : '', availability: n === 4 ? 'Hidden' : 'Public' }));
       await setBlogTags(w, insertedId, n % 2 ? ['harbour', 'Night-sky'] : ['harbour']);
       posts.push(insertedId);
     }
@@ -78,6 +80,8 @@ describe.each(TEST_DIALECTS)('a site exported and imported again on %s', (dialec
       expect(copy.created_at).toBe(original.created_at);
       expect(copy.category).toBe(original.category);
       expect(copy.short_description).toBe(original.short_description);
+      expect(copy.type).toBe(original.type);
+      expect(copy.details ?? '').toBe(original.details ?? '');
       expect(copy.availability).toBe(original.availability);
       expect(tagsAfter.get(copy.id)).toEqual(tagsBefore.get(original.id));
       // The pictures live in the new store and answer there.
@@ -104,5 +108,14 @@ describe.each(TEST_DIALECTS)('a site exported and imported again on %s', (dialec
     const second = await writeBundle(to.context(importer.user), importer.user.id, await readBundle(again), again, ImportOptionsSchema.parse({}));
     await again.close();
     expect(second.report.posts).toEqual({ imported: 0, unchanged: 5, skipped: 0 });
+
+    // Moving on again: the new site's export carries the old addresses, so the next site answers them too.
+    const onward = await requestExport(to.context(importer.user), to.deps.config, 'writer');
+    await to.runJobs(new Date());
+    const onwardView = (await listExports(to.context(importer.user), to.deps.config)).find((e) => e.id === onward.id)!;
+    const [, , onwardId, onwardToken] = onwardView.downloadUrl!.split('/');
+    const files = await readZip((await openExport(to.context(importer.user), to.deps.config, onwardId!, onwardToken!)).file);
+    const front = parse(splitFrontMatter(files.get(`posts/${copyOfFirst.id}.md`)!.toString()).front) as { aliases?: string[] };
+    expect(front.aliases).toEqual([`/blogs/${posts[0]}`]);
   });
 });

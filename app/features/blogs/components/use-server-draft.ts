@@ -2,7 +2,7 @@ import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 import { uploadImageWithProgress } from '~/features/images/upload-client';
 
 /** The fields a server draft keeps, as the form names them. */
-const FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo_focus', 'mail'] as const;
+const FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo_focus', 'mail', 'tags'] as const;
 
 /** How long after a change the draft is saved: every few seconds while the writer types. */
 export const AUTOSAVE_MS = 2_500;

@@ -1,5 +1,5 @@
 import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportComment, type ImportPost } from '../import-model';
-import { parseFrontMatter } from './front-matter.server';
+import { readPostFile } from './front-matter.server';
 
 /**
  * Our own export read back (docs/decisions/072): `manifest.json`, `posts/<id>.md` (YAML front
@@ -69,15 +69,9 @@ export async function readAfterglow(entries: ArchiveEntries): Promise<ImportBund
   }
 
   for (const file of [...files].filter((name) => /^posts\/[^/]+\.md$/.test(name)).sort()) {
-    let data: Row;
-    let body: string;
-    try {
-      ({ data, body } = parseFrontMatter((await entries.read(file)).toString('utf8')));
-    } catch (error) {
-      if (error instanceof ArchiveRefused) throw error;
-      bundle.skipped.push({ item: file, reason: `its front matter could not be read (${(error as Error).message})` });
-      continue;
-    }
+    const read = await readPostFile(entries, file, bundle.skipped);
+    if (!read) continue;
+    const { data, body } = read;
     const id = str(data.id) ?? file.slice('posts/'.length, -'.md'.length);
     const images: ImportPost['images'] = [];
     for (const match of new Set(body.match(/images\/[0-9a-f]{64}\.[a-z0-9]+/g) ?? [])) {
@@ -98,6 +92,7 @@ export async function readAfterglow(entries: ArchiveEntries): Promise<ImportBund
       updatedAt: str(data.updated_at),
       categories: category ? [category] : [],
       tags: Array.isArray(data.tags) ? data.tags.map(String) : [],
+      own: { type: str(data.type), details: str(data.details) },
       cover: photo && files.has(photo) ? { kind: 'archive', path: photo } : photo && /^https?:/.test(photo) ? { kind: 'url', url: photo } : null,
       images,
       oldPaths: [...new Set([`/blogs/${id}`, ...aliases.filter((alias) => alias.startsWith('/'))])],

@@ -1,5 +1,6 @@
 import matter from 'gray-matter';
 import { parse as parseToml } from 'smol-toml';
+import { type ArchiveEntries, ArchiveRefused, type ImportBundle } from '../import-model';
 
 /**
  * A Markdown file's front matter and body: YAML between `---` lines, TOML between `+++` lines,
@@ -58,4 +59,18 @@ export function parseFrontMatter(raw: string): FrontMatter {
     return { data, body: text.slice(end).replace(/^\r?\n/, '') };
   }
   return { data: {}, body: text };
+}
+
+/**
+ * A post file of an archive read into front matter and body; one whose front matter cannot be
+ * read is named in `skipped` with why and answers null (a refused archive still throws).
+ */
+export async function readPostFile(entries: ArchiveEntries, file: string, skipped: ImportBundle['skipped']): Promise<FrontMatter | null> {
+  try {
+    return parseFrontMatter((await entries.read(file)).toString('utf8'));
+  } catch (error) {
+    if (error instanceof ArchiveRefused) throw error;
+    skipped.push({ item: file, reason: `its front matter could not be read (${(error as Error).message})` });
+    return null;
+  }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path/posix';
 import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, type ImportPost } from '../import-model';
 import { imageTargets, locateImage, MISSING_IMAGE } from '../markdown-images';
-import { parseFrontMatter } from './front-matter.server';
+import { readPostFile } from './front-matter.server';
 
 /**
  * A zip of a static site's Markdown (docs/decisions/072): Jekyll's `_posts/YYYY-MM-DD-slug.md`
@@ -65,15 +65,9 @@ export async function readMarkdown(entries: ArchiveEntries, options: { siteUrl?:
     const hugo = jekyll ? null : HUGO_POST.exec(file);
     // The site's root: what stands before _posts/ or content/ (a zip often wraps the site in a folder).
     const root = file.slice(0, (jekyll ?? hugo)!.index + (jekyll ?? hugo)![1]!.length);
-    let data: Data;
-    let body: string;
-    try {
-      ({ data, body } = parseFrontMatter((await entries.read(file)).toString('utf8')));
-    } catch (error) {
-      if (error instanceof ArchiveRefused) throw error;
-      bundle.skipped.push({ item: file, reason: `its front matter could not be read (${(error as Error).message})` });
-      continue;
-    }
+    const read = await readPostFile(entries, file, bundle.skipped);
+    if (!read) continue;
+    const { data, body } = read;
     const hugoName = hugo ? (/(^|\/)index$/.test(hugo[3]!) ? path.basename(path.dirname(`/${hugo[3]}`)) : path.basename(hugo[3]!)) : null;
     const slug = str(data.slug) ?? (jekyll ? jekyll[6]! : hugoName!);
     const fileDate = jekyll ? `${jekyll[3]}-${jekyll[4]}-${jekyll[5]}T00:00:00.000Z` : null;
