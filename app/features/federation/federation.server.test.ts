@@ -3,6 +3,7 @@ import { Article, Create, Delete, Follow, isActor, Note, type Object as ApObject
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
 import { addComment, deleteComment, replyToComment, setCommentHidden } from '~/features/blogs/comments.service.server';
+import { listNotifications } from '~/features/notifications/notifications.service.server';
 import { emit } from '~/kernel/events.server';
 import { blockRemote, receiveRemoteReply, unblockRemote, listRemoteBlocks } from './federation.service.server';
 import { TEST_DIALECTS } from '#test/dialects';
@@ -248,13 +249,17 @@ describe.each(TEST_DIALECTS)('federation with an independent peer (%s)', (dialec
       // A remote reply to our comment's Note threads under it.
       await send(new Create({ id: new URL('/notes/4#create', peer.origin), actor: peer.actorUri('reader'), object: note('4', sent!.id!, '<p>Hello back</p>'), to: PUBLIC_COLLECTION }));
       expect((await comments()).find((c) => c.comment_text === 'Hello back')?.parent_id).toBe(top!.id);
+      // Its author hears of the reply, and the writer of the comment on her post, named as the peer names its reader.
+      const notices = async (user: TestUser) => (await listNotifications(site.t.context(user.user), { page: 1, limit: 50 })).items;
+      expect((await notices(local)).find((n) => n.kind === 'reply')).toMatchObject({ text: expect.stringContaining('Peer reader'), actorName: 'Peer reader' });
+      expect((await notices(writer)).filter((n) => n.kind === 'comment').map((n) => n.actorName)).toContain('Peer reader');
 
       // Hidden by the writer, or deleted: a Delete goes where the Create went, and its id answers no more.
       const deletes = received(Delete).length;
       await setCommentHidden(site.t.context(writer.user), under.insertedId, true);
       await deleteComment(site.t.context(local.user), top!.id);
       await site.t.runJobs();
-      expect(received(Delete).slice(deletes).map((d) => d.objectId?.href)).toEqual([`${site.origin}/ap/comments/${under.insertedId}`, sent!.id!.href]);
+      expect(received(Delete).slice(deletes).map((d) => d.objectId?.href).sort()).toEqual([`${site.origin}/ap/comments/${under.insertedId}`, sent!.id!.href].sort());
       expect((await fetch(sent!.id!, { headers: { accept: AP } })).status).toBe(404);
 
       // Nothing leaves of a comment the writer hid, nor of one under a post held back before its delivery ran.

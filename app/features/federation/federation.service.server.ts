@@ -286,7 +286,7 @@ export async function receiveRemoteReply(ctx: ServiceContext, origin: string, re
     profile_url: reply.author.profileUrl,
     now,
   });
-  const added = await addRemoteComment(ctx, { ...target, remoteActorId: actor.id, authorFirstSeen: actor.created_at, text });
+  const added = await addRemoteComment(ctx, { ...target, remoteActorId: actor.id, authorFirstSeen: actor.created_at, text, author: { handle: reply.author.handle, name: reply.author.name } });
   if (!added) return null;
   await repo.insertReply(ctx.db, { uri: reply.uri, comment_id: added.id, actor_uri: reply.author.uri, created_at: now });
   return { commentId: added.id, pending: added.pending };
