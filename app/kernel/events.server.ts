@@ -37,6 +37,8 @@ export const DOMAIN_EVENTS = {
     parentAuthorId: id.nullable().default(null),
     remoteAuthor: z.object({ handle: z.string(), name: z.string().nullable() }).nullable().default(null),
   }),
+  /** Its local author edited a comment that stays shown (docs/decisions/068). */
+  'comment.edited': z.object({ commentId: id, authorId: id }),
   /** A local author's comment left its readers: deleted, hidden by the blog's writer, or removed by a moderator (docs/decisions/068). */
   'comment.withdrawn': z.object({ commentId: id, blogId: id, authorId: id, parentId: id.nullable().default(null), how: z.enum(['deleted', 'hidden', 'removed']) }),
   /** Someone liked a comment (authorId null: a remote author's). */

@@ -128,7 +128,12 @@ export async function editComment(ctx: ServiceContext, commentId: string, input:
   if (comment.user_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthor);
   const now = ctx.now().toISOString();
   const hold = await holdFor(ctx, user.id, [input.commentText]);
-  return { modifiedCount: await repo.updateCommentText(ctx.db, commentId, input.commentText, now, hold.pending ? now : undefined) };
+  const modifiedCount = await ctx.db.transaction().execute(async (trx) => {
+    const changed = await repo.updateCommentText(trx, commentId, input.commentText, now, hold.pending ? now : undefined);
+    if (changed && !hold.pending) await emit({ ...ctx, db: trx }, 'comment.edited', { commentId, authorId: user.id });
+    return changed;
+  });
+  return { modifiedCount };
 }
 
 /** Its author deletes a comment, or the owner of the blog it is on; one with replies stays as "[deleted]". */

@@ -2,7 +2,7 @@ import { signRequest } from '@fedify/fedify';
 import { Article, Create, Delete, Follow, isActor, Note, type Object as ApObject, Person, PUBLIC_COLLECTION, Tombstone, Update, Undo } from '@fedify/vocab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
-import { addComment, deleteComment, replyToComment, setCommentHidden } from '~/features/blogs/comments.service.server';
+import { addComment, deleteComment, editComment, replyToComment, setCommentHidden } from '~/features/blogs/comments.service.server';
 import { listNotifications } from '~/features/notifications/notifications.service.server';
 import { emit } from '~/kernel/events.server';
 import { blockRemote, receiveRemoteReply, unblockRemote, listRemoteBlocks } from './federation.service.server';
@@ -245,6 +245,11 @@ describe.each(TEST_DIALECTS)('federation with an independent peer (%s)', (dialec
       expect(answerNote!.replyTargetId?.href).toBe(`${peer.origin}/notes/1`);
       expect(answerNote!.ccIds.map((u) => u.href)).toContain(peer.actorUri('reader').href);
       expect((await noteOf(under.insertedId))!.replyTargetId?.href).toBe(sent!.id!.href);
+      // An edit goes out as an Update of the Note.
+      await editComment(site.t.context(writer.user), answer.insertedId, { commentText: 'Thank you, truly' });
+      await site.t.runJobs();
+      const edited = (await Promise.all(received(Update).map((u) => u.getObject()))).find((o): o is Note => o instanceof Note && o.id?.href === answerNote!.id!.href);
+      expect(edited?.content?.toString()).toBe('<p>Thank you, truly</p>');
 
       // A remote reply to our comment's Note threads under it.
       await send(new Create({ id: new URL('/notes/4#create', peer.origin), actor: peer.actorUri('reader'), object: note('4', sent!.id!, '<p>Hello back</p>'), to: PUBLIC_COLLECTION }));

@@ -411,6 +411,19 @@ export async function deliverCommentPosted(ctx: ServiceContext, commentId: strin
   await fctx.sendActivity({ identifier: outgoing.comment.user_id }, recipients, create, DELIVERY);
 }
 
+/** A local comment that went out was edited: Update(Note), to the same audience, only while it may leave. */
+export async function deliverCommentEdited(ctx: ServiceContext, commentId: string, at: string): Promise<void> {
+  const site = federationOf(ctx);
+  const outgoing = site && (await service.outgoingComment(ctx, commentId));
+  if (!site || !outgoing) return;
+  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+  const note = noteOf(fctx, site.settings, outgoing);
+  const recipients = await commentAudience(fctx, outgoing.post.owner_id, outgoing.parent?.actor_uri ?? null);
+  if (recipients.length === 0) return;
+  const update = new Update({ id: new URL(`${note.id!.href}#update/${at}`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, updated: instant(at) });
+  await fctx.sendActivity({ identifier: outgoing.comment.user_id }, recipients, update, DELIVERY);
+}
+
 /** A local comment was deleted or hidden: Delete, to whoever its Create went to (while its post still goes out). */
 export async function deliverCommentWithdrawn(ctx: ServiceContext, data: { commentId: string; blogId: string; authorId: string; parentId: string | null }, at: string): Promise<void> {
   const site = federationOf(ctx);
