@@ -398,30 +398,24 @@ async function commentAudience(fctx: Context<ServiceContext>, postOwnerId: strin
   return recipients;
 }
 
-/** A local comment was shown under a post that went out: Create(Note) as a reply, from its author. */
-export async function deliverCommentPosted(ctx: ServiceContext, commentId: string): Promise<void> {
+/** Sends what `make` builds of a local comment's Note to its audience, only while the comment may leave. */
+async function sendComment(ctx: ServiceContext, commentId: string, make: (note: Note) => Create | Update): Promise<void> {
   const site = federationOf(ctx);
   const outgoing = site && (await service.outgoingComment(ctx, commentId));
   if (!site || !outgoing) return;
   const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
-  const note = noteOf(fctx, site.settings, outgoing);
   const recipients = await commentAudience(fctx, outgoing.post.owner_id, outgoing.parent?.actor_uri ?? null);
-  if (recipients.length === 0) return;
-  const create = new Create({ id: new URL(`${note.id!.href}#create`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, published: note.published });
-  await fctx.sendActivity({ identifier: outgoing.comment.user_id }, recipients, create, DELIVERY);
+  if (recipients.length > 0) await fctx.sendActivity({ identifier: outgoing.comment.user_id }, recipients, make(noteOf(fctx, site.settings, outgoing)), DELIVERY);
 }
 
-/** A local comment that went out was edited: Update(Note), to the same audience, only while it may leave. */
-export async function deliverCommentEdited(ctx: ServiceContext, commentId: string, at: string): Promise<void> {
-  const site = federationOf(ctx);
-  const outgoing = site && (await service.outgoingComment(ctx, commentId));
-  if (!site || !outgoing) return;
-  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
-  const note = noteOf(fctx, site.settings, outgoing);
-  const recipients = await commentAudience(fctx, outgoing.post.owner_id, outgoing.parent?.actor_uri ?? null);
-  if (recipients.length === 0) return;
-  const update = new Update({ id: new URL(`${note.id!.href}#update/${at}`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, updated: instant(at) });
-  await fctx.sendActivity({ identifier: outgoing.comment.user_id }, recipients, update, DELIVERY);
+/** A local comment was shown under a post that went out: Create(Note) as a reply, from its author. */
+export function deliverCommentPosted(ctx: ServiceContext, commentId: string): Promise<void> {
+  return sendComment(ctx, commentId, (note) => new Create({ id: new URL(`${note.id!.href}#create`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, published: note.published }));
+}
+
+/** A local comment that went out was edited: Update(Note), to the same audience. */
+export function deliverCommentEdited(ctx: ServiceContext, commentId: string, at: string): Promise<void> {
+  return sendComment(ctx, commentId, (note) => new Update({ id: new URL(`${note.id!.href}#update/${at}`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, updated: instant(at) }));
 }
 
 /** A local comment was deleted or hidden: Delete, to whoever its Create went to (while its post still goes out). */
