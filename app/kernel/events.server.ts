@@ -24,8 +24,23 @@ export const DOMAIN_EVENTS = {
   'blog.updated': z.object({ blogId: id, ownerId: id }),
   /** A blog left readers: made Hidden by its writer, removed by a moderator, or deleted. */
   'blog.withdrawn': z.object({ blogId: id, ownerId: id, how: z.enum(['hidden', 'removed', 'deleted']) }),
-  /** A comment or a reply (parentId, and parentAuthorId: null for a remote author) is shown to readers (docs/decisions/060). */
-  'comment.posted': z.object({ commentId: id, blogId: id, blogOwnerId: id, authorId: id, parentId: id.nullable().default(null), parentAuthorId: id.nullable().default(null) }),
+  /**
+   * A comment or a reply (parentId, and parentAuthorId: null for a remote author) is shown to
+   * readers (docs/decisions/060); authorId null and remoteAuthor: a reply from another server (docs/decisions/068).
+   */
+  'comment.posted': z.object({
+    commentId: id,
+    blogId: id,
+    blogOwnerId: id,
+    authorId: id.nullable(),
+    parentId: id.nullable().default(null),
+    parentAuthorId: id.nullable().default(null),
+    remoteAuthor: z.object({ handle: z.string(), name: z.string().nullable() }).nullable().default(null),
+  }),
+  /** Its local author edited a comment that stays shown (docs/decisions/068). */
+  'comment.edited': z.object({ commentId: id, authorId: id }),
+  /** A local author's comment left its readers: deleted, hidden by the blog's writer, or removed by a moderator (docs/decisions/068). */
+  'comment.withdrawn': z.object({ commentId: id, blogId: id, authorId: id, parentId: id.nullable().default(null), how: z.enum(['deleted', 'hidden', 'removed']) }),
   /** Someone liked a comment (authorId null: a remote author's). */
   'comment.liked': z.object({ commentId: id, blogId: id, authorId: id.nullable(), userId: id }),
   'blog.liked': z.object({ blogId: id, ownerId: id, userId: id }),

@@ -52,7 +52,7 @@ describeOnDialects('comment threads on %s', (t) => {
         .map((e) => e.data);
     const [top, answer] = await comments();
     const reply = await replyToComment(ctx(third), top!._id, { commentText: 'Me too' });
-    expect(await events('comment.posted')).toContainEqual({ commentId: reply.insertedId, blogId, blogOwnerId: writer.user.id, authorId: third.user.id, parentId: top!._id, parentAuthorId: reader.user.id });
+    expect(await events('comment.posted')).toContainEqual({ commentId: reply.insertedId, blogId, blogOwnerId: writer.user.id, authorId: third.user.id, parentId: top!._id, parentAuthorId: reader.user.id, remoteAuthor: null });
     await setCommentLiked(ctx(reader), answer!._id, true);
     await setCommentLiked(ctx(reader), answer!._id, true);
     expect((await events('comment.liked')).filter((e) => e.commentId === answer!._id)).toEqual([{ commentId: answer!._id, blogId, authorId: writer.user.id, userId: reader.user.id }]);

@@ -128,7 +128,12 @@ export async function editComment(ctx: ServiceContext, commentId: string, input:
   if (comment.user_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthor);
   const now = ctx.now().toISOString();
   const hold = await holdFor(ctx, user.id, [input.commentText]);
-  return { modifiedCount: await repo.updateCommentText(ctx.db, commentId, input.commentText, now, hold.pending ? now : undefined) };
+  const modifiedCount = await ctx.db.transaction().execute(async (trx) => {
+    const changed = await repo.updateCommentText(trx, commentId, input.commentText, now, hold.pending ? now : undefined);
+    if (changed && !hold.pending) await emit({ ...ctx, db: trx }, 'comment.edited', { commentId, authorId: user.id });
+    return changed;
+  });
+  return { modifiedCount };
 }
 
 /** Its author deletes a comment, or the owner of the blog it is on; one with replies stays as "[deleted]". */
@@ -137,7 +142,11 @@ export async function deleteComment(ctx: ServiceContext, commentId: string): Pro
   const comment = await repo.findCommentWithBlogOwner(ctx.db, commentId);
   if (!comment || comment.deleted_at) throw commentNotFound();
   if (comment.user_id !== user.id && comment.blog_owner_id !== user.id) throw new AppError('forbidden', MESSAGES.onlyCommentAuthorOrBlogOwner);
-  const deletedCount = await ctx.db.transaction().execute((trx) => repo.deleteComment(trx, commentId, comment.blog_id, ctx.now().toISOString()));
+  const deletedCount = await ctx.db.transaction().execute(async (trx) => {
+    const deleted = await repo.deleteComment(trx, commentId, comment.blog_id, ctx.now().toISOString());
+    if (deleted && comment.user_id) await emit({ ...ctx, db: trx }, 'comment.withdrawn', { commentId, blogId: comment.blog_id, authorId: comment.user_id, parentId: comment.parent_id, how: 'deleted' });
+    return deleted;
+  });
   return { deletedCount };
 }
 
@@ -178,6 +187,11 @@ export async function setCommentPinned(ctx: ServiceContext, commentId: string, p
 
 /** The writer hides a comment on her post from everyone but herself and its author, or shows it again. */
 export async function setCommentHidden(ctx: ServiceContext, commentId: string, hidden: boolean): Promise<{ modifiedCount: number }> {
-  const { user } = await writersComment(ctx, commentId);
-  return { modifiedCount: await repo.setHidden(ctx.db, commentId, hidden ? { at: ctx.now().toISOString(), by: user.id } : null) };
+  const { user, comment } = await writersComment(ctx, commentId);
+  const modifiedCount = await ctx.db.transaction().execute(async (trx) => {
+    const changed = await repo.setHidden(trx, commentId, hidden ? { at: ctx.now().toISOString(), by: user.id } : null);
+    if (changed && hidden && comment.user_id) await emit({ ...ctx, db: trx }, 'comment.withdrawn', { commentId, blogId: comment.blog_id, authorId: comment.user_id, parentId: comment.parent_id, how: 'hidden' });
+    return changed;
+  });
+  return { modifiedCount };
 }

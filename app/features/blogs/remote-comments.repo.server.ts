@@ -17,3 +17,8 @@ export async function removeCommentsOfRemote(db: Db, q: { actorUri?: string; hos
   const result = await db.updateTable('comments').set({ removed_at: q.at, removed_reason: q.reason }).where('remote_actor_id', 'in', actors).where('removed_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows ?? 0);
 }
+
+/** Whose post a reply lands on (they hear of it). */
+export async function findBlogOwner(db: Db, blogId: string): Promise<string | undefined> {
+  return (await db.selectFrom('blogs').select('owner_id').where('id', '=', blogId).executeTakeFirst())?.owner_id;
+}

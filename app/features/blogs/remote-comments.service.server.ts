@@ -1,3 +1,4 @@
+import { emit } from '~/kernel/events.server';
 import { holdOf } from '~/kernel/standing.server';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
@@ -21,6 +22,8 @@ export interface RemoteCommentInput {
   /** When this server first saw the author: an unknown account is on the spam hold's terms. */
   authorFirstSeen: string;
   text: string;
+  /** Who wrote it, as notifications name them. */
+  author: { handle: string; name: string | null };
 }
 
 /**
@@ -29,7 +32,9 @@ export interface RemoteCommentInput {
  * moderator, as a new local account's would (docs/decisions/029).
  */
 export async function addRemoteComment(ctx: ServiceContext, input: RemoteCommentInput): Promise<{ id: string; pending: boolean } | null> {
-  let parent: { id: string; root_id: string; depth: number } | null = null;
+  const blogOwnerId = await remoteRepo.findBlogOwner(ctx.db, input.blogId);
+  if (!blogOwnerId) return null;
+  let parent: { id: string; root_id: string; depth: number; user_id: string | null } | null = null;
   if (input.parentId) {
     const found = await repo.findCommentWithBlogOwner(ctx.db, input.parentId);
     if (!found || found.blog_id !== input.blogId || found.deleted_at || found.hidden_at || found.removed_at || found.pending_since) return null;
@@ -39,8 +44,8 @@ export async function addRemoteComment(ctx: ServiceContext, input: RemoteComment
   const holdEnds = new Date(new Date(input.authorFirstSeen).getTime() + (ctx.spamHold?.days ?? 0) * DAY_MS).toISOString();
   const hold = holdOf(ctx, holdEnds > now ? holdEnds : null, [input.text]);
   const id = newId();
-  await ctx.db.transaction().execute((trx) =>
-    repo.insertComment(trx, {
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertComment(trx, {
       id,
       blog_id: input.blogId,
       user_id: null,
@@ -51,8 +56,20 @@ export async function addRemoteComment(ctx: ServiceContext, input: RemoteComment
       comment_text: input.text,
       commented_at: now,
       pending_since: hold.pending ? now : null,
-    }),
-  );
+    });
+    // The writer (and the author of a local comment it answers) hears of it as of any comment.
+    if (!hold.pending) {
+      await emit({ ...ctx, db: trx }, 'comment.posted', {
+        commentId: id,
+        blogId: input.blogId,
+        blogOwnerId,
+        authorId: null,
+        parentId: parent?.id ?? null,
+        parentAuthorId: parent?.user_id ?? null,
+        remoteAuthor: input.author,
+      });
+    }
+  });
   return { id, pending: hold.pending };
 }
 

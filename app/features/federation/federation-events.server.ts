@@ -1,6 +1,6 @@
 import { onEvent } from '~/kernel/events.server';
 import { definePeriodic } from '~/kernel/schedule.server';
-import { deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
+import { deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
 import { assignMissingHandles } from './federation.service.server';
 
 /**
@@ -12,6 +12,9 @@ export const FEDERATION_SUBSCRIPTIONS = [
   onEvent('blog.published', 'federation', async (ctx, event) => deliverPublished(ctx, event.data.blogId)),
   onEvent('blog.updated', 'federation', async (ctx, event) => deliverUpdated(ctx, event.data.blogId, event.at)),
   onEvent('blog.withdrawn', 'federation', async (ctx, event) => deliverWithdrawn(ctx, event.data.blogId, event.data.ownerId, event.at)),
+  onEvent('comment.posted', 'federation', async (ctx, event) => deliverCommentPosted(ctx, event.data.commentId)),
+  onEvent('comment.edited', 'federation', async (ctx, event) => deliverCommentEdited(ctx, event.data.commentId, event.at)),
+  onEvent('comment.withdrawn', 'federation', async (ctx, event) => deliverCommentWithdrawn(ctx, event.data, event.at)),
   onEvent('account.suspended', 'federation', async (ctx, event) => deliverSuspended(ctx, event.data.userId, event.at)),
 ];
 

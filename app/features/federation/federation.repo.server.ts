@@ -284,3 +284,38 @@ export async function deleteFollowersMatching(db: Db, block: { kind: 'account' |
   const query = db.deleteFrom('remote_followers');
   await (block.kind === 'account' ? query.where('actor_uri', '=', block.target) : query.where((eb) => eb.or([eb('actor_uri', 'like', `http://${block.target}/%`), eb('actor_uri', 'like', `https://${block.target}/%`)]))).execute();
 }
+
+// ---- local comments as replies (docs/decisions/068) ----
+
+export interface CommentRow {
+  id: string;
+  blog_id: string;
+  user_id: string | null;
+  parent_id: string | null;
+  comment_text: string;
+  commented_at: string;
+  edited_at: string | null;
+  hidden_at: string | null;
+  removed_at: string | null;
+  pending_since: string | null;
+  deleted_at: string | null;
+}
+
+export async function findComment(db: Db, id: string): Promise<CommentRow | undefined> {
+  return db
+    .selectFrom('comments')
+    .select(['id', 'blog_id', 'user_id', 'parent_id', 'comment_text', 'commented_at', 'edited_at', 'hidden_at', 'removed_at', 'pending_since', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** What a comment answers, as federation names it: a local author's comment, or a remote reply's original id and author. */
+export async function findParentForReply(db: Db, id: string): Promise<{ id: string; user_id: string | null; reply_uri: string | null; actor_uri: string | null; actor_handle: string | null } | undefined> {
+  return db
+    .selectFrom('comments')
+    .leftJoin('remote_replies', 'remote_replies.comment_id', 'comments.id')
+    .leftJoin('remote_actors', 'remote_actors.id', 'comments.remote_actor_id')
+    .select(['comments.id', 'comments.user_id', 'remote_replies.uri as reply_uri', 'remote_actors.uri as actor_uri', 'remote_actors.handle as actor_handle'])
+    .where('comments.id', '=', id)
+    .executeTakeFirst();
+}

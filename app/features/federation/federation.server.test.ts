@@ -2,6 +2,8 @@ import { signRequest } from '@fedify/fedify';
 import { Article, Create, Delete, Follow, isActor, Note, type Object as ApObject, Person, PUBLIC_COLLECTION, Tombstone, Update, Undo } from '@fedify/vocab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog, updateBlog } from '~/features/blogs/blogs.service.server';
+import { addComment, deleteComment, editComment, replyToComment, setCommentHidden } from '~/features/blogs/comments.service.server';
+import { listNotifications } from '~/features/notifications/notifications.service.server';
 import { emit } from '~/kernel/events.server';
 import { blockRemote, receiveRemoteReply, unblockRemote, listRemoteBlocks } from './federation.service.server';
 import { TEST_DIALECTS } from '#test/dialects';
@@ -215,6 +217,64 @@ describe.each(TEST_DIALECTS)('federation with an independent peer (%s)', (dialec
       expect((await comments())[1]!.comment_text).toBe('And more, edited');
       await send(new Delete({ id: new URL('/notes/2#delete', peer.origin), actor: peer.actorUri('reader'), object: new Tombstone({ id: new URL('/notes/2', peer.origin) }), to: PUBLIC_COLLECTION }));
       expect(await comments()).toHaveLength(1);
+    });
+
+    it('a local comment goes out as a reply to the post, a reply to a remote reply answers it, and a deletion follows', async () => {
+      const local = await site.t.createUser({ name: 'Local Reader' });
+      const noteOf = async (id: string) =>
+        (await Promise.all(received(Create).map((c) => c.getObject()))).find((o): o is Note => o instanceof Note && o.id?.href === `${site.origin}/ap/comments/${id}`);
+
+      await addComment(site.t.context(local.user), postId, { commentText: 'From here & now' });
+      await site.t.runJobs();
+      const [top] = (await comments()).filter((c) => c.handle === null && c.comment_text === 'From here & now');
+      const sent = await noteOf(top!.id);
+      expect(sent).toBeInstanceOf(Note);
+      expect(sent!.replyTargetId?.href).toBe(postUri.href);
+      expect(sent!.attributionId?.href).toBe(`${site.origin}/ap/actors/${local.user.id}`);
+      expect(sent!.content?.toString()).toBe('<p>From here &#38; now</p>');
+      // Its id answers while every reader may see it.
+      expect(await peerCtx().lookupObject(sent!.id!)).toBeInstanceOf(Note);
+
+      // The writer answers the peer's reply: the Note answers the peer's own id and mentions its author.
+      const remote = (await comments()).find((c) => c.handle !== null && c.deleted_at === null)!;
+      const answer = await replyToComment(site.t.context(writer.user), remote.id, { commentText: 'Thank you' });
+      // And a reply under our own comment answers its Note.
+      const under = await replyToComment(site.t.context(writer.user), top!.id, { commentText: 'Welcome' });
+      await site.t.runJobs();
+      const answerNote = await noteOf(answer.insertedId);
+      expect(answerNote!.replyTargetId?.href).toBe(`${peer.origin}/notes/1`);
+      expect(answerNote!.ccIds.map((u) => u.href)).toContain(peer.actorUri('reader').href);
+      expect((await noteOf(under.insertedId))!.replyTargetId?.href).toBe(sent!.id!.href);
+      // An edit goes out as an Update of the Note.
+      await editComment(site.t.context(writer.user), answer.insertedId, { commentText: 'Thank you, truly' });
+      await site.t.runJobs();
+      const edited = (await Promise.all(received(Update).map((u) => u.getObject()))).find((o): o is Note => o instanceof Note && o.id?.href === answerNote!.id!.href);
+      expect(edited?.content?.toString()).toBe('<p>Thank you, truly</p>');
+
+      // A remote reply to our comment's Note threads under it.
+      await send(new Create({ id: new URL('/notes/4#create', peer.origin), actor: peer.actorUri('reader'), object: note('4', sent!.id!, '<p>Hello back</p>'), to: PUBLIC_COLLECTION }));
+      expect((await comments()).find((c) => c.comment_text === 'Hello back')?.parent_id).toBe(top!.id);
+      // Its author hears of the reply, and the writer of the comment on her post, named as the peer names its reader.
+      const notices = async (user: TestUser) => (await listNotifications(site.t.context(user.user), { page: 1, limit: 50 })).items;
+      expect((await notices(local)).find((n) => n.kind === 'reply')).toMatchObject({ text: expect.stringContaining('Peer reader'), actorName: 'Peer reader' });
+      expect((await notices(writer)).filter((n) => n.kind === 'comment').map((n) => n.actorName)).toContain('Peer reader');
+
+      // Hidden by the writer, or deleted: a Delete goes where the Create went, and its id answers no more.
+      const deletes = received(Delete).length;
+      await setCommentHidden(site.t.context(writer.user), under.insertedId, true);
+      await deleteComment(site.t.context(local.user), top!.id);
+      await site.t.runJobs();
+      expect(received(Delete).slice(deletes).map((d) => d.objectId?.href).sort()).toEqual([`${site.origin}/ap/comments/${under.insertedId}`, sent!.id!.href].sort());
+      expect((await fetch(sent!.id!, { headers: { accept: AP } })).status).toBe(404);
+
+      // Nothing leaves of a comment the writer hid, nor of one under a post held back before its delivery ran.
+      const creates = received(Create).length;
+      await emit(site.t.context(null), 'comment.posted', { commentId: under.insertedId, blogId: postId, blogOwnerId: writer.user.id, authorId: writer.user.id });
+      const later = await publish('Held after this comment');
+      await addComment(site.t.context(local.user), later, { commentText: 'Too soon' });
+      await site.t.deps.database.db.updateTable('blogs').set({ held_until: '9999-12-31T23:59:59.999Z' }).where('id', '=', later).execute();
+      await site.t.runJobs();
+      expect(received(Create)).toHaveLength(creates + 1);
     });
 
     it('a new remote account with too many links waits for a moderator, as a new local account would', async () => {

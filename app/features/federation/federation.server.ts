@@ -1,5 +1,5 @@
 import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
-import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
+import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, isActor, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
 import { blogPathOf } from '~/features/blogs/blog-path';
 import { tagPath } from '~/features/tags/tag-path';
 import { tagsOfBlogs } from '~/features/tags/tags.service.server';
@@ -49,6 +49,7 @@ export const PATHS = {
   followers: '/ap/actors/{identifier}/followers',
   following: '/ap/actors/{identifier}/following',
   article: '/ap/posts/{id}',
+  comment: '/ap/comments/{id}',
   nodeinfo: '/nodeinfo/2.1',
 } as const;
 
@@ -121,6 +122,12 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
   federation.setObjectDispatcher(Article, PATHS.article, async (fctx, { id }) => {
     const post = await service.outgoingPost(fctx.data, id);
     return post ? articleOf(fctx, settings, post) : null;
+  });
+
+  // A local comment under a federated post answers at its id only while every reader may see it.
+  federation.setObjectDispatcher(Note, PATHS.comment, async (fctx, { id }) => {
+    const outgoing = await service.outgoingComment(fctx.data, id);
+    return outgoing ? noteOf(fctx, settings, outgoing) : null;
   });
 
   federation.setNodeInfoDispatcher(PATHS.nodeinfo, async (fctx) => ({
@@ -359,4 +366,67 @@ export async function deliverWithdrawn(ctx: ServiceContext, blogId: string, owne
 export async function deliverSuspended(ctx: ServiceContext, userId: string, at: string): Promise<void> {
   if (!federationOf(ctx)) return;
   for (const post of await service.postsToTakeBack(ctx, userId)) await deliverWithdrawn(ctx, post.id, userId, at);
+}
+
+/** A local comment as a reply (docs/decisions/068): it answers the post's Article, our comment's Note, or a remote reply's own id. */
+export function noteOf(fctx: Context<ServiceContext>, settings: FederationSettings, { comment, post, parent }: service.OutgoingComment): Note {
+  const replyTarget = !parent ? fctx.getObjectUri(Article, { id: post.id }) : parent.reply_uri ? new URL(parent.reply_uri) : fctx.getObjectUri(Note, { id: parent.id });
+  const mention = parent?.actor_uri ? new URL(parent.actor_uri) : null;
+  return new Note({
+    id: fctx.getObjectUri(Note, { id: comment.id }),
+    attribution: fctx.getActorUri(comment.user_id),
+    to: PUBLIC_COLLECTION,
+    ccs: [fctx.getFollowersUri(post.owner_id), ...(mention ? [mention] : [])],
+    replyTarget,
+    content: paragraphs(comment.comment_text),
+    mediaType: 'text/html',
+    tags: mention ? [new Mention({ href: mention, name: parent!.actor_handle ?? mention.href })] : [],
+    url: new URL(`/blogs/${encodeURIComponent(post.id)}/comments/${encodeURIComponent(comment.id)}`, settings.origin),
+    published: instant(comment.commented_at),
+    updated: comment.edited_at ? instant(comment.edited_at) : null,
+  });
+}
+
+/** Who hears of a comment under a post: the post writer's followers, and the remote author it answers. */
+async function commentAudience(fctx: Context<ServiceContext>, postOwnerId: string, remoteParent: string | null): Promise<Recipient[]> {
+  const rows = await service.followersOf(fctx.data, postOwnerId, { limit: 1_000_000 });
+  const recipients: Recipient[] = rows.map((r) => ({ id: new URL(r.actor_uri), inboxId: new URL(r.inbox), endpoints: r.shared_inbox ? { sharedInbox: new URL(r.shared_inbox) } : null }));
+  if (remoteParent && !rows.some((r) => r.actor_uri === remoteParent) && !(await service.isRemoteBlocked(fctx.data, remoteParent))) {
+    const actor = await fctx.lookupObject(remoteParent).catch(() => null);
+    if (isActor(actor) && actor.id?.href === remoteParent && actor.inboxId) recipients.push(actor);
+  }
+  return recipients;
+}
+
+/** Sends what `make` builds of a local comment's Note to its audience, only while the comment may leave. */
+async function sendComment(ctx: ServiceContext, commentId: string, make: (note: Note) => Create | Update): Promise<void> {
+  const site = federationOf(ctx);
+  const outgoing = site && (await service.outgoingComment(ctx, commentId));
+  if (!site || !outgoing) return;
+  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+  const recipients = await commentAudience(fctx, outgoing.post.owner_id, outgoing.parent?.actor_uri ?? null);
+  if (recipients.length > 0) await fctx.sendActivity({ identifier: outgoing.comment.user_id }, recipients, make(noteOf(fctx, site.settings, outgoing)), DELIVERY);
+}
+
+/** A local comment was shown under a post that went out: Create(Note) as a reply, from its author. */
+export function deliverCommentPosted(ctx: ServiceContext, commentId: string): Promise<void> {
+  return sendComment(ctx, commentId, (note) => new Create({ id: new URL(`${note.id!.href}#create`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, published: note.published }));
+}
+
+/** A local comment that went out was edited: Update(Note), to the same audience. */
+export function deliverCommentEdited(ctx: ServiceContext, commentId: string, at: string): Promise<void> {
+  return sendComment(ctx, commentId, (note) => new Update({ id: new URL(`${note.id!.href}#update/${at}`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, updated: instant(at) }));
+}
+
+/** A local comment was deleted or hidden: Delete, to whoever its Create went to (while its post still goes out). */
+export async function deliverCommentWithdrawn(ctx: ServiceContext, data: { commentId: string; blogId: string; authorId: string; parentId: string | null }, at: string): Promise<void> {
+  const site = federationOf(ctx);
+  const post = site && (await service.outgoingPost(ctx, data.blogId));
+  if (!site || !post) return;
+  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+  const recipients = await commentAudience(fctx, post.owner_id, await service.remoteParentOf(ctx, data.parentId));
+  if (recipients.length === 0) return;
+  const object = fctx.getObjectUri(Note, { id: data.commentId });
+  const remove = new Delete({ id: new URL(`${object.href}#delete/${at}`), actor: fctx.getActorUri(data.authorId), to: PUBLIC_COLLECTION, object: new Tombstone({ id: object, deleted: instant(at) }) });
+  await fctx.sendActivity({ identifier: data.authorId }, recipients, remove, DELIVERY);
 }

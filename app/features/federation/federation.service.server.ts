@@ -114,6 +114,33 @@ async function mayLeave(ctx: ServiceContext, post: repo.PostRow): Promise<boolea
 }
 
 /** A writer's posts that may leave, newest first (their outbox); none while they are suspended. */
+export interface OutgoingComment {
+  comment: repo.CommentRow & { user_id: string };
+  post: repo.PostRow;
+  /** What it answers: null for the post itself, else the comment (ours, or a remote reply with its original id). */
+  parent: NonNullable<Awaited<ReturnType<typeof repo.findParentForReply>>> | null;
+}
+
+/**
+ * A local comment as it may leave the site, or null when it must not: written here by an account
+ * not suspended, shown to every reader (not deleted, hidden, removed or waiting), under a post
+ * that may leave. Its delivery and every answer to a remote fetch of it pass here (docs/decisions/068).
+ */
+export async function outgoingComment(ctx: ServiceContext, commentId: string): Promise<OutgoingComment | null> {
+  const comment = await repo.findComment(ctx.db, commentId);
+  if (!comment || comment.user_id === null || comment.deleted_at || comment.hidden_at || comment.removed_at || comment.pending_since) return null;
+  const post = await outgoingPost(ctx, comment.blog_id);
+  if (!post || (await suspensionOf(ctx, comment.user_id))) return null;
+  const parent = comment.parent_id ? ((await repo.findParentForReply(ctx.db, comment.parent_id)) ?? null) : null;
+  if (comment.parent_id && !parent) return null;
+  return { comment: { ...comment, user_id: comment.user_id }, post, parent };
+}
+
+/** The remote author a withdrawn comment answered (its Delete goes to them too); null when it answered one of ours or the post. */
+export async function remoteParentOf(ctx: Pick<ServiceContext, 'db'>, parentId: string | null): Promise<string | null> {
+  return parentId ? ((await repo.findParentForReply(ctx.db, parentId))?.actor_uri ?? null) : null;
+}
+
 export async function outgoingPostsOf(ctx: ServiceContext, ownerId: string | null, page: { limit: number; before?: string }): Promise<repo.PostRow[]> {
   if (ownerId && (await suspensionOf(ctx, ownerId))) return [];
   const posts = await repo.listOutgoingPosts(ctx.db, ownerId, { now: ctx.now().toISOString(), ...page });
@@ -227,8 +254,11 @@ async function replyTarget(ctx: ServiceContext, origin: string, inReplyTo: strin
   const url = URL.canParse(inReplyTo) ? new URL(inReplyTo) : null;
   if (url && url.origin === new URL(origin).origin) {
     const post = /^\/(?:ap\/posts|blogs)\/([^/]+)$/.exec(url.pathname);
+    const ours = /^\/ap\/comments\/([^/]+)$/.exec(url.pathname)?.[1];
+    const oursBlog = ours ? await repo.findCommentBlog(ctx.db, decodeURIComponent(ours)) : undefined;
     const comment = /^\/blogs\/([^/]+)\/comments\/([^/]+)$/.exec(url.pathname);
     if (post) target = { blogId: decodeURIComponent(post[1]!), parentId: null };
+    else if (ours && oursBlog) target = { blogId: oursBlog, parentId: decodeURIComponent(ours) };
     else if (comment && (await repo.findCommentBlog(ctx.db, decodeURIComponent(comment[2]!))) === decodeURIComponent(comment[1]!)) {
       target = { blogId: decodeURIComponent(comment[1]!), parentId: decodeURIComponent(comment[2]!) };
     }
@@ -256,7 +286,7 @@ export async function receiveRemoteReply(ctx: ServiceContext, origin: string, re
     profile_url: reply.author.profileUrl,
     now,
   });
-  const added = await addRemoteComment(ctx, { ...target, remoteActorId: actor.id, authorFirstSeen: actor.created_at, text });
+  const added = await addRemoteComment(ctx, { ...target, remoteActorId: actor.id, authorFirstSeen: actor.created_at, text, author: { handle: reply.author.handle, name: reply.author.name } });
   if (!added) return null;
   await repo.insertReply(ctx.db, { uri: reply.uri, comment_id: added.id, actor_uri: reply.author.uri, created_at: now });
   return { commentId: added.id, pending: added.pending };

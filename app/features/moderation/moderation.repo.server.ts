@@ -90,7 +90,7 @@ export async function findBlogForModeration(db: Db, id: string) {
 export async function findCommentForModeration(db: Db, id: string) {
   return db
     .selectFrom('comments')
-    .select(['id', 'blog_id', 'user_id', 'comment_text', 'removed_at', 'removed_reason', 'deleted_at'])
+    .select(['id', 'blog_id', 'user_id', 'parent_id', 'comment_text', 'removed_at', 'removed_reason', 'deleted_at'])
     .where('id', '=', id)
     .executeTakeFirst();
 }

@@ -364,7 +364,12 @@ export async function moderatedContent(ctx: ServiceContext, type: ModeratedConte
   if ((type === 'comment' && !comment) || !blog || blog.availability === 'Hidden') throw new AppError('not_found', MESSAGES.contentNotFound);
   const ownerId = comment ? comment.user_id : blog.owner_id;
   const actor = await assertCanModerate(ctx, moderator, ownerId);
-  return { actor, ownerId, blogId: blog.id, blogOwnerId: blog.owner_id };
+  return { actor, ownerId, blogId: blog.id, blogOwnerId: blog.owner_id, parentId: comment?.parent_id ?? null };
+}
+
+/** A local author's comment a moderator took away: federation takes it back where it went (docs/decisions/068). */
+async function commentWithdrawn(ctx: ServiceContext, type: ModeratedContent, id: string, at: { blogId: string; ownerId: string | null; parentId: string | null }) {
+  if (type === 'comment' && at.ownerId) await emit(ctx, 'comment.withdrawn', { commentId: id, blogId: at.blogId, authorId: at.ownerId, parentId: at.parentId, how: 'removed' });
 }
 
 /**
@@ -372,13 +377,14 @@ export async function moderatedContent(ctx: ServiceContext, type: ModeratedConte
  * reports on it are resolved. Cached pages go stale: the row's change bumps `content`.
  */
 export async function hideContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const { actor, ownerId, blogOwnerId } = await moderatedContent(ctx, type, id);
+  const { actor, ownerId, blogId, blogOwnerId, parentId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: now, removed_reason: input.reason });
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
     await audit({ ...ctx, db }, actor.id, 'hide', { type, id }, input.reason, ownerId);
     if (type === 'blog' && modifiedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId: blogOwnerId, how: 'removed' });
+    if (modifiedCount > 0) await commentWithdrawn({ ...ctx, db }, type, id, { blogId, ownerId, parentId });
     return { modifiedCount };
   });
 }
@@ -394,13 +400,14 @@ export async function restoreContent(ctx: ServiceContext, type: ModeratedContent
 
 /** For good: a blog goes with its comments, likes and wishlist rows (ON DELETE CASCADE). */
 export async function deleteContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ deletedCount: number }> {
-  const { actor, blogId, ownerId, blogOwnerId } = await moderatedContent(ctx, type, id);
+  const { actor, blogId, ownerId, blogOwnerId, parentId } = await moderatedContent(ctx, type, id);
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (db) => {
     const deletedCount = type === 'comment' ? await repo.deleteCommentRow(db, id, blogId, now) : await repo.deleteBlogRow(db, id);
     await repo.closeReports(db, { type, id }, 'resolved', actor.id, now);
     await audit({ ...ctx, db }, actor.id, 'delete', { type, id }, input.reason, ownerId);
     if (type === 'blog' && deletedCount > 0) await emit({ ...ctx, db }, 'blog.withdrawn', { blogId: id, ownerId: blogOwnerId, how: 'deleted' });
+    if (deletedCount > 0) await commentWithdrawn({ ...ctx, db }, type, id, { blogId, ownerId, parentId });
     return { deletedCount };
   });
 }

@@ -51,7 +51,7 @@ export async function approveAccount(ctx: ServiceContext, userId: string, input:
 
 /** A blog or comment that waited in the queue is shown. A blog still held is announced when its hold ends. */
 export async function approveContent(ctx: ServiceContext, type: ModeratedContent, id: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
-  const { actor, ownerId, blogId, blogOwnerId } = await moderatedContent(ctx, type, id);
+  const { actor, ownerId, blogId, blogOwnerId, parentId } = await moderatedContent(ctx, type, id);
   return ctx.db.transaction().execute(async (db) => {
     const tx = { ...ctx, db };
     if (type === 'blog') {
@@ -60,9 +60,9 @@ export async function approveContent(ctx: ServiceContext, type: ModeratedContent
       await announceReleased(tx, [blog]);
     } else if ((await repo.clearPendingComment(db, id)) === 0) {
       throw new AppError('not_found', MESSAGES.notPending);
-    } else if (ownerId !== null) {
-      // A comment that waited is said now, as it is shown (only local accounts wait: ownerId is set).
-      await emit(tx, 'comment.posted', { commentId: id, blogId, blogOwnerId, authorId: ownerId });
+    } else {
+      // A comment that waited is said now, as it is shown (ownerId null: a reply from another server).
+      await emit(tx, 'comment.posted', { commentId: id, blogId, blogOwnerId, authorId: ownerId, parentId });
     }
     await audit(tx, actor.id, 'approve', { type, id }, input.reason);
     return { modifiedCount: 1 };

@@ -126,7 +126,7 @@ describe.each(TEST_DIALECTS)('the spam hold on %s', (dialect) => {
     expect(await commentEvents()).toHaveLength(0);
     await expect(approveContent(ctx(reader), 'comment', own[0]!._id, { reason: 'x' })).rejects.toMatchObject({ status: 403 });
     await expect(approveContent(ctx(admin), 'comment', own[0]!._id, { reason: 'Fine after all' })).resolves.toEqual({ modifiedCount: 1 });
-    expect((await commentEvents()).map((e) => e.data)).toEqual([{ commentId: own[0]!._id, blogId: readerBlog, blogOwnerId: reader.user.id, authorId: fresh.user.id, parentId: null, parentAuthorId: null }]);
+    expect((await commentEvents()).map((e) => e.data)).toEqual([{ commentId: own[0]!._id, blogId: readerBlog, blogOwnerId: reader.user.id, authorId: fresh.user.id, parentId: null, parentAuthorId: null, remoteAuthor: null }]);
     await expect(approveContent(ctx(admin), 'comment', own[0]!._id, { reason: 'Again' })).rejects.toMatchObject({ status: 404 });
     expect((await getBlog(ctx(null), readerBlog)).comments!.map((c) => c.commentText.slice(0, 7))).toEqual(['Buy now']);
     // The approved blog is shown, and still held (not announced) until the account's hold ends.

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { shownName, shownPhoto } from '~/db/shared-sql.server';
 import type { Database, NotificationDelivery, NotificationKind } from '~/db/schema';
 
@@ -68,7 +68,8 @@ function selectNotifications(db: Db) {
       'b.owner_id as blog_owner_id',
       'b.availability as blog_availability',
       'b.removed_at as blog_removed_at',
-      shownName('n.actor_id').as('actor_name'),
+      // A reply from another server has no local actor: its remote author's name (or handle) stands in.
+      sql<string | null>`coalesce(${shownName('n.actor_id')}, (select coalesce(ra.name, ra.handle) from comments c join remote_actors ra on ra.id = c.remote_actor_id where c.id = n.comment_id and n.actor_id is null))`.as('actor_name'),
       shownPhoto('n.actor_id').as('actor_photo'),
     ]);
 }
