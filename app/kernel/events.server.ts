@@ -54,7 +54,7 @@ export const DOMAIN_EVENTS = {
    * writer or of all ('follow', 'follows'), or notification mails of one kind or all ('notice',
    * 'notices'). The feature that owns each choice ends it (docs/decisions/071).
    */
-  'mail.stopped': z.object({ kind: z.enum(['follow', 'follows', 'notice', 'notices']), userId: id, writerId: id.nullable().default(null), noticeKind: noticeKind.nullable().default(null) }),
+  'mail.stopped': z.object({ kind: z.enum(['notice', 'notices']), userId: id, noticeKind: noticeKind.nullable().default(null) }),
   /** A notification its recipient wants by mail at once (docs/decisions/062). */
   'notification.instant': z.object({ notificationId: id, userId: id, kind: noticeKind, email: z.string() }),
   /** A moderator acted on something (the moderation log's action and target). */

@@ -6,7 +6,6 @@ import { FEDERATION_SUBSCRIPTIONS, federationTasks } from '~/features/federation
 import { FEDERATION_MESSAGE_JOB } from '~/features/federation/federation-store.server';
 import { sweepOrphanedImages } from '~/features/images/image-sweep.service.server';
 import { releaseExpiredHolds } from '~/features/moderation/spam-hold.service.server';
-import { FOLLOW_SUBSCRIPTIONS } from '~/features/follows/follows.service.server';
 import { MAIL_SUBSCRIPTIONS, prepareDailyDigest, prepareNoticeDigests } from '~/features/mail/mail.service.server';
 import { NOTIFICATION_SUBSCRIPTIONS, notificationTasks } from '~/features/notifications/notification-events.server';
 import { eventJobs, type Subscription } from '~/kernel/events.server';
@@ -53,7 +52,7 @@ export function periodicTasks(config: JobsConfig): PeriodicTask[] {
 }
 
 /** Who acts on which domain event. */
-export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS, ...FOLLOW_SUBSCRIPTIONS, ...FEDERATION_SUBSCRIPTIONS];
+export const SUBSCRIPTIONS: Subscription<any>[] = [...MAIL_SUBSCRIPTIONS, ...NOTIFICATION_SUBSCRIPTIONS, ...BLOG_SUBSCRIPTIONS, ...FEDERATION_SUBSCRIPTIONS];
 
 /** Job kinds that are neither periodic nor a subscription. */
 const otherJobs = (config: JobsConfig, mailer: Mailer): JobDefinition<any>[] => [

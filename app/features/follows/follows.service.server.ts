@@ -1,6 +1,6 @@
 import type { MailDelivery } from '~/db/schema';
 import { assertCanWrite } from '~/kernel/standing.server';
-import { emit, onEvent } from '~/kernel/events.server';
+import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/core/errors';
 import { MESSAGES } from '~/lib/texts/messages';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
@@ -78,14 +78,12 @@ export async function writerName(ctx: ServiceContext, writerId: string): Promise
   return writer ? nameOf(writer) : null;
 }
 
-/** What follows subscribe to; listed once in server/jobs/registry.server.ts. */
-export const FOLLOW_SUBSCRIPTIONS = [
-  // A signed unsubscribe link in a follower's mail ends that follow, or all of them (docs/decisions/071).
-  onEvent('mail.stopped', 'follows-end', async (ctx, event) => {
-    const { kind, userId, writerId } = event.data;
-    if (kind === 'follow' && writerId) await endFollows(ctx, userId, writerId);
-    else if (kind === 'follows') await endFollows(ctx, userId);
-    else return;
-    ctx.log.info({ follower: userId, writer: writerId ?? 'all' }, 'follows: ended by a mail link');
-  }),
-];
+/**
+ * A signed unsubscribe link in a follower's mail ends that follow, or all of them, at once
+ * (RFC 8058): the writer's next post must not reach her, so this is no later job but part of the
+ * link's answer (docs/decisions/071). Ending what has ended already is no error.
+ */
+export async function endFollowsByLink(ctx: ServiceContext, followerId: string, writerId?: string): Promise<void> {
+  await endFollows(ctx, followerId, writerId);
+  ctx.log.info({ follower: followerId, writer: writerId ?? 'all' }, 'follows: ended by a mail link');
+}

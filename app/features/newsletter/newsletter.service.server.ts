@@ -1,5 +1,5 @@
 import type { MailDelivery, NotificationKind } from '~/db/schema';
-import { writerName } from '~/features/follows/follows.service.server';
+import { endFollowsByLink, writerName } from '~/features/follows/follows.service.server';
 import { emit } from '~/kernel/events.server';
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
@@ -98,8 +98,9 @@ export async function describeMailLink(ctx: ServiceContext, secret: string, toke
 
 /**
  * One-click unsubscribe (RFC 8058), no login: ends what the link was for. Doing it twice is not
- * an error: a mail client may POST again. The newsletter ends here; a follow or notification
- * mails end by the 'mail.stopped' event in the feature that owns them (docs/decisions/071).
+ * an error: a mail client may POST again. The newsletter and follows end here, at once, before
+ * any next mail; notification mails end by the 'mail.stopped' event in the notifications feature
+ * (docs/decisions/071).
  */
 export async function unsubscribeByLink(
   ctx: ServiceContext,
@@ -117,10 +118,10 @@ export async function unsubscribeByLink(
       return { kind: 'newsletter', email: subscriber?.email };
     }
     case 'follow':
-      await emit(ctx, 'mail.stopped', { kind: 'follow', userId: subject.followerId, writerId: subject.writerId });
+      await endFollowsByLink(ctx, subject.followerId, subject.writerId);
       return { kind: 'follow', writerName: await writerName(ctx, subject.writerId) };
     case 'follows':
-      await emit(ctx, 'mail.stopped', { kind: 'follows', userId: subject.followerId });
+      await endFollowsByLink(ctx, subject.followerId);
       return { kind: 'follows' };
     case 'notice':
       await emit(ctx, 'mail.stopped', { kind: 'notice', userId: subject.userId, noticeKind: subject.noticeKind });
