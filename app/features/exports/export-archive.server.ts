@@ -10,6 +10,7 @@ import type { ServiceContext } from '~/lib/core/service-context';
 import * as repo from './exports.repo.server';
 import { ghostJson } from './ghost-json.server';
 import { legacyPathsOf } from '~/features/imports/imports.service.server';
+import { tagsOfBlogs } from '~/features/tags/tags.service.server';
 
 /**
  * The export zip (docs/decisions/074), laid out as our own importer reads it back:
@@ -23,7 +24,6 @@ import { legacyPathsOf } from '~/features/imports/imports.service.server';
  */
 
 /** The tags of each post, or null where this site has no tags: the front matter then has no `tags`. */
-export type TagsOf = (ctx: ServiceContext, postIds: string[]) => Promise<Map<string, string[]> | null>;
 
 export interface ArchiveRequest {
   scope: ExportScope;
@@ -33,7 +33,6 @@ export interface ArchiveRequest {
   siteUrl: string | null;
   /** When the export was made; also every entry's time in the zip. */
   exportedAt: Date;
-  tagsOf: TagsOf;
 }
 
 export interface ArchiveSummary {
@@ -101,10 +100,10 @@ export async function writeArchive(ctx: ServiceContext, request: ArchiveRequest,
     for (let afterId: string | null = null; ; ) {
       const posts = await repo.postsPage(ctx.db, { ownerId, afterId, limit: PAGE });
       if (posts.length === 0) break;
-      const tags = await request.tagsOf(ctx, posts.map((p) => p.id));
+      const tags = await tagsOfBlogs(ctx, posts.map((p) => p.id));
       const aliases = await legacyPathsOf(ctx, posts.map((p) => p.id));
       for (const post of posts) {
-        await add(`posts/${post.id}.md`, Buffer.from(await postMarkdown(post, images, tags?.get(post.id) ?? (tags ? [] : null), aliases.get(post.id) ?? [])));
+        await add(`posts/${post.id}.md`, Buffer.from(await postMarkdown(post, images, tags.get(post.id) ?? [], aliases.get(post.id) ?? [])));
         summary.posts++;
       }
       afterId = posts.at(-1)!.id;
@@ -124,7 +123,7 @@ export async function writeArchive(ctx: ServiceContext, request: ArchiveRequest,
     }
 
     addStream('comments.json', () => commentsJson(ctx, request.scope === 'writer' ? request.userId : null, (n) => (summary.comments += n)));
-    if (request.scope === 'site') addStream('ghost.json', () => ghostJson(ctx, { siteUrl: request.siteUrl, exportedAt: request.exportedAt, tagsOf: request.tagsOf, ownImages: ownImagePattern(bases) }));
+    if (request.scope === 'site') addStream('ghost.json', () => ghostJson(ctx, { siteUrl: request.siteUrl, exportedAt: request.exportedAt, ownImages: ownImagePattern(bases) }));
 
     zip.end();
     await done;
@@ -193,7 +192,7 @@ class Images {
 }
 
 /** YAML front matter between `---` lines, then the body: nothing added after it. */
-async function postMarkdown(post: repo.ExportPost, images: Images, tags: string[] | null, aliases: string[]): Promise<string> {
+async function postMarkdown(post: repo.ExportPost, images: Images, tags: string[], aliases: string[]): Promise<string> {
   const front: Record<string, unknown> = {
     id: post.id,
     title: post.title,
@@ -207,7 +206,7 @@ async function postMarkdown(post: repo.ExportPost, images: Images, tags: string[
     updated_at: post.updated_at,
     author_id: post.owner_id,
   };
-  if (tags) front.tags = tags;
+  front.tags = tags;
   // The old addresses an import brought, which the next site answers as this one does.
   if (aliases.length > 0) front.aliases = aliases;
   return `---\n${stringify(front, { lineWidth: 0 })}---\n${await images.rewrite(post.long_description)}`;

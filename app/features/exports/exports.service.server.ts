@@ -12,8 +12,7 @@ import { newId } from '~/lib/core/ids.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { type ServiceContext, userOrThrow401 } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
-import { tagsOfBlogs } from '~/features/tags/tags.service.server';
-import { type ArchiveSummary, type TagsOf, writeArchive } from './export-archive.server';
+import { type ArchiveSummary, writeArchive } from './export-archive.server';
 import * as repo from './exports.repo.server';
 import type { ExportView } from './exports.schema';
 
@@ -34,9 +33,6 @@ export interface ExportSettings {
   /** How long a made export is kept and its link works. */
   EXPORT_KEEP_HOURS: number;
 }
-
-/** The tags of each post for the front matter and ghost.json (docs/decisions/069). */
-export const tagsOf: TagsOf = (ctx, postIds) => tagsOfBlogs(ctx, postIds);
 
 const HOUR = 3_600_000;
 /** How long an export may take before it counts as failed (the job's attempts end sooner). */
@@ -133,7 +129,7 @@ async function writeWhole(ctx: ServiceContext, settings: ExportSettings, q: { sc
   await mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.partial`;
   try {
-    const summary = await writeArchive(ctx, { scope: q.scope, userId: q.userId, siteUrl: settings.PUBLIC_URL ?? null, exportedAt: ctx.now(), tagsOf }, partial);
+    const summary = await writeArchive(ctx, { scope: q.scope, userId: q.userId, siteUrl: settings.PUBLIC_URL ?? null, exportedAt: ctx.now() }, partial);
     await rename(partial, file);
     return summary;
   } catch (error) {

@@ -1,6 +1,7 @@
 import { BodyUnrenderable, renderMarkdown } from '~/features/blogs/blogs.service.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import * as repo from './exports.repo.server';
+import { tagsOfBlogs } from '~/features/tags/tags.service.server';
 
 /**
  * ghost.json: the site in the shape Ghost's importer takes (Settings → Import), so a site can
@@ -53,7 +54,6 @@ function slugMaker() {
 export interface GhostOptions {
   siteUrl: string | null;
   exportedAt: Date;
-  tagsOf: (ctx: ServiceContext, postIds: string[]) => Promise<Map<string, string[]> | null>;
   /** Our own images' addresses (ownImagePattern): made absolute on siteUrl. */
   ownImages: RegExp;
 }
@@ -81,7 +81,7 @@ export async function* ghostJson(ctx: ServiceContext, options: GhostOptions): As
   for (let afterId: string | null = null; ; ) {
     const posts = await repo.postsPage(ctx.db, { ownerId: null, afterId, limit: PAGE });
     if (posts.length === 0) break;
-    const tags = await options.tagsOf(ctx, posts.map((p) => p.id));
+    const tags = await tagsOfBlogs(ctx, posts.map((p) => p.id));
     for (const post of posts) {
       const markdown = absoluteImages(post.long_description);
       let html: string;
@@ -110,7 +110,7 @@ export async function* ghostJson(ctx: ServiceContext, options: GhostOptions): As
       };
       yield `${first ? '' : ','}${JSON.stringify(item)}`;
       first = false;
-      [post.category, ...(tags?.get(post.id) ?? [])].forEach((name, i) => postsTags.push({ post_id: post.id, tag_id: tagOf(name), sort_order: i }));
+      [post.category, ...(tags.get(post.id) ?? [])].forEach((name, i) => postsTags.push({ post_id: post.id, tag_id: tagOf(name), sort_order: i }));
       postsAuthors.push({ post_id: post.id, author_id: post.owner_id, sort_order: 0 });
     }
     afterId = posts.at(-1)!.id;
