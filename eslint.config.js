@@ -52,7 +52,7 @@ const SERVICE_READS = {
   newsletter: ['follows', 'mail'], // the writer an unsubscribe link names, and the follow it ends at once (RFC 8058: before the next post's mail); the signed mail links
   imports: ['images', 'newsletter', 'tags'], // imported images go through the pipeline; imported subscribers get the confirmation mail; an imported post's tags (docs/decisions/072)
   exports: ['blogs', 'imports', 'mail', 'moderation', 'tags'], // ghost.json's html is the site's own render; a post's old addresses; the ready mail's text; a site export is for admins; each post's tags (docs/decisions/074)
-  federation: ['blogs', 'moderation', 'tags'], // a post's tags go out as hashtags; a post goes out with its body as the site renders it; a reply from elsewhere becomes a comment by the blogs' own rules; blocking asks moderation for the caller's role (docs/decisions/068)
+  federation: ['blogs', 'moderation'], // a post goes out with its body as the site renders it; a reply from elsewhere becomes a comment by the blogs' own rules; blocking asks moderation for the caller's role (docs/decisions/068)
 };
 for (const feature of features) {
   const allowed = [feature, ...(SERVICE_READS[feature] ?? [])];

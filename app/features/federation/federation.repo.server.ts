@@ -161,9 +161,10 @@ export interface PostRow {
   held_until: string | null;
   pending_since: string | null;
   slug: string | null;
+  tags_text: string;
 }
 
-const POST_COLUMNS = ['id', 'owner_id', 'title', 'category', 'short_description', 'long_description', 'photo', 'availability', 'created_at', 'updated_at', 'removed_at', 'held_until', 'pending_since', 'slug'] as const;
+const POST_COLUMNS = ['id', 'owner_id', 'title', 'category', 'short_description', 'long_description', 'photo', 'availability', 'created_at', 'updated_at', 'removed_at', 'held_until', 'pending_since', 'slug', 'tags_text'] as const;
 
 export async function findPost(db: Db, id: string): Promise<PostRow | undefined> {
   return db.selectFrom('blogs').select(POST_COLUMNS).where('id', '=', id).executeTakeFirst();

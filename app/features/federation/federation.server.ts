@@ -1,8 +1,8 @@
 import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
 import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, isActor, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
 import { blogPathOf } from '~/features/blogs/blog-path';
+import { tagsOfRow } from '~/features/blogs/blogs.presenter';
 import { tagPath } from '~/features/tags/tag-path';
-import { tagsOfBlogs } from '~/features/tags/tags.service.server';
 import { Temporal as Polyfill } from '@js-temporal/polyfill';
 import type { Kysely } from 'kysely';
 import type { Database } from '~/db/schema';
@@ -302,7 +302,7 @@ export async function articleOf(fctx: Context<ServiceContext>, settings: Federat
     // underscores, so a tag's hyphens are dropped from its name ("night-sky" → #nightsky).
     tags: [
       new Hashtag({ name: `#${hashtagOf(post.category)}`, href: new URL(`/allblogs?category=${encodeURIComponent(post.category)}`, settings.origin) }),
-      ...((await tagsOfBlogs(fctx.data, [post.id])).get(post.id) ?? []).map((tag) => new Hashtag({ name: `#${hashtagOf(tag)}`, href: new URL(tagPath(tag), settings.origin) })),
+      ...tagsOfRow(post).map((tag) => new Hashtag({ name: `#${hashtagOf(tag)}`, href: new URL(tagPath(tag), settings.origin) })),
     ],
     url: new URL(blogPathOf(post), settings.origin),
     published: instant(post.created_at),
