@@ -41,3 +41,6 @@ export const FEATURED_BLOGS_LIMIT = 10;
 /** Longest search text taken (a query, not a document); at most SEARCH_MAX_TERMS words of it count. */
 export const SEARCH_MAX_LENGTH = 200;
 export const SEARCH_MAX_TERMS = 12;
+
+/** The fields a server draft keeps as text, as the canvas sends them and the draft row holds them (docs/decisions/070). */
+export const DRAFT_FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo_focus', 'mail', 'tags'] as const;

@@ -12,18 +12,18 @@ import { createBlog } from './blogs.service.server';
 import { type DraftInput, SCHEDULE_MAX_DAYS, type ScheduleInput } from './drafts.schema';
 import * as repo from './drafts.repo.server';
 import type { DraftRow } from './drafts.repo.server';
+import { DRAFT_FIELDS as FIELDS } from './blogs.constants';
 
 /** A draft as the canvas and the profile read it (docs/decisions/070). */
 export interface DraftJson {
   id: string;
   blogId: string | null;
-  values: Record<'title' | 'category' | 'type' | 'short_description' | 'long_description' | 'details' | 'availability' | 'photo_focus' | 'mail' | 'tags', string>;
+  values: Record<(typeof FIELDS)[number], string>;
   photo: string | null;
   publishAt: string | null;
   updatedAt: string;
 }
 
-const FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo_focus', 'mail', 'tags'] as const;
 
 function presentDraft(row: DraftRow): DraftJson {
   const values = Object.fromEntries(FIELDS.map((name) => [name, row[name] ?? ''])) as DraftJson['values'];

@@ -1,8 +1,8 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { uploadImageWithProgress } from '~/features/images/upload-client';
+import { DRAFT_FIELDS as FIELDS } from '../blogs.constants';
 
 /** The fields a server draft keeps, as the form names them. */
-const FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo_focus', 'mail', 'tags'] as const;
 
 /** How long after a change the draft is saved: every few seconds while the writer types. */
 export const AUTOSAVE_MS = 2_500;
