@@ -5,6 +5,7 @@ import { describeOnDialects } from '#test/dialects';
 import { mailOrigin } from '~/features/mail/mail-templates.server';
 import type { TestApp } from '../tests/support/test-app';
 import { addComment, createBlog, likeBlog } from '~/features/blogs/blogs.service.server';
+import { replyToComment, setCommentLiked } from '~/features/blogs/comments.service.server';
 import { followWriter } from '~/features/follows/follows.service.server';
 import { insertMessage, insertQueueRow } from '~/features/mail/mail.repo.server';
 import { addToWishlist } from '~/features/wishlist/wishlist.service.server';
@@ -149,5 +150,36 @@ describeOnDialects('deleting an account on %s', (t) => {
     expect((await signIn(t, leaver.user.email, leaver.password)).status).toBe(401);
     // The other writer's blog stays, its counts without the deleted account's like and comment.
     expect(await db.selectFrom('blogs').select(['likes', 'comments_count']).where('id', '=', writersBlog).executeTakeFirstOrThrow()).toEqual({ likes: 0, comments_count: 0 });
+  });
+  it("keeps others' replies under the account's comments, moved up, and recounts the comment likes it gave", async () => {
+    const writer = await t.createUser({ name: 'Thread Writer' });
+    const leaver = await t.createUser({ name: 'Thread Leaver' });
+    const reader = await t.createUser({ name: 'Thread Reader' });
+    const db = t.deps.database.db;
+    const { insertedId: blogId } = await createBlog(t.context(writer.user), blog('Threads stay'));
+    const commentId = async (text: string) => (await db.selectFrom('comments').select('id').where('comment_text', '=', text).executeTakeFirstOrThrow()).id;
+    await addComment(t.context(leaver.user), blogId, { commentText: 'Leaver starts.' });
+    const r1 = (await replyToComment(t.context(reader.user), await commentId('Leaver starts.'), { commentText: 'Reader answers.' })).insertedId;
+    const l2 = (await replyToComment(t.context(leaver.user), r1, { commentText: 'Leaver again.' })).insertedId;
+    const r2 = (await replyToComment(t.context(reader.user), l2, { commentText: 'Reader again.' })).insertedId;
+    const w1 = (await replyToComment(t.context(writer.user), r2, { commentText: 'Writer joins.' })).insertedId;
+    await setCommentLiked(t.context(leaver.user), r1, true);
+    await setCommentLiked(t.context(writer.user), r1, true);
+    expect(await db.selectFrom('comments').select('likes').where('id', '=', r1).executeTakeFirstOrThrow()).toEqual({ likes: 2 });
+
+    const removed = await t.request('/api/auth/delete-user', { method: 'POST', headers: { cookie: leaver.cookie }, json: { password: leaver.password } });
+    expect(removed.status).toBe(200);
+    await t.runJobs();
+
+    const places = await db.selectFrom('comments').select(['id', 'parent_id', 'root_id', 'depth', 'likes']).where('blog_id', '=', blogId).orderBy('depth').execute();
+    expect(places).toEqual([
+      { id: r1, parent_id: null, root_id: r1, depth: 0, likes: 1 },
+      { id: r2, parent_id: r1, root_id: r1, depth: 1, likes: 0 },
+      { id: w1, parent_id: r2, root_id: r1, depth: 2, likes: 0 },
+    ]);
+    expect(await db.selectFrom('blogs').select('comments_count').where('id', '=', blogId).executeTakeFirstOrThrow()).toEqual({ comments_count: 3 });
+    // Readers see the thread as it now stands.
+    const shown = (await (await t.request(`/api/blogs/${blogId}`)).json()) as { comments: { commentText: string; depth: number }[] };
+    expect(shown.comments.map((c) => [c.commentText, c.depth])).toEqual([['Reader answers.', 0], ['Reader again.', 1], ['Writer joins.', 2]]);
   });
 });

@@ -18,6 +18,7 @@ import {
   resetPasswordMail,
   revokeResetLinks,
 } from '~/features/users/account-rules.service.server';
+import { keepRepliesOfLeavingAccount } from '~/features/blogs/comments.service.server';
 import { accountDeleted, createUserRecord, noteAccountLeaving, recordSignIn, syncProfileEmail } from '~/features/users/users.service.server';
 import { passwordChangedMail } from '~/features/users/account-mails';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '~/features/users/users.schema';
@@ -185,10 +186,12 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
       changeEmail: { enabled: true, updateEmailWithoutVerification: false },
       // Deleting the account takes its password (checked in the hook below); what the cascade
       // cannot tidy is noted before and handed to the other features after (docs/decisions/067).
+      // Others' replies under its comments are moved up first, so they do not go with them.
       deleteUser: {
         enabled: true,
         beforeDelete: async (user) => {
           leaving.set(user.id, await noteAccountLeaving(rules(), user.id));
+          await keepRepliesOfLeavingAccount(rules(), user.id);
         },
         afterDelete: async (user) => {
           const { blogIds } = leaving.get(user.id) ?? { blogIds: [] };

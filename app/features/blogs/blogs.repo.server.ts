@@ -353,9 +353,14 @@ export async function deleteLike(db: Db, blogId: string, userId: string): Promis
   return Number(result.numDeletedRows);
 }
 
-/** Sets the blogs' like and comment counts from their rows (after rows went without the counters moving). */
+/** Sets the blogs' like and comment counts, and their comments' like counts, from their rows (after rows went without the counters moving). */
 export async function recountLikesAndComments(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
+  await db
+    .updateTable('comments')
+    .set((eb) => ({ likes: eb.selectFrom('comment_likes').select((l) => l.fn.countAll<number>().as('n')).whereRef('comment_likes.comment_id', '=', 'comments.id') }))
+    .where('blog_id', 'in', ids)
+    .execute();
   await db
     .updateTable('blogs')
     .set((eb) => ({

@@ -36,6 +36,31 @@ function selectComments(db: Db) {
     ]);
 }
 
+/** A comment's place in its thread, and whose it is. */
+export interface ThreadPlace {
+  id: string;
+  user_id: string | null;
+  parent_id: string | null;
+  root_id: string;
+  depth: number;
+}
+
+/** Every comment of the threads where `userId` commented, on blogs that are not theirs (those go whole with the account). */
+export async function threadsCommentedIn(db: Db, userId: string): Promise<ThreadPlace[]> {
+  const roots = db
+    .selectFrom('comments')
+    .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
+    .select('comments.root_id')
+    .where('comments.user_id', '=', userId)
+    .where('blogs.owner_id', '<>', userId);
+  return db.selectFrom('comments').select(['id', 'user_id', 'parent_id', 'root_id', 'depth']).where('root_id', 'in', roots).execute();
+}
+
+/** Moves a comment to another place in its thread (only ever up: a parent that stays, a smaller depth). */
+export async function moveComment(db: Db, id: string, place: Pick<ThreadPlace, 'parent_id' | 'root_id' | 'depth'>): Promise<void> {
+  await db.updateTable('comments').set(place).where('id', '=', id).execute();
+}
+
 export async function insertComment(db: Db, comment: Insertable<Database['comments']>): Promise<void> {
   await db.insertInto('comments').values(comment).execute();
   await db

@@ -120,6 +120,52 @@ export async function replyToComment(ctx: ServiceContext, commentId: string, inp
   return insertComment(ctx, user.id, input, { blogId: comment.blog_id, blogOwnerId: comment.blog_owner_id, parent: comment });
 }
 
+/**
+ * Before an account goes, its comments go with it (the cascade), but what others answered under
+ * them stays: each such reply moves up to the nearest comment that stays, or to the top of the
+ * post, with its own replies under it as they were. Answers how many comments moved.
+ */
+export async function keepRepliesOfLeavingAccount(ctx: ServiceContext, userId: string): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const places = await repo.threadsCommentedIn(trx, userId);
+    const moves = placesWithout(places, userId);
+    for (const [id, place] of moves) await repo.moveComment(trx, id, place);
+    return moves.size;
+  });
+}
+
+/**
+ * The new places of the comments that stay when `userId`'s comments leave their threads: a
+ * comment's parent becomes its nearest ancestor not by `userId` (none: it starts a thread of its
+ * own), and its root and depth follow. Only the comments whose place changes are answered.
+ */
+export function placesWithout(places: readonly repo.ThreadPlace[], userId: string): Map<string, Pick<repo.ThreadPlace, 'parent_id' | 'root_id' | 'depth'>> {
+  const byId = new Map(places.map((place) => [place.id, place]));
+  const leaves = (id: string | null) => id !== null && byId.get(id)?.user_id === userId;
+  const parentOf = (place: repo.ThreadPlace) => {
+    let parent = place.parent_id;
+    while (leaves(parent)) parent = byId.get(parent!)!.parent_id;
+    return parent;
+  };
+  const placed = new Map<string, Pick<repo.ThreadPlace, 'parent_id' | 'root_id' | 'depth'>>();
+  const placeOf = (place: repo.ThreadPlace): Pick<repo.ThreadPlace, 'parent_id' | 'root_id' | 'depth'> => {
+    const known = placed.get(place.id);
+    if (known) return known;
+    const parentId = parentOf(place);
+    const parent = parentId === null ? undefined : byId.get(parentId);
+    const next = parent ? { parent_id: parent.id, root_id: placeOf(parent).root_id, depth: placeOf(parent).depth + 1 } : { parent_id: null, root_id: place.id, depth: 0 };
+    placed.set(place.id, next);
+    return next;
+  };
+  const moves = new Map<string, Pick<repo.ThreadPlace, 'parent_id' | 'root_id' | 'depth'>>();
+  for (const place of places) {
+    if (place.user_id === userId) continue;
+    const next = placeOf(place);
+    if (next.parent_id !== place.parent_id || next.root_id !== place.root_id || next.depth !== place.depth) moves.set(place.id, next);
+  }
+  return moves;
+}
+
 /** Its author edits a comment; it is then shown as "edited". */
 export async function editComment(ctx: ServiceContext, commentId: string, input: CommentInput): Promise<{ modifiedCount: number }> {
   const user = await assertCanComment(ctx);

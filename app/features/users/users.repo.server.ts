@@ -30,13 +30,14 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('user').where('id', '=', userId).execute();
 }
 
-/** Other writers' blogs the person liked or commented on (their counts move when the person goes). */
+/** Other writers' blogs the person liked, commented on or liked a comment on (their counts move when the person goes). */
 export async function blogsTouchedBy(db: Db, userId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('likes')
     .select('blog_id')
     .where('user_id', '=', userId)
     .union(db.selectFrom('comments').select('blog_id').where('user_id', '=', userId))
+    .union(db.selectFrom('comment_likes').innerJoin('comments', 'comments.id', 'comment_likes.comment_id').select('comments.blog_id').where('comment_likes.user_id', '=', userId))
     .execute();
   return rows.map((row) => row.blog_id);
 }
