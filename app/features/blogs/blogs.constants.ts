@@ -44,3 +44,9 @@ export const SEARCH_MAX_TERMS = 12;
 
 /** The fields a server draft keeps as text, as the canvas sends them and the draft row holds them (docs/decisions/070). */
 export const DRAFT_FIELDS = ['title', 'category', 'type', 'short_description', 'long_description', 'details', 'availability', 'photo_focus', 'mail', 'tags'] as const;
+
+/**
+ * The versions a post keeps, newest first (docs/decisions/070): its history lists them all, and a
+ * save drops what falls beyond, so a post edited daily for years does not keep every version.
+ */
+export const REVISIONS_KEPT = 100;

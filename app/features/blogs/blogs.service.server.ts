@@ -14,6 +14,7 @@ import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context'
 import { type BlogCardJson, type BlogJson, type BlogRow, presentBlog, toCard } from './blogs.presenter';
 import * as repo from './blogs.repo.server';
 import * as drafts from './drafts.repo.server';
+import { REVISIONS_KEPT } from './blogs.constants';
 import { BodyUnrenderable, renderMarkdown } from './markdown.server';
 
 // The blog page renders the body itself (it is cached with the page): routes reach it here.
@@ -128,6 +129,7 @@ async function keepRevision(db: ServiceContext['db'], row: Pick<BlogRow, 'id' | 
     mail_teaser: row.mail_teaser,
     created_at: at,
   });
+  await drafts.pruneRevisions(db, row.id, REVISIONS_KEPT);
 }
 
 async function insertBlog(ctx: ServiceContext, userId: string, now: string, input: CreateBlogInput, id: string): Promise<{ insertedId: string }> {

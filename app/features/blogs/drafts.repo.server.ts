@@ -56,6 +56,12 @@ export async function insertRevision(db: Db, row: Insertable<RevisionRow>): Prom
   await db.insertInto('blog_revisions').values(row).execute();
 }
 
+/** Drops a post's versions beyond its newest `keep`. */
+export async function pruneRevisions(db: Db, blogId: string, keep: number): Promise<void> {
+  const kept = db.selectFrom('blog_revisions').select('id').where('blog_id', '=', blogId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(keep);
+  await db.deleteFrom('blog_revisions').where('blog_id', '=', blogId).where('id', 'not in', kept).execute();
+}
+
 export async function countRevisions(db: Db, blogId: string): Promise<number> {
   const row = await db.selectFrom('blog_revisions').select((eb) => eb.fn.countAll<number>().as('n')).where('blog_id', '=', blogId).executeTakeFirstOrThrow();
   return Number(row.n);

@@ -8,6 +8,8 @@ import { getBlog, listBlogs, listPublicBlogRefs, updateBlog } from './blogs.serv
 import { cancelSchedule, discardDraft, getDraft, getDraftOfBlog, getLatestNewDraft, listOwnDrafts, saveDraft, scheduleDraft } from './drafts.service.server';
 import { compareRevisions, listRevisions, restoreRevision } from './revisions.service.server';
 import { createBlog } from './blogs.service.server';
+import { REVISIONS_KEPT } from './blogs.constants';
+import { countRevisions, insertRevision } from './drafts.repo.server';
 
 /** The writer's desk (docs/decisions/070): drafts on the server, scheduling and a post's versions. */
 describeOnDialects('drafts, scheduling and revisions on %s', (t) => {
@@ -108,5 +110,24 @@ describeOnDialects('drafts, scheduling and revisions on %s', (t) => {
     expect(await getBlog(ctx(null), insertedId)).toMatchObject({ title: 'First light', long_description: 'The sea was grey.' });
     expect((await listRevisions(ctx(writer), insertedId)).revisions).toHaveLength(4);
     await expect(restoreRevision(ctx(other), insertedId, revisions[2]!.id)).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('keeps the newest versions only: a save drops what falls beyond them', async () => {
+    const { insertedId } = await createBlog(ctx(writer), blogInput({ title: 'Version 0' }));
+    const db = t.deps.database.db;
+    // The first save's version and 99 more, a second apart, all before the next save.
+    const since = Date.now() - 86_400_000;
+    const first = await db.selectFrom('blog_revisions').selectAll().where('blog_id', '=', insertedId).executeTakeFirstOrThrow();
+    await db.updateTable('blog_revisions').set({ created_at: new Date(since).toISOString() }).where('id', '=', first.id).execute();
+    for (let n = 1; n < REVISIONS_KEPT; n++) {
+      await insertRevision(db, { ...first, id: randomUUID(), title: `Version ${n}`, created_at: new Date(since + n * 1_000).toISOString() });
+    }
+    expect(await countRevisions(db, insertedId)).toBe(REVISIONS_KEPT);
+    await updateBlog(ctx(writer), insertedId, { title: 'Newest' });
+    const { revisions } = await listRevisions(ctx(writer), insertedId);
+    expect(revisions).toHaveLength(REVISIONS_KEPT);
+    expect(revisions[0]!.title).toBe('Newest');
+    expect(revisions.map((r) => r.title)).not.toContain('Version 0');
+    expect(revisions.at(-1)!.title).toBe('Version 1');
   });
 });

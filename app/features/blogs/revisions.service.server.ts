@@ -3,13 +3,12 @@ import { AppError } from '~/lib/core/errors';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
 import { findVisibleBlog } from './blog-visibility.server';
+import { REVISIONS_KEPT } from './blogs.constants';
 import { UpdateBlogSchema } from './blogs.schema';
 import { updateBlog } from './blogs.service.server';
 import * as repo from './drafts.repo.server';
 import type { RevisionRow } from './drafts.repo.server';
 
-/** How many versions a post's history shows (the newest). */
-export const REVISIONS_LISTED = 100;
 
 export interface RevisionJson {
   id: string;
@@ -47,7 +46,7 @@ async function ownPost(ctx: ServiceContext, blogId: string) {
 /** A post's versions, newest first (docs/decisions/070). */
 export async function listRevisions(ctx: ServiceContext, blogId: string): Promise<{ title: string; revisions: RevisionJson[] }> {
   const blog = await ownPost(ctx, blogId);
-  return { title: blog.title, revisions: (await repo.listRevisions(ctx.db, blogId, REVISIONS_LISTED)).map(presentRevision) };
+  return { title: blog.title, revisions: (await repo.listRevisions(ctx.db, blogId, REVISIONS_KEPT)).map(presentRevision) };
 }
 
 async function revision(ctx: ServiceContext, blogId: string, id: string): Promise<RevisionRow> {
