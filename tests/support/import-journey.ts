@@ -216,6 +216,8 @@ export function describeFormatJourney(title: string, count: number, journey: For
           ['1', 'Thank you, reader 20.'],
           ['2', `${ARABIC_TEXT} 20`],
         ]);
+        // Each author, known here by name only, is named once (no handle of her own beside it).
+        expect(await thread.evaluateAll((items) => items.map((li) => li.querySelector('p.font-semibold')?.textContent?.split(/Reader 20|Mo Ving/).length))).toEqual([2, 2, 2]);
         await scrollToElement(thread.first());
         await screenshot(visitor.page, `import-formats-${journey.name}-thread`);
       }
