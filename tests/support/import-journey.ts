@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './auth';
 import { screenshot, scrollToElement, useBrowsers, waitForHydration } from './browser';
@@ -105,6 +105,19 @@ export async function movedTo(baseUrl: string, oldPath: string): Promise<string>
   return location;
 }
 
+/** Which edge of its box a one-line block's text sits against: a right-to-left paragraph's is the right. */
+export function textSide(block: Locator): Promise<'left' | 'right' | 'both' | 'neither'> {
+  return block.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const text = range.getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    const left = Math.abs(text.left - box.left) < 2;
+    const right = Math.abs(text.right - box.right) < 2;
+    return left && right ? 'both' : left ? 'left' : right ? 'right' : 'neither';
+  });
+}
+
 /** The pictures a post's page shows in its body and cover: each address, and whether our server serves it as an image. */
 export async function postPictures(page: Page, baseUrl: string): Promise<{ src: string; type: string | null }[]> {
   const sources = await page.locator('article > figure img, article .text-read img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src') ?? ''));
@@ -187,8 +200,20 @@ export function describeFormatJourney(title: string, count: number, journey: For
         [ODD.longTitle, LONG_TITLE_SHOWN, null],
       ] as const) {
         await visitor.page.goto(`${server.url}${await movedTo(server.url, journey.oldPath(n))}`);
-        expect(await visitor.page.locator('article h1').textContent()).toBe(heading);
-        if (text) expect(await visitor.page.locator('article .text-read p').first().textContent()).toBe(text);
+        const title = visitor.page.locator('article h1');
+        expect(await title.textContent()).toBe(heading);
+        const paragraph = visitor.page.locator('article .text-read p').first();
+        if (text) {
+          // Right to left on a left-to-right page: the title takes its direction from its words, the
+          // summary and the body's paragraph sit against the right edge.
+          expect(await paragraph.textContent()).toBe(text);
+          expect(await title.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+          expect(await textSide(visitor.page.locator('article header p.text-lede'))).toBe('right');
+          expect(await textSide(paragraph)).toBe('right');
+        } else if (n === ODD.emoji) {
+          expect(await title.evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+          expect(await textSide(paragraph)).toBe('left');
+        }
         if (n === ODD.arabic) await screenshot(visitor.page, `import-formats-${journey.name}-arabic`);
       }
 
@@ -211,10 +236,16 @@ export function describeFormatJourney(title: string, count: number, journey: For
         await visitor.page.goto(`${server.url}${await movedTo(server.url, journey.oldPath(20))}`);
         const thread = visitor.page.locator('[data-testid="comment"]');
         await thread.first().waitFor();
-        expect(await thread.evaluateAll((items) => items.map((li) => [li.getAttribute('data-depth'), li.querySelector('p.whitespace-pre-line')?.textContent ?? '']))).toEqual([
-          ['0', 'First comment on 20 🌅'],
-          ['1', 'Thank you, reader 20.'],
-          ['2', `${ARABIC_TEXT} 20`],
+        const comments = await thread.evaluateAll((items) =>
+          items.map((li) => {
+            const text = li.querySelector('p.whitespace-pre-line')!;
+            return [li.getAttribute('data-depth'), text.textContent, getComputedStyle(text).direction];
+          }),
+        );
+        expect(comments).toEqual([
+          ['0', 'First comment on 20 🌅', 'ltr'],
+          ['1', 'Thank you, reader 20.', 'ltr'],
+          ['2', `${ARABIC_TEXT} 20`, 'rtl'],
         ]);
         // Each author, known here by name only, is named once (no handle of her own beside it).
         expect(await thread.evaluateAll((items) => items.map((li) => li.querySelector('p.font-semibold')?.textContent?.split(/Reader 20|Mo Ving/).length))).toEqual([2, 2, 2]);

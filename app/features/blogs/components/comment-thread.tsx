@@ -144,7 +144,7 @@ function CommentCard({ comment, view }: { comment: CommentJson; view: ThreadView
         </div>
         {comment.removed ? <RemovedNotice reason={comment.removed.reason} /> : null}
         {comment.pending ? <WaitingNotice /> : null}
-        <p className="whitespace-pre-line break-words">{comment.commentText}</p>
+        <p dir="auto" className="whitespace-pre-line break-words">{comment.commentText}</p>
         <CommentTools comment={comment} view={view} />
       </div>
     </div>
