@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './auth';
@@ -46,6 +47,9 @@ export interface ImportSeen {
 export async function importThroughScreen(page: Page, baseUrl: string, file: string): Promise<ImportSeen> {
   await page.goto(`${baseUrl}/profile/import`);
   await waitForHydration(page);
+  // The file chooser offers the archive: its kind is among those the field accepts.
+  const accepted = ((await page.getByLabel('Archive').getAttribute('accept')) ?? '').split(',');
+  expect(accepted, 'the chooser offers the archive').toContain(path.extname(file).toLowerCase());
   await page.getByLabel('Archive').setInputFiles(file);
   await page.getByRole('button', { name: 'Read the archive' }).click();
   await page.getByText('Check how your categories map onto ours, then import.').waitFor({ timeout: 120_000 });
