@@ -218,8 +218,9 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
           <span className="badge badge-outline">{blog.type}</span>
           {blog.availability === 'Hidden' ? <HiddenBadge /> : null}
         </div>
-        <h1 className="mt-4 font-serif text-4xl font-bold leading-tight tracking-tight sm:text-5xl">{blog.title}</h1>
-        <p className="mt-4 font-serif text-lede opacity-85">{blog.short_description}</p>
+        {/* A title or summary in Arabic or Hebrew reads right to left on this left-to-right page. */}
+        <h1 dir="auto" className="mt-4 font-serif text-4xl font-bold leading-tight tracking-tight sm:text-5xl">{blog.title}</h1>
+        <p dir="auto" className="mt-4 font-serif text-lede opacity-85">{blog.short_description}</p>
         <div className="mt-6 flex items-center gap-3 border-y border-base-300 py-4 text-sm">
           <Avatar src={authorPhoto} alt="" size={44} />
           <div className="min-w-0">

@@ -59,7 +59,7 @@ export default function ProfileImport({ loaderData: { run, maxUploadMb }, action
           <input type="hidden" name="intent" value="upload" />
           <label className="flex flex-col gap-1">
             <span className="font-semibold">{IMPORT_TEXTS.archiveLabel}</span>
-            <input type="file" name="archive" required accept=".zip,.json,application/zip,application/json" className="file-input file-input-bordered w-full" />
+            <input type="file" name="archive" required accept=".zip,.json,.xml,application/zip,application/json,application/xml,text/xml" className="file-input file-input-bordered w-full" />
             <span className="text-sm opacity-80">{IMPORT_TEXTS.archiveHint(maxUploadMb)}</span>
           </label>
           <button type="submit" className="btn btn-primary self-start" disabled={navigation.state !== 'idle'}>

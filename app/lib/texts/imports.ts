@@ -1,9 +1,9 @@
 /** The import screen's words (docs/product.md#importing-from-another-platform). */
 export const IMPORT_TEXTS = {
   title: 'Import posts',
-  intro: 'Bring your posts from Ghost (its JSON export, alone or zipped with its images), a Jekyll or Hugo site (a zip), or another Afterglow site. Pictures, comments and old links come along.',
+  intro: 'Bring your posts from Ghost (its JSON export, alone or zipped with its images), WordPress (its .xml export), Substack or Medium (their export zips), a Jekyll or Hugo site (a zip), or another Afterglow site. Pictures, comments and old links come along.',
   archiveLabel: 'Archive',
-  archiveHint: (mb: number) => `A .zip or .json file of at most ${mb} MB. Larger archives can be imported by the site's operator.`,
+  archiveHint: (mb: number) => `A .zip, .json or .xml file of at most ${mb} MB. Larger archives can be imported by the site's operator.`,
   upload: 'Read the archive',
   progressLabel: 'Import progress',
   progress: (done: number, total: number, percent: number) => `${done} of ${total} items (${percent}%)`,

@@ -129,7 +129,8 @@ function CommentCard({ comment, view }: { comment: CommentJson; view: ThreadView
             {comment.isAuthor ? <span className="badge badge-primary badge-sm" data-testid="author-badge">{MESSAGES.authorBadge}</span> : null}
             {comment.pinned ? <span className="badge badge-outline badge-sm">{MESSAGES.pinnedBadge}</span> : null}
             {comment.hidden ? <span className="badge badge-hidden badge-sm" data-testid="hidden-badge">{MESSAGES.hiddenBadge}</span> : null}
-            {comment.remote ? <span className="text-sm font-normal opacity-75">{comment.remote.handle}</span> : null}
+            {/* An imported comment's author has a name and no handle of her own: the name is not shown twice. */}
+            {comment.remote && comment.remote.handle !== comment.userName ? <span className="text-sm font-normal opacity-75">{comment.remote.handle}</span> : null}
             <span className="whitespace-nowrap text-sm font-normal opacity-75">
               <LocalTime iso={comment.commentedAt} withTime />
               {comment.edited ? ` · ${MESSAGES.edited}` : null}
@@ -143,7 +144,7 @@ function CommentCard({ comment, view }: { comment: CommentJson; view: ThreadView
         </div>
         {comment.removed ? <RemovedNotice reason={comment.removed.reason} /> : null}
         {comment.pending ? <WaitingNotice /> : null}
-        <p className="whitespace-pre-line break-words">{comment.commentText}</p>
+        <p dir="auto" className="whitespace-pre-line break-words">{comment.commentText}</p>
         <CommentTools comment={comment} view={view} />
       </div>
     </div>

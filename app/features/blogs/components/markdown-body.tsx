@@ -20,6 +20,9 @@ const TYPOGRAPHY = [
   '[&_table]:my-6 [&_table]:block [&_table]:max-w-full [&_table]:overflow-x-auto [&_table]:font-sans [&_table]:text-base [&_td]:[overflow-wrap:normal] [&_th]:border [&_th]:border-base-300 [&_th]:px-3 [&_th]:py-1 [&_td]:border [&_td]:border-base-300 [&_td]:px-3 [&_td]:py-1',
   '[&_img]:my-6 [&_img]:h-auto [&_img]:max-w-full [&_img]:rounded-box [&_hr]:my-6 [&_hr]:border-base-300',
   '[&_figure]:my-6 [&_figure_img]:my-0 [&_figcaption]:mt-2 [&_figcaption]:font-sans [&_figcaption]:text-sm [&_figcaption]:opacity-80',
+  // Each block takes its direction from its own first letters (as dir="auto" would), so a paragraph
+  // in Arabic or Hebrew reads and aligns right to left, and its full stop sits at its end.
+  '[&_:is(p,li,h1,h2,h3,h4,h5,h6,blockquote,figcaption)]:[unicode-bidi:plaintext]',
 ].join(' ');
 
 const COPY = 'Copy';
