@@ -36,7 +36,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     Achievements.ready,
   ]);
   const viewer = context.shown.viewer;
-  return { signedIn: !!context.user, ...recent, figures, subscription: subscription && viewer && { ...subscription, email: viewer.subscriptionEmail(subscription.email) } };
+  return { signedIn: !!context.user, ...recent, figures, subscription: subscription && viewer && { ...subscription, email: viewer.subscriptionEmail } };
 }
 
 /** The newsletter form posted without JavaScript lands here and is answered on the same page. */

@@ -33,6 +33,7 @@ describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s
   let blogId = '';
   let authorId = '';
   const sessions: ApiSession[] = [];
+  const emails: string[] = [];
   /** The pages the viewer memo keeps (docs/decisions/059): every one is compared below. */
   let keptPages: KeptRead[] = [];
 
@@ -56,6 +57,7 @@ describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s
         expect(res.status, await res.clone().text()).toBe(200);
       }
       sessions.push(session);
+      emails.push(email);
     }
     // The blog is the first viewer's; the other two read it, neither having liked it.
     const created = await fetch(`${kept.url}/api/blogs`, {
@@ -112,6 +114,7 @@ describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s
   });
 
   it('fills a render kept for one reader in for another, exactly as a render of their own', async () => {
+    let again = 0;
     for (const path of sharedPaths()) {
       // The second viewer's visit makes the render; the third's is filled in from it.
       const first = await page(kept, path, sessions[1]!);
@@ -122,10 +125,27 @@ describe.each(TEST_DIALECTS)('signed-in pages filled in from a kept render on %s
       expect(second.body).toContain('Sam \\ &quot;Slash&quot; &amp;amp; Co');
       // The viewer memo's pages are sent again to the same reader without their loaders, filled anew.
       if (keptPages.some((read) => read.pattern.test(path))) {
-        const again = await page(kept, path, sessions[2]!);
-        expect(again.render, path).toBe('again');
-        expectSamePage(again, await page(fresh, path, sessions[2]!), `${path} again`);
+        const sentAgain = await page(kept, path, sessions[2]!);
+        expect(sentAgain.render, path).toBe('again');
+        expectSamePage(sentAgain, await page(fresh, path, sessions[2]!), `${path} again`);
+        again++;
       }
+    }
+    console.log(`viewer slots (${dialect}): ${sharedPaths().length} pages rendered once for two readers, the second filled in from the first's render; ${again} sent again by the viewer memo; all equal to plain renders`);
+  });
+
+  it('shares the home and the newsletter page between two subscribed readers: each one’s address is filled in', async () => {
+    for (const email of [emails[1]!, emails[2]!]) {
+      const res = await fetch(`${kept.url}/api/subscribers`, { method: 'POST', headers: { origin: kept.url, 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+    for (const path of ['/', '/newsletter']) {
+      const first = await page(kept, path, sessions[1]!);
+      const second = await page(kept, path, sessions[2]!);
+      expect([first.render, second.render], path).toEqual(['new', 'kept']);
+      expectSamePage(second, await page(fresh, path, sessions[2]!), `${path} subscribed`);
+      expectSamePage(first, await page(fresh, path, sessions[1]!), `${path} subscribed`);
+      expect(second.body).toContain(`open the link we mailed to <!-- -->${emails[2]}`);
     }
   });
 

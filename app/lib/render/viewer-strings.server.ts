@@ -22,8 +22,8 @@ export interface ShownViewer {
   readonly wishlistPath: string;
   /** The bell for this many unread: whether any is unread picks the render, the figure and label are filled in (docs/decisions/062). */
   bell(unread: number): ViewerBell;
-  /** The address the viewer's own newsletter subscription is kept under. */
-  subscriptionEmail(email: string): string;
+  /** The address the viewer's newsletter subscription is kept under: their email, lower-cased, as the newsletter looks it up. */
+  readonly subscriptionEmail: string;
 }
 
 export interface ViewerBell {
@@ -57,7 +57,10 @@ export function shownStringsOf(user: SessionUser | null, requestId: string, temp
       const badge = unread > 99 ? '99+' : String(unread);
       return { unread: unread > 0, badge: slots.slot(badge), label: slots.slot(`Notifications, ${badge} unread`) };
     },
-    subscriptionEmail: (email) => slots.slot(email),
+    // Slotted when a page shows it, so other pages' placeholders keep their numbers.
+    get subscriptionEmail() {
+      return slots.slot(user.email.toLowerCase());
+    },
   };
   return { shown: { requestId: slots.slot(requestId), viewer }, slots };
 }
