@@ -71,6 +71,15 @@ zones.push({
   message: 'Routes call services (or a form adapter, *-form.server.ts), never repos or other server modules (docs/decisions/057).',
 });
 
+// A viewer's own strings are slotted in one place, ./app/lib/render/viewer-strings.server.ts, and
+// reach loaders through `context.shown` (docs/decisions/078): the page code cannot make a slot, so
+// none can forget one or slot a value it derived from another.
+zones.push({
+  target: ['./app/routes', './app/features', './app/components', './app/root.tsx'],
+  from: ['./app/lib/render/viewer-slots.server.ts', './app/lib/render/viewer-strings.server.ts'],
+  message: "A viewer's strings come from context.shown, declared in app/lib/render/viewer-strings.server.ts (docs/decisions/078).",
+});
+
 // File names (decision 035): kebab-case parts joined by dots, `<subject>.<role>[.server].ts`; a
 // feature's own files carry its folder's (plural) name, never the singular; API tests sit beside
 // the API (server/http/api/<resource>.api.test.ts) and each API module is named after the feature it
@@ -129,6 +138,16 @@ export default tseslint.config(
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The slots' own method, by any other road than an import (a cast of the context's `slots`).
+    files: ['app/routes/**', 'app/features/**', 'app/components/**', 'app/root.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='slot']", message: "A viewer's strings come from context.shown, declared in app/lib/render/viewer-strings.server.ts (docs/decisions/078)." },
+      ],
     },
   },
   {

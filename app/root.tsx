@@ -19,13 +19,10 @@ import { NavProgress } from './components/nav-progress';
 import { onDemand } from './components/on-demand';
 import { SiteFooter } from './components/site-footer';
 import { SiteNav } from './components/site-nav';
-import { DEFAULT_AVATAR } from './components/avatar';
 import type { MenuUser } from './components/user-menu';
 import { canModerate } from './features/moderation/moderation.service.server';
 import { countUnreadNotifications } from './features/notifications/notifications.service.server';
-import type { BellState } from './components/notification-bell';
 import { clearFlashCookie, readFlash } from '~/lib/page/flash.server';
-import { displayName } from '~/lib/core/display-name';
 import { useNonce } from '~/lib/render/nonce';
 import { siteBaseUrl } from '~/lib/page/site-url.server';
 import { THEME_BOOT_SCRIPT } from '~/lib/page/theme';
@@ -43,41 +40,24 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { user, deps, slots } = context;
-  // What the page shows of the viewer, each whole, as slots: a signed-in document is rendered as
-  // a template the viewer's strings are filled into (decision 043).
-  const menuUser: MenuUser | null = user
-    ? {
-        name: slots.slot(displayName(user.name)),
-        email: slots.slot(user.email),
-        // The default avatar named here rather than by the menu: with or without a photo, the page is the same.
-        photo: slots.slot(user.image || DEFAULT_AVATAR),
-        // Only the part after the path's start: a link resolves a `to` that does not start with '/'.
-        wishlistPath: `/wishList/${slots.slot(encodeURIComponent(user.email))}`,
-        canModerate: await canModerate(context.service),
-      }
+  const { deps, shown } = context;
+  const { viewer } = shown;
+  // The viewer's strings come from `shown`, whole: in a signed-in document each is a slot of a
+  // render other viewers share (decisions 043, 078).
+  const menuUser: MenuUser | null = viewer
+    ? { name: viewer.name, email: viewer.email, photo: viewer.photo, wishlistPath: viewer.wishlistPath, canModerate: await canModerate(context.service) }
     : null;
   const flash = readFlash(request);
-  const requestId = slots.slot(context.requestId);
   const body = {
     user: menuUser,
-    bell: user ? bellState(await countUnreadNotifications(context.service), slots) : null,
+    // The count comes from a per-member memo: a page costs no query for it (docs/decisions/062).
+    bell: viewer ? viewer.bell(await countUnreadNotifications(context.service)) : null,
     siteName: deps.config.SITE_NAME,
     siteUrl: siteBaseUrl(deps.config.PUBLIC_URL, request),
-    requestId,
-    flash: flash ? { ...flash, id: requestId } : null,
+    requestId: shown.requestId,
+    flash: flash ? { ...flash, id: shown.requestId } : null,
   };
   return flash ? data(body, { headers: { 'Set-Cookie': clearFlashCookie() } }) : body;
-}
-
-/**
- * Whether anything is unread picks the kept render; the figure and the label are slots, so
- * members with 2 and with 5 unread share it (decision 043). The count comes from a per-member
- * memo: a page costs no query for it (docs/decisions/062).
- */
-function bellState(unread: number, slots: Route.LoaderArgs['context']['slots']): BellState {
-  const badge = unread > 99 ? '99+' : String(unread);
-  return { unread: unread > 0, badge: slots.slot(badge), label: slots.slot(`Notifications, ${badge} unread`) };
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {

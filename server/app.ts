@@ -30,8 +30,13 @@ declare module 'react-router' {
     user: import('~/lib/core/service-context').SessionUser | null;
     nonce: string;
     requestId: string;
-    /** The viewer's strings as placeholders in a signed-in document's render (decision 043). */
-    slots: import('~/lib/render/viewer-slots.server').ViewerSlots;
+    /**
+     * What a page shows of its viewer and request, as placeholders in a signed-in document's
+     * render: loaders show these, never their own copies (decisions 043, 078).
+     */
+    shown: import('~/lib/render/viewer-strings.server').ShownStrings;
+    /** The placeholders `shown` holds, filled in by entry.server. */
+    slots: import('~/lib/render/viewer-slots.server').FilledSlots;
     /** Set when the viewer memo may keep this page's answer: entry.server leaves it there (decision 059). */
     viewerCapture?: import('./http/middleware/viewer-memo.server').ViewerCapture;
     clientIp: string;

@@ -1,4 +1,4 @@
-export const DEFAULT_AVATAR = '/images/default-avatar.svg';
+import { DEFAULT_AVATAR } from '~/lib/core/display-name';
 
 /** A round user photo, or the default avatar when the user has none (docs/product.md#navigation-bar). */
 export function Avatar({ src, alt, size = 40, fetchPriority }: { src?: string | null; alt: string; size?: number; fetchPriority?: 'low' }) {

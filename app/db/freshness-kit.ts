@@ -59,3 +59,29 @@ export const blogsCommentedBy = (column: string, by: string): StaleTarget => ({ 
 /** Any row added, changed or removed. */
 export const ROWS: RowChanges = { insert: true, delete: true, update: true };
 export const updateOf = (...columns: string[]): RowChanges => ({ update: columns });
+
+/**
+ * Whose signed-in kept pages a write to a table makes stale (the viewer memo,
+ * server/http/middleware/viewer-memo.server.ts; docs/decisions/076, 078). Every table in the
+ * schema is classified by the feature that owns it, in its `<feature>.freshness.ts`
+ * (`ViewerWrites`), and ./viewer-writes.server.ts makes the SQLite change watch and the
+ * PostgreSQL triggers from the gathered list:
+ * - `followed`: every change moves a blog's revision or the lists version (the rules above),
+ *   which the memo compares already;
+ * - `unshown`: bookkeeping no kept page shows;
+ * - `ownRowsOf(column)`: a row shown only on the pages of the person `column` names (their
+ *   follow button, their wishlist marks, their bell): a change makes that person's kept pages
+ *   stale;
+ * - `everyone`: a change may show on anyone's kept page (a role, a standing, a profile): it makes
+ *   every reader's kept pages stale. A table no feature classifies is treated so too, and
+ *   viewer-writes.test.ts fails on it.
+ */
+export type ViewerWrite = { kind: 'followed' } | { kind: 'unshown' } | { kind: 'everyone' } | { kind: 'own'; column: string };
+
+/** Table → its class, for the tables a feature owns. */
+export type ViewerWrites = Readonly<Record<string, ViewerWrite>>;
+
+export const followed: ViewerWrite = { kind: 'followed' };
+export const unshown: ViewerWrite = { kind: 'unshown' };
+export const everyone: ViewerWrite = { kind: 'everyone' };
+export const ownRowsOf = (column: string): ViewerWrite => ({ kind: 'own', column });

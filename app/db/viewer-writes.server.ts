@@ -2,51 +2,24 @@ import { createHash } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { VIEWER_WRITES } from './freshness';
 
 /**
  * Which writes a signed-in reader's kept page (server/http/middleware/viewer-memo.server.ts) must
- * hear of, and whose pages they concern (docs/decisions/076). One list for both dialects: the
- * SQLite change watch reads it, and it is made into triggers for the other writers (PostgreSQL's
- * other instances, an operator's script).
- *
- * - `FOLLOWED_TABLES`: every change moves a blog's revision or the lists version (freshness.ts),
- *   which the memo compares already;
- * - `UNSHOWN_TABLES`: background bookkeeping no kept page shows;
- * - `OWN_TABLES`: a row shown only on the pages of the person its column names (their follow
- *   button, their wishlist marks, their bell): a change there makes stale that person's kept
- *   pages only;
- * - any other table: a change may show on anyone's kept page (a role, a standing, a profile): it
- *   makes every reader's kept pages stale.
+ * hear of, and whose pages they concern (docs/decisions/076). Each feature classifies its own
+ * tables in its `<feature>.freshness.ts`, gathered in ./freshness.ts (`VIEWER_WRITES`, the
+ * classes are explained in ./freshness-kit.ts, docs/decisions/078). One list for both dialects:
+ * the SQLite change watch reads it, and it is made into triggers for the other writers
+ * (PostgreSQL's other instances, an operator's script). A table no feature classifies (one a
+ * migration just added) is everyone's: a change to it makes every reader's kept pages stale.
  */
-export const FOLLOWED_TABLES: ReadonlySet<string> = new Set([
-  'blogs', 'comments', 'likes', 'content_version_stripes', 'content_versions',
-  // Its inserts and deletes revise the comment's blog; it is never updated.
-  'comment_likes',
-  // A post's tags are written with its `tags_text`, which moves its revision and the lists (docs/decisions/069).
-  'tags', 'blog_tags',
-]);
-
-export const UNSHOWN_TABLES: ReadonlySet<string> = new Set([
-  'jobs', 'mail_queue', 'mail_messages', 'blog_views_daily',
-  // Who is in a notification's group: on the notifications page only (the bell counts notifications).
-  'notification_actors',
-  'kysely_migration', 'kysely_migration_lock',
-  // A post's versions (its history page), an import's bookkeeping and old addresses (answered as
-  // redirects, never as a page), federation's keys, store and reply ids (docs/decisions/068, 070, 072).
-  'blog_revisions', 'import_runs', 'import_items', 'legacy_paths', 'actor_keys', 'fedify_kv', 'remote_replies',
-  // Passkeys are listed on the account page only, which no memo keeps.
-  'passkey',
-]);
-
+const tablesOf = (kind: 'followed' | 'unshown') => new Set([...VIEWER_WRITES].filter(([, write]) => write.kind === kind).map(([table]) => table));
+export const FOLLOWED_TABLES: ReadonlySet<string> = tablesOf('followed');
+export const UNSHOWN_TABLES: ReadonlySet<string> = tablesOf('unshown');
 /** Table → the column naming the one person whose pages show its rows. */
-export const OWN_TABLES: ReadonlyMap<string, string> = new Map([
-  ['follows', 'follower_id'], // the follow button; a writer's follower count is on the author page, which no memo keeps
-  ['wishlist', 'user_id'],
-  ['notifications', 'recipient_id'], // the bell's unread count
-  ['notification_settings', 'user_id'],
-  ['blog_drafts', 'owner_id'], // the writer's own drafts (docs/decisions/070)
-  ['exports', 'user_id'], // the writer's own exports (docs/decisions/074)
-]);
+export const OWN_TABLES: ReadonlyMap<string, string> = new Map(
+  [...VIEWER_WRITES].flatMap(([table, write]) => (write.kind === 'own' ? [[table, write.column] as const] : [])),
+);
 
 /** Kept users' generations; one forgotten makes every kept page stale (it may have moved). */
 const KEPT_USERS = 100_000;

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeOnDialects } from '#test/dialects';
+import { VIEWER_WRITES } from './freshness';
 import { FOLLOWED_TABLES, OWN_TABLES, syncViewerWriteTriggers, UNSHOWN_TABLES } from './viewer-writes.server';
 
 /**
@@ -16,6 +17,24 @@ describeOnDialects('writes a kept signed-in page hears of on %s', (t, dialect) =
       where t.tgname like 'viewer\\_w\\_%' and not t.tgisinternal and n.nspname = current_schema()`.execute(db());
     return new Map(rows.map((row) => [row.table, row.name]));
   };
+
+  it('has every table of the migrated schema classified by a feature (docs/decisions/078)', async () => {
+    const { rows } =
+      dialect === 'postgres'
+        ? await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(db())
+        : await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db());
+    expect(rows.length, 'the schema is migrated').toBeGreaterThan(30);
+    const unclassified = rows.map((row) => row.name).filter((name) => !name.startsWith('sqlite_') && !VIEWER_WRITES.has(name));
+    expect(unclassified, 'classify each in its feature\'s <feature>.freshness.ts (followed, unshown, ownRowsOf or everyone)').toEqual([]);
+    // Every own table's person column exists.
+    for (const [table, column] of OWN_TABLES) {
+      const { rows: found } =
+        dialect === 'postgres'
+          ? await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table} and column_name = ${column}`.execute(db())
+          : await sql<{ name: string }>`select name from pragma_table_info(${table}) where name = ${column}`.execute(db());
+      expect(found.length, `${table}.${column}`).toBe(1);
+    }
+  });
 
   it.runIf(dialect === 'postgres')('notifies from every table but the followed and unshown ones, a new table included', async () => {
     const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(db());

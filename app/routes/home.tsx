@@ -35,8 +35,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     NewsletterSection.ready,
     Achievements.ready,
   ]);
-  // The reader's own address is a slot of the page (decision 043).
-  return { signedIn: !!context.user, ...recent, figures, subscription: subscription && { ...subscription, email: context.slots.slot(subscription.email) } };
+  const viewer = context.shown.viewer;
+  return { signedIn: !!context.user, ...recent, figures, subscription: subscription && viewer && { ...subscription, email: viewer.subscriptionEmail } };
 }
 
 /** The newsletter form posted without JavaScript lands here and is answered on the same page. */

@@ -27,7 +27,10 @@ export const action = defineAction<Route.ActionArgs>()(
 );
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { subscription: await findMySubscription(context.service) };
+  const subscription = await findMySubscription(context.service);
+  const viewer = context.shown.viewer;
+  // The reader's address as a slot: every subscribed reader shares the page's render (decision 078).
+  return { subscription: subscription && viewer && { ...subscription, email: viewer.subscriptionEmail } };
 }
 
 /** The newsletter section alone (docs/product.md#routes). */

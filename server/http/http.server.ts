@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import type { AppLoadContext } from 'react-router';
 import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
 import { MESSAGES } from '~/lib/texts/messages';
-import { ViewerSlots } from '~/lib/render/viewer-slots.server';
+import { shownStringsOf } from '~/lib/render/viewer-strings.server';
 import { RETRY_AFTER_SECONDS } from './api/errors.server';
 import { serveUploads } from './api/images.api.server';
 import { createApi } from './api/index.server';
@@ -132,7 +132,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       requestId: c.get('requestId'),
       // A document (not React Router's `.data` answer) for a signed-in viewer is rendered as a
       // template and filled in by entry.server, unless renders are not kept (decision 043).
-      slots: new ViewerSlots(user !== null && deps.renderMemo.enabled && !c.req.path.endsWith('.data')),
+      ...shownStringsOf(user, c.get('requestId'), deps.renderMemo.enabled && !c.req.path.endsWith('.data')),
       viewerCapture: c.get('viewerCapture'),
       clientIp: c.get('clientIp'),
       formPost: c.req.method !== 'GET' && c.req.method !== 'HEAD',

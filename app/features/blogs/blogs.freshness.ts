@@ -1,4 +1,4 @@
-import { blog, blogOf, blogsCommentedBy, blogsOfWriter, type FreshnessRule, ownRevision, ROWS, scope, updateOf } from '~/db/freshness-kit';
+import { blog, blogOf, blogsCommentedBy, blogsOfWriter, followed, type FreshnessRule, ownRevision, ownRowsOf, ROWS, scope, unshown, updateOf, type ViewerWrites } from '~/db/freshness-kit';
 
 /**
  * What the blogs feature's tables make stale (docs/decisions/055, 071): blogs, their comments,
@@ -35,3 +35,24 @@ export const BLOGS_FRESHNESS: readonly FreshnessRule[] = [
   // comments and views show nowhere there.
   { table: 'blogs', on: { insert: true, delete: true, ...updateOf(...POST_END_COLUMNS) }, stale: [blogsOfWriter('owner_id')] },
 ];
+
+/** Whose signed-in kept pages a write to the blogs feature's tables makes stale (docs/decisions/076, 078). */
+export const BLOGS_VIEWER_WRITES: ViewerWrites = {
+  blogs: followed,
+  comments: followed,
+  likes: followed,
+  // Its inserts and deletes revise the comment's blog; it is never updated.
+  comment_likes: followed,
+  blog_views_daily: unshown,
+  // SQLite's search index and its shadow tables (docs/decisions/012): written only by the blogs
+  // table's own triggers, with the blog.
+  blogs_fts: followed,
+  blogs_fts_data: followed,
+  blogs_fts_idx: followed,
+  blogs_fts_docsize: followed,
+  blogs_fts_config: followed,
+  // A post's versions: its history page, which no memo keeps (docs/decisions/070).
+  blog_revisions: unshown,
+  // The writer's own drafts (docs/decisions/070).
+  blog_drafts: ownRowsOf('owner_id'),
+};

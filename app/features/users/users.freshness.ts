@@ -1,4 +1,4 @@
-import { blogsOfPerson, type FreshnessRule, scope, updateOf } from '~/db/freshness-kit';
+import { blogsOfPerson, everyone, type FreshnessRule, scope, unshown, updateOf, type ViewerWrites } from '~/db/freshness-kit';
 
 /**
  * What the users feature's tables (and better-auth's user and session) make stale
@@ -15,3 +15,18 @@ export const USERS_FRESHNESS: readonly FreshnessRule[] = [
   { table: 'session', on: { delete: true, update: true }, stale: [scope('sessions')] },
   { table: 'user', on: { delete: true, ...updateOf('name', 'email', 'image') }, stale: [scope('sessions')] },
 ];
+
+/**
+ * Whose signed-in kept pages a write to the users feature's tables, and better-auth's, makes
+ * stale (docs/decisions/076, 078): a shown name, photo or session is anyone's page.
+ */
+export const USERS_VIEWER_WRITES: ViewerWrites = {
+  user: everyone,
+  profiles: everyone,
+  session: everyone,
+  account: everyone,
+  verification: everyone,
+  twoFactor: everyone,
+  // Passkeys are listed on the account page only, which no memo keeps.
+  passkey: unshown,
+};

@@ -3,16 +3,16 @@ import { randomBytes } from 'node:crypto';
 /**
  * Signed-in pages as templates (docs/decisions/043). A signed-in page differs from the next
  * viewer's copy in a few strings: the viewer's name, email and photo, their wishlist's address,
- * the request's id and CSP nonce. In a document request the root loader hands React a placeholder
- * for each of them instead of the value (`slot`), so the rendered page is the same for every
+ * the request's id and CSP nonce (./viewer-strings.server.ts declares them). In a document
+ * request the context hands loaders a placeholder for each of them instead of the value (`slot`), so the rendered page is the same for every
  * viewer whose page shows the same things (the render memo in entry.server keeps it), and the
  * values are written in as the page leaves (`fillTemplate`), escaped for where each placeholder
  * stands: as text or an attribute (React's escaping) or inside React Router's data script (a JSON
  * string inside a JSON string, then React Router's script escaping).
  *
  * A placeholder stands for a whole value only: code that derives something from a slotted value
- * (its first letter, its URL-encoded form, its length) would derive it from the placeholder. So the
- * loader derives what the page shows (display name, wishlist path) and slots each result;
+ * (its first letter, its URL-encoded form, its length) would derive it from the placeholder. So
+ * ./viewer-strings.server.ts derives what the page shows (display name, wishlist path) and slots each result;
  * tests/security/viewer-slots.security.test.ts compares filled pages with plain renders.
  */
 
@@ -21,7 +21,14 @@ const PROCESS_TAG = `agslot${randomBytes(9).toString('hex')}`;
 const placeholder = (index: number) => `${PROCESS_TAG}i${index}x`;
 const PLACEHOLDER = new RegExp(`${PROCESS_TAG}i(\\d+)x`, 'g');
 
-export class ViewerSlots {
+/** What entry.server sees of a request's slots: it fills them, it makes none. */
+export interface FilledSlots {
+  readonly used: boolean;
+  valuesWith(nonce: string): string[];
+}
+
+/** Made only by ./viewer-strings.server.ts, which declares the strings that are slotted. */
+export class ViewerSlots implements FilledSlots {
   private readonly values: string[] = [];
 
   /** `active`: a signed-in document request, whose render is filled in by entry.server. */
