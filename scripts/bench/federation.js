@@ -197,6 +197,7 @@ async function main() {
       `| alone, sink answering at once | ${settled.byType.Create ?? 0} Create (${expected} expected; most at one instance: ${settled.createsMostAtOneInstance}) | ${settled.personal} | ${(alone.ms / 1000).toFixed(1)} s | ${Math.round(expected / (alone.ms / 1000))} | ${aloneCpuMs} | ${peakRssMb} |`,
       `| during the page bench, sink answering in ${delayMs} ms | ${during.byType.Create ?? 0} Create | ${during.personal} | ${(during.ms / 1000).toFixed(1)} s | ${Math.round(expected / (during.ms / 1000))} | | ${livePeakRssMb} |`,
       '',
+      `most deliveries under way at once (as the sink saw them): ${settled.maxInFlight} alone, ${during.maxInFlight} during the page bench`,
       `signatures verified on a sample: ${settled.verified} verified, ${settled.unverified} not${settled.verifyErrors.length ? ` (${settled.verifyErrors[0]})` : ''}`,
       `activity types received (delivery alone): ${Object.entries(settled.byType).map(([t, n]) => `${t} ${n}`).join(', ')}`,
       '',

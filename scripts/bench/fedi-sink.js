@@ -17,7 +17,8 @@ const instances = Number(args.instances);
 const toVerify = Number(args.verify);
 let delayMs = 0;
 
-const stats = { posts: 0, shared: 0, personal: 0, byType: {}, createByPort: {}, firstAt: null, lastAt: null, verified: 0, unverified: 0, verifyErrors: [] };
+let inFlight = 0;
+const stats = { maxInFlight: 0, posts: 0, shared: 0, personal: 0, byType: {}, createByPort: {}, firstAt: null, lastAt: null, verified: 0, unverified: 0, verifyErrors: [] };
 // The app is on loopback too: its actor documents may be fetched from there.
 const documentLoader = getDocumentLoader({ allowPrivateAddress: true });
 
@@ -60,7 +61,12 @@ function onDelivery(port) {
       stats.firstAt ??= now;
       stats.lastAt = now;
       if (stats.posts <= toVerify) void verifySample(req, body, port);
-      const answer = () => res.writeHead(202, { 'content-type': 'text/plain' }).end('accepted');
+      inFlight++;
+      stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+      const answer = () => {
+        inFlight--;
+        res.writeHead(202, { 'content-type': 'text/plain' }).end('accepted');
+      };
       if (delayMs > 0) setTimeout(answer, delayMs);
       else answer();
     });
@@ -88,7 +94,7 @@ const control = await listen((req, res) => {
     delayMs = Number(url.searchParams.get('ms') ?? 0);
     res.writeHead(204).end();
   } else if (url.pathname === '/reset') {
-    Object.assign(stats, { posts: 0, shared: 0, personal: 0, byType: {}, createByPort: {}, firstAt: null, lastAt: null });
+    Object.assign(stats, { maxInFlight: 0, posts: 0, shared: 0, personal: 0, byType: {}, createByPort: {}, firstAt: null, lastAt: null });
     res.writeHead(204).end();
   } else {
     const { createByPort, ...rest } = stats;
