@@ -209,15 +209,15 @@ export async function freshSite({ blogs, env: extra = {} }) {
   const scratch = process.env.DATABASE_URL ? await scratchPostgres(process.env.DATABASE_URL, 'afterglow_bench') : null;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'afterglow-bench-'));
   const env = { DATA_DIR: dataDir, ...(scratch ? { DATABASE_URL: scratch.url } : {}), ...extra };
-  const seeded = await seed({ blogs, env: { ...process.env, ...env }, log: false });
-  return {
-    env,
-    dataDir,
-    dialect: scratch ? 'postgres' : 'sqlite',
-    seeded,
-    async remove() {
-      await scratch?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const remove = async () => {
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    const seeded = await seed({ blogs, env: { ...process.env, ...env }, log: false });
+    return { env, dataDir, dialect: scratch ? 'postgres' : 'sqlite', seeded, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
 }
