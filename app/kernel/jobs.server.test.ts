@@ -25,6 +25,30 @@ describeOnDialects('the job runner on %s', (t) => {
     expect(await drainJobs(ctx, registry)).toMatchObject({ claimed: 0 });
   });
 
+  it('runs jobs of a kind with a concurrency beside each other, up to it, and a one-at-a-time kind alone', async () => {
+    let active = 0;
+    let most = 0;
+    const crowded: string[] = [];
+    const work = (name: string) => async () => {
+      active++;
+      most = Math.max(most, active);
+      if (name === 'alone' && active > 1) crowded.push(name);
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      if (name === 'alone' && active > 1) crowded.push(name);
+      active--;
+    };
+    const wide = defineJob({ kind: 'test:wide', payload: z.object({ n: z.number() }), concurrency: 3, run: work('wide') });
+    const alone = defineJob({ kind: 'test:alone', payload: z.object({ n: z.number() }), run: work('alone') });
+    const registry = new JobRegistry([wide, alone]);
+    const ctx = at('2026-12-01T11:00:00.000Z');
+    for (let n = 0; n < 6; n++) await enqueueJob(ctx, wide, { n });
+    for (let n = 0; n < 2; n++) await enqueueJob(ctx, alone, { n });
+    expect(await runJobBatch(ctx, registry, { worker: 'w', limit: 20, leaseMs: 60_000 })).toMatchObject({ claimed: 8, done: 8 });
+    expect(most).toBe(3);
+    expect(crowded).toEqual([]);
+    expect((await rows('test:wide')).every((r) => r.status === 'done')).toBe(true);
+  });
+
   it('waits for run_at, retries a failure with a doubling wait, and gives up after the last attempt', async () => {
     let runs = 0;
     const flaky = defineJob({ kind: 'test:flaky', payload: z.object({}), maxAttempts: 3, retryMs: 1000, run: async () => {

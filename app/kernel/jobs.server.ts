@@ -27,6 +27,11 @@ export interface JobDefinition<P = unknown> {
   maxAttempts: number;
   /** The wait after the first failure; it doubles with each further one, up to MAX_BACKOFF_MS. */
   retryMs: number;
+  /**
+   * How many jobs of this kind one worker runs at once (1: one after another). For work that
+   * mostly waits on another server, as a delivery does (docs/decisions/082).
+   */
+  concurrency: number;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 8;
@@ -41,8 +46,9 @@ export function defineJob<P>(def: {
   run: (ctx: ServiceContext, payload: P, job: JobRun) => Promise<void>;
   maxAttempts?: number;
   retryMs?: number;
+  concurrency?: number;
 }): JobDefinition<P> {
-  return { maxAttempts: DEFAULT_MAX_ATTEMPTS, retryMs: DEFAULT_RETRY_MS, ...def };
+  return { maxAttempts: DEFAULT_MAX_ATTEMPTS, retryMs: DEFAULT_RETRY_MS, concurrency: 1, ...def };
 }
 
 export interface EnqueueOptions {
@@ -109,7 +115,11 @@ export interface JobBatchOptions {
 
 const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
-/** Claims one batch of due jobs and runs them one after another. */
+/**
+ * Claims one batch of due jobs and runs them in order: one after another, except that jobs of a
+ * kind with a `concurrency` above 1 run beside each other, up to that many at once; a job of a
+ * one-at-a-time kind waits for those and runs alone.
+ */
 export async function runJobBatch(ctx: ServiceContext, registry: JobRegistry, options: JobBatchOptions): Promise<JobBatchReport> {
   const { worker } = options;
   const claimedAt = ctx.now().getTime();
@@ -123,17 +133,27 @@ export async function runJobBatch(ctx: ServiceContext, registry: JobRegistry, op
     limit: options.limit,
   });
   const report: JobBatchReport = { claimed: jobs.length, done: 0, retry: 0, dead: 0, released: 0 };
+  const running = new Set<Promise<void>>();
   for (const [index, job] of jobs.entries()) {
+    const limit = Math.max(1, registry.get(job.kind)?.concurrency ?? 1);
+    while (running.size >= limit) await Promise.race(running);
     if (options.stopping?.() || ctx.now().getTime() > startBefore) {
+      await Promise.all(running);
       const left = jobs.slice(index).map((j) => j.id);
       await repo.releaseClaims(ctx.db, worker, left);
       report.released = left.length;
       break;
     }
-    const outcome = await runOne(ctx, registry, job, worker);
-    report[outcome]++;
-    if (outcome !== 'done') options.onFailure?.(job.kind, outcome);
+    const task: Promise<void> = runOne(ctx, registry, job, worker)
+      .then((outcome) => {
+        report[outcome]++;
+        if (outcome !== 'done') options.onFailure?.(job.kind, outcome);
+      })
+      .finally(() => running.delete(task));
+    running.add(task);
+    if (limit === 1) await task;
   }
+  await Promise.all(running);
   return report;
 }
 

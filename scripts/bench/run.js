@@ -15,8 +15,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { BENCH_PASSWORD, benchUserEmail, SEED_FORMAT, seed, WRITERS, writePairs } from './seed.js';
+import { SEED_FORMAT, seed } from './seed.js';
+import { cannon as benchCannon, cpuMsOf, LIVE_BLOGS, LIVE_COMMENT_EVERY_S, LIVE_LIKES_PER_S, LIVE_VIEWS_PER_S, rssOf, signInWriters, startLiveActivity, WARM_UP_REQUESTS, warmPages, writeStreams, zipf } from './live.js';
 import { startServerProcess } from '../../tests/support/processes.js';
 import { ensureBuild, serverNodeFlags } from '../ensure-build.js';
 import { MARKDOWN_LIMIT, worstPathologicalRender } from './markdown.js';
@@ -35,12 +35,6 @@ const { values: args } = parseArgs({
   },
   allowNegative: true,
 });
-// The live scenarios (docs/decisions/039): readers spread over LIVE_BLOGS blogs by Zipf popularity while
-// other clients send first-visit views, likes and comments at these fixed rates.
-const LIVE_BLOGS = 500;
-const LIVE_VIEWS_PER_S = 5;
-const LIVE_LIKES_PER_S = 2;
-const LIVE_COMMENT_EVERY_S = 10;
 const writeRate = Number(args['write-rate']);
 const blogCount = Number(args.blogs);
 const duration = Number(args.duration ?? (args.quick ? 3 : 10));
@@ -83,78 +77,7 @@ async function startApp(env) {
   return { url: app.url, child: app.child, coldStartMs: app.startMs };
 }
 
-// utime + stime of a process in ms (clock ticks are 10 ms on Linux): CPU a scenario cost the
-// server, which stays meaningful when the load generator competes for the same cores.
-const cpuMsOf = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-const rssOf = (pid, field) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
-
-function cannon(opts) {
-  // autocannon treats a key set to undefined as a value: pass only what a scenario sets.
-  const defined = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
-  return new Promise((resolve, reject) => {
-    autocannon({ connections, duration, ...defined }, (err, result) => (err ? reject(err) : resolve(result)));
-  });
-}
-
-/** Picks 0…n-1 with probability ∝ 1/(rank+1): a few blogs are read a lot, most a little. */
-function zipf(n) {
-  const cumulative = [];
-  let total = 0;
-  for (let k = 1; k <= n; k++) cumulative.push((total += 1 / k));
-  return () => {
-    const x = Math.random() * total;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
-/**
- * What happens on a live site besides reading, from other clients: each view a first visit (a new
- * visitor), likes and comments by the bench writers. Started before a live scenario's warm-up,
- * stopped after its measurement; answers what it sent and what failed.
- */
-function startLiveActivity({ url, pick, blogs, like, comment }) {
-  const sent = { views: 0, likes: 0, comments: 0, failed: 0 };
-  let visitor = 0;
-  const send = (kind, request) =>
-    fetch(`${url}${request.path}`, { method: request.method, headers: { origin: url, 'content-type': 'application/json', ...request.headers }, body: request.body })
-      .then(async (res) => {
-        await res.arrayBuffer();
-        if (res.ok) sent[kind]++;
-        else sent.failed++;
-      })
-      .catch(() => sent.failed++);
-  const timers = [
-    setInterval(() => send('views', { method: 'PATCH', path: `/api/blogs/${blogs[pick()]}/view`, headers: { 'user-agent': `bench-visitor-${process.pid}-${++visitor}` } }), 1000 / LIVE_VIEWS_PER_S),
-    setInterval(() => send('likes', like({ method: 'PATCH', path: '/api/blogs/liked/{id}', body: '{}', headers: {} })), 1000 / LIVE_LIKES_PER_S),
-    setInterval(() => send('comments', comment({ method: 'PATCH', path: '/api/blogs/{id}', body: JSON.stringify({ commentText: 'Read it twice.' }), headers: {} })), LIVE_COMMENT_EVERY_S * 1000),
-  ];
-  return () => {
-    for (const timer of timers) clearInterval(timer);
-    return sent;
-  };
-}
-
-/**
- * Reads each path once, by the same client as the measurement (fetch would add its own
- * Accept-Language, which is part of the page cache's key), so the page cache has them all.
- */
-async function warmPages(url, paths, headers) {
-  let next = 0;
-  const r = await cannon({ url, headers, amount: paths.length, connections: Math.min(connections, paths.length), requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }] });
-  if (r.non2xx || r.errors) throw new Error(`warming ${paths.length} pages: ${r.non2xx} answers not 2xx, ${r.errors} errors`);
-}
-
-const WARM_UP_REQUESTS = 1500;
+const cannon = (opts) => benchCannon({ connections, duration, ...opts });
 
 /**
  * One kept page under `--cpu-prof` on a server of its own: warmed like a scenario, then measured
@@ -206,17 +129,7 @@ async function main() {
   // Whatever happens below, the server must not outlive the benchmark.
   process.once('exit', () => app.child.kill('SIGKILL'));
   const coldStarts = [app.coldStartMs];
-  const sessions = [];
-  for (let w = 0; w < WRITERS; w++) {
-    const signIn = await fetch(`${app.url}/api/auth/sign-in/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: app.url },
-      body: JSON.stringify({ email: benchUserEmail(w), password: BENCH_PASSWORD }),
-    });
-    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    if (!signIn.ok || !cookie) throw new Error(`bench sign-in failed: ${signIn.status}`);
-    sessions.push({ cookie, bearer: `Bearer ${signIn.headers.get('set-auth-token')}` });
-  }
+  const sessions = await signInWriters(app.url);
   const { cookie } = sessions[0];
 
   const ceiling = await startCeiling(`${app.url}/`);
@@ -225,21 +138,9 @@ async function main() {
 
   const blog = publicBlogIds[Math.floor(publicBlogIds.length / 2)];
   const deepPage = Math.max(1, Math.floor(blogCount / 12 / 2));
-  // Every write scenario walks (writer, blog) pairs none of them used before — in this run or an
-  // earlier one on the same data set (the marker remembers how far each got) — so each request is
-  // a real write by one of WRITERS accounts, not a repeat answering 409 or a no-op.
+  // The marker remembers how far each write stream got on this data set.
   const pairsUsed = JSON.parse(readFileSync(marker, 'utf8')).pairsUsed ?? [0, 0, 0];
-  const writer = (index) => {
-    const pairs = writePairs({ blogs: blogCount, users });
-    for (let i = 0; i < pairsUsed[index]; i++) pairs.next();
-    return (r, body = () => r.body) => {
-      pairsUsed[index]++;
-      const next = pairs.next();
-      if (next.done) throw new Error('the data set ran out of write targets: use a shorter --duration or a larger --blogs');
-      const { writer: w, blogId } = next.value;
-      return { ...r, headers: { ...r.headers, authorization: sessions[w].bearer }, path: r.path.replace('{id}', blogId), body: body(blogId) };
-    };
-  };
+  const writer = writeStreams({ blogs: blogCount, users, sessions, pairsUsed });
   const [likeNext, commentNext, wishlistNext] = [writer(0), writer(1), writer(2)];
   const writing = { write: true, headers: { 'content-type': 'application/json' } };
   const scenarios = [
@@ -331,7 +232,7 @@ async function main() {
     // A long-running site has its readers' pages kept already: each of the live pages is read
     // once before the warm-up, so the measured window shows the misses the activity causes (and
     // the age bound's), not the first read of up to 500 pages (docs/decisions/039).
-    if (s.paths) await warmPages(app.url, [...new Set(s.paths)], s.headers);
+    if (s.paths) await warmPages(app.url, [...new Set(s.paths)], { headers: s.headers, connections });
     const stopActivity = s.live ? startLiveActivity({ url: app.url, pick, blogs: liveBlogs, like: likeNext, comment: commentNext }) : null;
     // Warm up by count, not time: a signed-in page at ~250 req/s got 250 renders in a second,
     // too few for V8 to optimise React's paths, and its figure swung by a third between runs.

@@ -60,6 +60,9 @@ type Handler = (message: unknown) => Promise<void> | void;
 /** The handler of each database's federation in this process (set by listen). */
 const listeners = new WeakMap<Kysely<Database>, Handler>();
 
+/** How many federation messages one worker handles at once. */
+export const FEDERATION_CONCURRENCY = 8;
+
 /** One Fedify message (an activity to send, an inbox item to process, a fan-out) as a job. */
 export const FEDERATION_MESSAGE_JOB = defineJob({
   kind: 'federation:message',
@@ -68,6 +71,9 @@ export const FEDERATION_MESSAGE_JOB = defineJob({
   // handler took (the federation not started yet in this process).
   maxAttempts: 5,
   retryMs: 5_000,
+  // A delivery mostly waits on the other server: one at a time, 500 inboxes answering in 100 ms
+  // took 80 s (docs/decisions/082).
+  concurrency: FEDERATION_CONCURRENCY,
   run: async (ctx, { message }) => {
     const handler = listeners.get(ctx.db);
     if (!handler) throw new Error('federation is not started in this process');

@@ -117,6 +117,23 @@ describe('readWordpress: a large export with the odd cases', async () => {
     expect(bulkPosts.every((p) => p.images.length === 1 && p.status === 'published')).toBe(true);
   });
 
+  it('lets the server answer others while it reads: the event loop turns between slices of the export', async () => {
+    let turns = 0;
+    let reading = true;
+    const turn = () => {
+      if (!reading) return;
+      turns += 1;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const again = await readWordpress(Buffer.from(xml));
+    reading = false;
+    expect(again.posts).toHaveLength(bundle.posts.length);
+    // At least one turn for every 128 KB: read in one go, it was none.
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(Buffer.byteLength(xml) / (128 * 1024)));
+    expect(Buffer.byteLength(xml)).toBeGreaterThan(256 * 1024);
+  });
+
   it('keeps the threads: each reply hangs from the comment before it', () => {
     const p = post(bundle.posts, '1000');
     expect(p.comments.map((c) => [c.sourceId, c.parentSourceId])).toEqual([['10000', null], ['10001', '10000'], ['10002', '10001']]);

@@ -13,7 +13,13 @@ import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBund
 export const WXR_MAX_DEPTH = 64;
 /** The longest text one element may hold (a post's HTML with pictures inlined stays far below). */
 export const WXR_MAX_FIELD = 32 * 1024 * 1024;
-const CHUNK = 256 * 1024;
+/**
+ * The most text parsed (and so the most items converted to Markdown) before the reader yields to
+ * the event loop: a few dozen posts, so pages keep being answered while an import reads its
+ * export in the server process (docs/benchmarks.md, "Import while read").
+ */
+const CHUNK = 32 * 1024;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface RawComment {
   id: string;
@@ -99,7 +105,7 @@ async function* xmlChunks(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Ar
     for await (const bytes of source) {
       // WordPress writes the site's charset in the XML declaration; nearly always UTF-8.
       decoder ??= declaredDecoder(file, bytes);
-      yield { file, text: decoder.decode(bytes, { stream: true }) };
+      for (let at = 0; at < bytes.length; at += CHUNK) yield { file, text: decoder.decode(bytes.subarray(at, at + CHUNK), { stream: true }) };
     }
     decoder ??= new TextDecoder('utf-8');
     yield { file, text: decoder.decode() };
@@ -235,6 +241,9 @@ async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array
       if (!rooted && /<!DOCTYPE|<!ENTITY/i.test(root === -1 ? seen : seen.slice(0, root))) throw new ArchiveRefused(`${file}: the export declares a DTD (entities); WordPress exports never do, so it is refused.`);
       carry = chunk.slice(-16);
       (parser as unknown as SaxesParser).write(chunk);
+      // A buffer's slices come without waiting on anything: without this turn, the whole export
+      // would be parsed and converted in one go, every request waiting behind it.
+      await nextTurn();
     }
     finish();
   } catch (error) {

@@ -1,0 +1,223 @@
+// The live scenarios of `npm run bench` (docs/decisions/039), shared with the benches of background
+// work: readers spread over LIVE_BLOGS blogs by Zipf popularity while other clients send
+// first-visit views, likes and comments at fixed rates. `livePagesDuring` runs the anonymous
+// blog-page scenario without background work, while it runs, and once it is over.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { scratchPostgres } from '../../tests/support/processes.js';
+import { BENCH_PASSWORD, benchUserEmail, seed, WRITERS, writePairs } from './seed.js';
+
+export const LIVE_BLOGS = 500;
+export const LIVE_VIEWS_PER_S = 5;
+export const LIVE_LIKES_PER_S = 2;
+export const LIVE_COMMENT_EVERY_S = 10;
+export const WARM_UP_REQUESTS = 1500;
+
+/** autocannon with `connections` and `duration` given by the caller; a key set to undefined would count as a value. */
+export function cannon(opts) {
+  const defined = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+  return new Promise((resolve, reject) => {
+    autocannon(defined, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+// utime + stime of a process in ms (clock ticks are 10 ms on Linux): CPU a scenario cost the
+// server, which stays meaningful when the load generator competes for the same cores.
+export const cpuMsOf = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+export const rssOf = (pid, field) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
+
+/** Picks 0…n-1 with probability ∝ 1/(rank+1): a few blogs are read a lot, most a little. */
+export function zipf(n) {
+  const cumulative = [];
+  let total = 0;
+  for (let k = 1; k <= n; k++) cumulative.push((total += 1 / k));
+  return () => {
+    const x = Math.random() * total;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+const BENCH_WRITERS = Array.from({ length: WRITERS }, (_, w) => ({ email: benchUserEmail(w), password: BENCH_PASSWORD }));
+
+/** Signs the bench writers (or `accounts`) in: a cookie and a bearer token each. */
+export async function signInWriters(url, accounts = BENCH_WRITERS) {
+  const sessions = [];
+  for (const { email, password } of accounts) {
+    const signIn = await fetch(`${url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify({ email, password }),
+    });
+    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    if (!signIn.ok || !cookie) throw new Error(`bench sign-in failed: ${signIn.status}`);
+    sessions.push({ cookie, bearer: `Bearer ${signIn.headers.get('set-auth-token')}` });
+  }
+  return sessions;
+}
+
+/**
+ * Every write walks (writer, blog) pairs none used before — in this run or an earlier one on the
+ * same data set (`pairsUsed`, one count per stream, which the caller may keep) — so each request
+ * is a real write by one of WRITERS accounts, not a repeat answering 409 or a no-op.
+ */
+export function writeStreams({ blogs, users, sessions, pairsUsed }) {
+  return (index) => {
+    const pairs = writePairs({ blogs, users });
+    for (let i = 0; i < pairsUsed[index]; i++) pairs.next();
+    return (r, body = () => r.body) => {
+      pairsUsed[index]++;
+      const next = pairs.next();
+      if (next.done) throw new Error('the data set ran out of write targets: use a shorter --duration or a larger --blogs');
+      const { writer: w, blogId } = next.value;
+      return { ...r, headers: { ...r.headers, authorization: sessions[w].bearer }, path: r.path.replace('{id}', blogId), body: body(blogId) };
+    };
+  };
+}
+
+/**
+ * What happens on a live site besides reading, from other clients: each view a first visit (a new
+ * visitor), likes and comments by the bench writers. Started before a live scenario's warm-up,
+ * stopped after its measurement; answers what it sent and what failed.
+ */
+export function startLiveActivity({ url, pick, blogs, like, comment }) {
+  const sent = { views: 0, likes: 0, comments: 0, failed: 0 };
+  let visitor = 0;
+  const send = (kind, request) =>
+    fetch(`${url}${request.path}`, { method: request.method, headers: { origin: url, 'content-type': 'application/json', ...request.headers }, body: request.body })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (res.ok) sent[kind]++;
+        else sent.failed++;
+      })
+      .catch(() => sent.failed++);
+  const timers = [
+    setInterval(() => send('views', { method: 'PATCH', path: `/api/blogs/${blogs[pick()]}/view`, headers: { 'user-agent': `bench-visitor-${process.pid}-${++visitor}` } }), 1000 / LIVE_VIEWS_PER_S),
+    setInterval(() => send('likes', like({ method: 'PATCH', path: '/api/blogs/liked/{id}', body: '{}', headers: {} })), 1000 / LIVE_LIKES_PER_S),
+    setInterval(() => send('comments', comment({ method: 'PATCH', path: '/api/blogs/{id}', body: JSON.stringify({ commentText: 'Read it twice.' }), headers: {} })), LIVE_COMMENT_EVERY_S * 1000),
+  ];
+  return () => {
+    for (const timer of timers) clearInterval(timer);
+    return sent;
+  };
+}
+
+/**
+ * Reads each path once, by the same client as the measurement (fetch would add its own
+ * Accept-Language, which is part of the page cache's key), so the page cache has them all.
+ */
+export async function warmPages(url, paths, { headers, connections }) {
+  let next = 0;
+  const r = await cannon({ url, headers, amount: paths.length, connections: Math.min(connections, paths.length), requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }] });
+  if (r.non2xx || r.errors) throw new Error(`warming ${paths.length} pages: ${r.non2xx} answers not 2xx, ${r.errors} errors`);
+}
+
+export const LIVE_BLOG_PAGES = `live: GET /blogs/{Zipf over ${LIVE_BLOGS}} (${LIVE_VIEWS_PER_S} views/s, ${LIVE_LIKES_PER_S} likes/s, 1 comment/${LIVE_COMMENT_EVERY_S} s)`;
+
+/**
+ * The live anonymous blog-page scenario three times on one server: without background work,
+ * while the work `start()` sets going runs, and after it ended. `start` resolves once the work is
+ * under way, to `{ running(): boolean, done: Promise<result> }`; a window the work did not cover
+ * to its end is reported (`covered: false`), since its figure would mix both states.
+ */
+export async function livePagesDuring({ url, pid, publicBlogIds, write, connections, duration, start }) {
+  const blogs = publicBlogIds.slice(0, LIVE_BLOGS);
+  const pick = zipf(blogs.length);
+  const tally = { hits: 0, answers: 0 };
+  const requests = [
+    {
+      method: 'GET',
+      setupRequest: (r) => ({ ...r, path: `/blogs/${blogs[pick()]}` }),
+      onResponse: (_status, _body, _context, headers) => {
+        tally.answers++;
+        if ((headers?.['x-cache'] ?? headers?.['X-Cache']) === 'HIT') tally.hits++;
+      },
+    },
+  ];
+  const [like, comment] = [write(0), write(1)];
+  // Each run without the work starts from kept pages, as on a site read all along: waiting for
+  // long work to end leaves every page older than the cache's age bound.
+  const warm = async () => {
+    await warmPages(url, blogs.map((id) => `/blogs/${id}`), { connections });
+    await measure({ amount: WARM_UP_REQUESTS, duration: undefined });
+  };
+  const measure = async (opts = {}) => {
+    Object.assign(tally, { hits: 0, answers: 0 });
+    const stop = startLiveActivity({ url, pick, blogs, like, comment });
+    const cpuBefore = cpuMsOf(pid);
+    const r = await cannon({ url, connections, duration, requests, ...opts });
+    const activity = stop();
+    return {
+      rps: Math.round(r.requests.average),
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.timeouts,
+      non2xx: r.non2xx,
+      cpuUsPerRequest: Math.round(((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total)),
+      hitRatio: tally.hits / Math.max(1, tally.answers),
+      activity,
+    };
+  };
+  await warm();
+  const alone = await measure();
+  const work = await start();
+  const during = await measure();
+  const covered = work.running();
+  const result = await work.done;
+  await warm();
+  const after = await measure();
+  return { alone, during, after, covered, result };
+}
+
+/** The figures of livePagesDuring as table rows, and the ratio of `during` to the mean of the runs without. */
+export function livePagesTable({ alone, during, after, covered }, workName) {
+  const without = (alone.rps + after.rps) / 2;
+  const row = (name, r) => `| ${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.cpuUsPerRequest} | ${(r.hitRatio * 100).toFixed(0)}% | ${r.activity.views}/${r.activity.likes}/${r.activity.comments} (${r.activity.failed} failed) |`;
+  return {
+    ratio: during.rps / without,
+    lines: [
+      `${LIVE_BLOG_PAGES}, anonymous:`,
+      '',
+      '| run | req/s | p50 ms | p99 ms | errors | non-2xx | server CPU µs/req | kept answers | views/likes/comments sent |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+      row('without (before)', alone),
+      row(`during ${workName}${covered ? '' : ' (the work ended inside the window)'}`, during),
+      row('without (after)', after),
+      '',
+      `during / without (mean of before and after): ${((during.rps / without) * 100).toFixed(0)}% of req/s; p99 ${during.p99} ms against ${alone.p99} and ${after.p99} ms`,
+    ],
+  };
+}
+
+/**
+ * A seeded site of its own for a bench of background work, which changes what it runs on: a
+ * fresh DATA_DIR, and on PostgreSQL (DATABASE_URL) a scratch database beside that one, both
+ * removed by `remove()`. `env` is what the app and `openDeps` are started with.
+ */
+export async function freshSite({ blogs, env: extra = {} }) {
+  const scratch = process.env.DATABASE_URL ? await scratchPostgres(process.env.DATABASE_URL, 'afterglow_bench') : null;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'afterglow-bench-'));
+  const env = { DATA_DIR: dataDir, ...(scratch ? { DATABASE_URL: scratch.url } : {}), ...extra };
+  const remove = async () => {
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const seeded = await seed({ blogs, env: { ...process.env, ...env }, log: false });
+    return { env, dataDir, dialect: scratch ? 'postgres' : 'sqlite', seeded, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
