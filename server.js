@@ -39,10 +39,14 @@ try {
 }
 
 const { config, log } = instance.deps;
-const listener = getRequestListener(instance.app.fetch);
+const hono = getRequestListener(instance.app.fetch);
+// A kept page for a reader with no session is answered before Hono's chain (docs/decisions/085).
+const listener = (req, res) => {
+  if (!instance.app.answerKept(req, res)) return hono(req, res);
+};
 const server = createHttpServer(
   { keepAliveTimeout: 65_000, headersTimeout: 30_000, requestTimeout: 120_000 },
-  dev ? (req, res) => vite.middlewares(req, res, () => listener(req, res)) : listener,
+  dev ? (req, res) => vite.middlewares(req, res, () => hono(req, res)) : listener,
 );
 
 server.on('error', (error) => {

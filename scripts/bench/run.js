@@ -192,8 +192,10 @@ async function main() {
   const pick = zipf(liveBlogs.length);
   // A kept answer: the anonymous page cache's hit, or a signed-in page filled in from a kept render (decision 043).
   const isKept = (headers) => (headers?.['x-cache'] ?? headers?.['X-Cache']) === 'HIT' || ['kept', 'again'].includes(headers?.['x-render'] ?? headers?.['X-Render']);
+  // How a signed-in answer was kept: `again` from the viewer memo, `kept` from the render memo after the loaders ran.
+  const renderOf = (headers) => headers?.['x-render'] ?? headers?.['X-Render'];
   const live = (name, pathOf, { quiet = false, headers } = {}) => {
-    const tally = { hits: 0, answers: 0 };
+    const tally = { hits: 0, answers: 0, again: 0 };
     return {
       paths: liveBlogs.map(pathOf),
       name: `live: ${name}${headers?.cookie ? ' signed in' : ''}${quiet ? ' (readers only)' : ` (${LIVE_VIEWS_PER_S} views/s, ${LIVE_LIKES_PER_S} likes/s, 1 comment/${LIVE_COMMENT_EVERY_S} s)`}`,
@@ -207,6 +209,7 @@ async function main() {
           onResponse: (_status, _body, _context, responseHeaders) => {
             tally.answers++;
             if (isKept(responseHeaders)) tally.hits++;
+            if (renderOf(responseHeaders) === 'again') tally.again++;
           },
         },
       ],
@@ -262,6 +265,7 @@ async function main() {
       cpuUsPerRequest,
       // Warm-up and measurement together: the ratio a live site settles at.
       hitRatio: s.tally ? s.tally.hits / Math.max(1, s.tally.answers) : null,
+      againRatio: s.tally?.again ? s.tally.again / Math.max(1, s.tally.answers) : null,
       activity,
     });
     process.stderr.write(`  ${s.name}: ${Math.round(rps)} req/s\n`);
@@ -316,7 +320,7 @@ async function main() {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ofCeiling === null ? '' : `${(r.ofCeiling * 100).toFixed(0)}%`} | ${r.cpuUsPerRequest ?? ''} | ${r.hitRatio === null ? '' : `${(r.hitRatio * 100).toFixed(0)}%`} |`,
+        `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ofCeiling === null ? '' : `${(r.ofCeiling * 100).toFixed(0)}%`} | ${r.cpuUsPerRequest ?? ''} | ${r.hitRatio === null ? '' : `${(r.hitRatio * 100).toFixed(0)}%`}${r.againRatio === null ? '' : ` (${(r.againRatio * 100).toFixed(0)}% sent again)`} |`,
     ),
     ...rows
       .filter((r) => r.activity)

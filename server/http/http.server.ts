@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
@@ -6,6 +8,7 @@ import type { AppLoadContext } from 'react-router';
 import { isClientAbort, isDatabaseUnavailable } from '~/db/errors.server';
 import { MESSAGES } from '~/lib/texts/messages';
 import { shownStringsOf } from '~/lib/render/viewer-strings.server';
+import { tallies } from '~/lib/render/metrics.server';
 import { RETRY_AFTER_SECONDS } from './api/errors.server';
 import { serveUploads } from './api/images.api.server';
 import { createApi } from './api/index.server';
@@ -19,7 +22,7 @@ import { originCheck } from './middleware/origin-check.server';
 import { pageBodyLimit } from './middleware/page-body-limit.server';
 import { type KeptRead, pageCache } from './middleware/page-cache.server';
 import { requestContext } from './middleware/request-context.server';
-import { securityHeaders } from './middleware/security-headers.server';
+import { securityHeaders, securityPolicy } from './middleware/security-headers.server';
 import { viewerMemo } from './middleware/viewer-memo.server';
 
 export type PageHandler = (request: Request, context: AppLoadContext) => Promise<Response>;
@@ -46,19 +49,19 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   const app = new Hono<AppEnv>();
   const files = !dev && options.clientDir ? listFiles(options.clientDir) : new Set<string>();
   const isFile = (p: string) => files.has(p);
-  app.use(observeRequests(routeLabeler(options.pagePatterns ?? [], isFile)));
+  const label = routeLabeler(options.pagePatterns ?? [], isFile);
+  app.use(observeRequests(label));
   app.use(requestContext(log, config.TRUST_PROXY));
-  app.use(
-    securityHeaders({
-      https: config.PUBLIC_URL?.startsWith('https://') ?? false,
-      // Images in S3 are served from its public URL, or from the endpoint itself when none is set.
-      imageOrigins: [
-        ...[config.S3_PUBLIC_URL ?? (config.S3_BUCKET ? config.S3_ENDPOINT : undefined)].flatMap((url) => (url ? [new URL(url).origin] : [])),
-        ...providerPhotoOrigins(config),
-      ],
-      dev,
-    }),
-  );
+  const security = {
+    https: config.PUBLIC_URL?.startsWith('https://') ?? false,
+    // Images in S3 are served from its public URL, or from the endpoint itself when none is set.
+    imageOrigins: [
+      ...[config.S3_PUBLIC_URL ?? (config.S3_BUCKET ? config.S3_ENDPOINT : undefined)].flatMap((url) => (url ? [new URL(url).origin] : [])),
+      ...providerPhotoOrigins(config),
+    ],
+    dev,
+  };
+  app.use(securityHeaders(security));
   app.use(compress());
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
@@ -111,7 +114,8 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   });
   // Outside the page cache, so a kept 404 is looked up too: an imported post's old path answers 301.
   app.use(legacyPaths(deps));
-  app.use(pageCache(deps, options.pageReads));
+  const kept = pageCache(deps, options.pageReads);
+  app.use(kept);
   app.use(viewerMemo(deps, options.pageReads));
   app.route('/api', createApi(deps));
   // Mounted sub-apps do not own their 404s: an unknown /api path must still answer JSON.
@@ -163,8 +167,61 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     return c.json({ message: MESSAGES.serverError, requestId: c.get('requestId') }, 500);
   });
 
-  return app;
+  const policy = securityPolicy(security);
+  const policies = new Map<string, string>();
+  /**
+   * A kept page for a reader with no session, answered in node:http's handler before a Request
+   * object, Hono's chain or a Headers object is made (decision 085): what the chain would do for
+   * it is known in advance. Static files, uploads and federation never reach the page cache, so a
+   * path it holds is none of theirs; the Origin check passes a GET; no cookie or token means no
+   * user; a kept page is a 200, which the old-address lookup leaves alone; the page cache gives a
+   * kept read a request id of the server's own and compresses it once. Here the same headers are
+   * written (security-headers' policy with the page's script hashes), the request is counted and
+   * logged as observeRequests and requestContext would. Answers false when the chain must decide:
+   * then nothing was written.
+   */
+  const answerKept = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (dev || req.method !== 'GET') return false;
+    const target = req.url ?? '';
+    const host = req.headers.host;
+    // Only what @hono/node-server would take as it is, so the cache's key is the URL it would build.
+    if (!host || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target)) return false;
+    const started = performance.now();
+    const query = target.indexOf('?');
+    const path = query === -1 ? target : target.slice(0, query);
+    const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    const answer = kept.early({
+      url: `${scheme}://${host}${target}`,
+      path,
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    });
+    if (!answer) return false;
+    let csp = policies.get(answer.scriptSources);
+    if (csp === undefined) {
+      if (policies.size >= 1000) policies.clear();
+      policies.set(answer.scriptSources, (csp = policy.csp(answer.scriptSources)));
+    }
+    const requestId = randomUUID();
+    const headers: Record<string, string> = { ...answer.headers, 'content-security-policy': csp, 'x-request-id': requestId };
+    for (const [name, value] of policy.fixed) headers[name.toLowerCase()] = value;
+    headers['cross-origin-opener-policy'] ??= policy.openerPolicy;
+    res.writeHead(answer.status, headers);
+    res.end(answer.body);
+    const ms = performance.now() - started;
+    tallies.requests.observe(label('GET', path), answer.status, 'GET', ms / 1000);
+    if (log.isLevelEnabled('info')) log.info({ reqId: requestId, method: 'GET', path, status: answer.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    return true;
+  };
+
+  return Object.assign(app, { answerKept });
 }
+
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+const PLAIN_TARGET = /^\/[\w\-.~!$&'()*+,;=:@/?]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
 

@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
+import { getRequestListener } from '@hono/node-server';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
@@ -78,6 +81,58 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     const revalidated = await t.request(`/api/blogs/${blogId}`, { headers: { 'if-none-match': etag } });
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe('');
+  });
+
+  it('answers a kept read before the middleware chain with the same headers and bytes, and only while it is fresh', async () => {
+    // As server.js serves: the early answer first, Hono's chain when it declines.
+    const early: boolean[] = [];
+    const hono = getRequestListener(second.app.fetch);
+    const server = createServer((req, res) => {
+      const answered = second.app.answerKept(req, res);
+      early.push(answered);
+      if (!answered) void hono(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${base}${path}`, { headers });
+      const { date: _date, 'x-request-id': id, ...rest } = Object.fromEntries(res.headers);
+      expect(id).toMatch(/^[\w-]{8,}$/);
+      return { headers: rest, body: Buffer.from(await res.arrayBuffer()), early: early.at(-1) };
+    };
+    try {
+      const path = `/api/blogs/${blogId}`;
+      expect((await get(path)).early).toBe(false);
+      const kept = await get(path);
+      expect(kept.early).toBe(true);
+      expect(kept.headers['x-cache']).toBe('HIT');
+      // A conditional request is the chain's: the same hit, through every middleware.
+      const chain = await get(path, { 'if-none-match': '"another"' });
+      expect(chain.early).toBe(false);
+      expect(kept.headers).toEqual(chain.headers);
+      expect(kept.body.equals(chain.body)).toBe(true);
+      // The compressed form is made by the chain once, then sent early as it was made.
+      const brChain = await get(path, { 'accept-encoding': 'br' });
+      const br = await get(path, { 'accept-encoding': 'br' });
+      expect([brChain.early, br.early]).toEqual([false, true]);
+      expect(br.headers).toEqual(brChain.headers);
+      expect(br.headers['content-encoding']).toBe('br');
+      // fetch decodes the body: the same bytes as the plain answer.
+      expect(br.body.equals(kept.body)).toBe(true);
+      // A signed-in reader, a token and a flash message are never answered early.
+      const others: Record<string, string>[] = [{ cookie: reader.cookie }, { authorization: 'Bearer nothing' }, { cookie: 'afterglow.flash=x' }];
+      for (const headers of others) expect((await get(path, headers)).early).toBe(false);
+      // A like makes the kept read stale: the chain renders it, with the new count.
+      const before = likesIn(kept.body.toString());
+      expect((await t.request(`/api/blogs/liked/${blogId}`, { method: 'PATCH', headers: { cookie: owner.cookie }, json: {} })).status).toBe(200);
+      let after = await get(path);
+      for (let i = 0; i < 200 && likesIn(after.body.toString()) === before; i++) after = await get(path);
+      expect(likesIn(after.body.toString())).toBe(before + 1);
+      expect((await get(path)).early).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('keeps the compressed form too, and it holds the same bytes', async () => {

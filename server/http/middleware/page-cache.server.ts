@@ -98,11 +98,39 @@ interface Entry {
   countsAsOf: number | null;
   /** Made once, on the first request that asks for them. */
   encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
+  /** The compressed forms once made, for an answer that cannot wait for a promise. */
+  made: { br?: Buffer; gzip?: Buffer };
+  /** The headers of a hit answered early, made on the first. */
+  sent?: Record<string, string>;
   /** Bytes it holds: the body, and each compressed form once made. */
   size: number;
 }
 
-export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): MiddlewareHandler<AppEnv> {
+/** What a kept answer needs of its request, read before any Request object is made. */
+export interface EarlyRequest {
+  url: string;
+  path: string;
+  header(name: string): string | undefined;
+}
+
+/** A kept answer as it is sent, but for the security headers and the request id. */
+export interface EarlyAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  scriptSources: string;
+}
+
+export interface PageCache extends MiddlewareHandler<AppEnv> {
+  /**
+   * A GET by a reader with no session the cache can answer now from what it holds, without
+   * waiting on anything; null when the middleware must decide (a miss, a stale entry, a form not
+   * yet compressed, a conditional request, versions not known without a query).
+   */
+  early(request: EarlyRequest): EarlyAnswer | null;
+}
+
+export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): PageCache {
   // How long a kept read may show counts that are no longer current: views change no version at
   // all, and like and comment counts on lists change no list version (decision 024). A counted
   // view is written within the flush interval and then shown by the next render.
@@ -128,7 +156,27 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): M
   // deep page) renders it once; the others wait for that copy instead of each querying anew.
   const rendering = new Map<string, Promise<Entry | null>>();
 
-  return async (c, next) => {
+  const early = (request: EarlyRequest): EarlyAnswer | null => {
+    if (!keeping || request.header('if-none-match') !== undefined || request.header('authorization') !== undefined) return null;
+    const cookie = request.header('cookie');
+    if (cookie !== undefined && (cookie.includes('session_token') || SESSION_OR_FLASH_COOKIE.test(cookie))) return null;
+    const read = keptReadOf(pageReads, request.path);
+    if (!read) return null;
+    const entry = cache.get(`${request.url}\n${request.header('accept-language') ?? ''}`);
+    if (!entry) return null;
+    const versions = readCurrentVersions(deps.database, read.cache === 'blog' ? blogOf(read, request.path) : null);
+    if (versions instanceof Promise || !isFresh(entry, versions, deps.now().getTime())) return null;
+    const encoding = entry.body.length >= 1024 ? pickEncoding(request.header('accept-encoding')) : null;
+    const body = encoding ? entry.made[encoding] : entry.body;
+    if (!body) return null;
+    tallies.pageCache.hits++;
+    entry.sent ??= sentHeaders(entry);
+    const headers: Record<string, string> = { ...entry.sent, 'content-length': String(body.length) };
+    if (encoding) headers['content-encoding'] = encoding;
+    return { status: entry.status, headers, body, scriptSources: entry.scriptSources };
+  };
+
+  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const method = c.req.method;
     const anonymous = !c.get('user') && !SESSION_OR_FLASH_COOKIE.test(c.req.header('cookie') ?? '');
     // Signed-in requests and writes never look through the patterns.
@@ -183,6 +231,7 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): M
         lists: versions.lists,
         countsAsOf: read.cache === 'lists-without-counts' ? null : now,
         encoded: {},
+        made: {},
         size: body.length + ENTRY_OVERHEAD_BYTES,
       };
       cache.set(key, entry);
@@ -197,6 +246,15 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): M
     const made = entry;
     c.res = await respond(c.req.header('if-none-match'), c.req.header('accept-encoding'), method, made, 'MISS', () => grown(key, made));
   };
+  return Object.assign(middleware, { early });
+}
+
+/** The headers `respond` sends with a hit, as one object made once per entry. */
+function sentHeaders(entry: Entry): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of entry.headers) headers[name] = value;
+  // Lower case, as the stored names are: a name set twice in another case would be sent twice.
+  return { ...headers, etag: entry.etag, 'cache-control': PUBLIC_CACHE_CONTROL, vary: VARY, 'x-cache': 'HIT' };
 }
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
@@ -253,7 +311,7 @@ async function respond(
     let made = entry.encoded[encoding];
     if (!made) {
       made = entry.encoded[encoding] = compressWhole(entry.body, encoding, 'kept');
-      body = await made;
+      body = entry.made[encoding] = await made;
       entry.size += body.length;
       onGrown();
     } else body = await made;

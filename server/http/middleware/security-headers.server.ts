@@ -35,16 +35,39 @@ function secureCookies(h: Headers) {
  * through the load context so its scripts (and our theme script) carry it.
  */
 export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ Variables: { nonce: string; scriptSources?: string } }> {
-  const img = ["'self'", 'data:', 'blob:', ...options.imageOrigins].join(' ');
+  const policy = securityPolicy(options);
   return async (c, next) => {
     c.set('nonce', nextNonce());
     await next();
     // Read after the handler: a page sent from the page cache names its inline scripts' hashes
     // instead of a nonce, so no two answers share one (docs/decisions/019).
     const kept = c.get('scriptSources');
-    const csp = [
+    const h = c.res.headers;
+    const own = h.get('Content-Security-Policy');
+    if (own && keepsOwnPolicy(c.req.method, c.req.path, own)) h.set('Content-Security-Policy', `${own}; frame-ancestors 'none'`);
+    else h.set('Content-Security-Policy', policy.csp(kept ?? `'nonce-${c.get('nonce')}' 'strict-dynamic'`));
+    for (const [name, value] of policy.fixed) h.set(name, value);
+    if (!h.has('Cross-Origin-Opener-Policy')) h.set('Cross-Origin-Opener-Policy', policy.openerPolicy);
+    if (options.https) secureCookies(h);
+    h.delete('X-Powered-By');
+    // Hono answers HEAD with `new Response(null, <the GET answer>)`, and @hono/node-server's light
+    // Response then keeps only the headers the handler first gave it: everything set above was
+    // lost (HEAD /api/* had no nosniff). A response of our own carries them all.
+    if (c.req.method === 'HEAD') c.res = new Response(null, { status: c.res.status, headers: h });
+  };
+}
+
+/**
+ * The policy's parts: the CSP for given script sources, the headers every answer carries, and the
+ * opener policy an answer gets unless it brings its own. Shared by the middleware and by the kept
+ * pages answered before it runs (server/http/http.server.ts), so both send the same headers.
+ */
+export function securityPolicy(options: SecurityOptions) {
+  const img = ["'self'", 'data:', 'blob:', ...options.imageOrigins].join(' ');
+  const csp = (scriptSources: string) =>
+    [
       "default-src 'self'",
-      `script-src ${kept ?? `'nonce-${c.get('nonce')}' 'strict-dynamic'`}${options.dev ? " 'unsafe-eval'" : ''}`,
+      `script-src ${scriptSources}${options.dev ? " 'unsafe-eval'" : ''}`,
       "style-src 'self' 'unsafe-inline'",
       `img-src ${img}`,
       "font-src 'self'",
@@ -60,25 +83,14 @@ export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ V
       "manifest-src 'self'",
       ...(options.https ? ['upgrade-insecure-requests'] : []),
     ].join('; ');
-    const h = c.res.headers;
-    const own = h.get('Content-Security-Policy');
-    if (own && keepsOwnPolicy(c.req.method, c.req.path, own)) h.set('Content-Security-Policy', `${own}; frame-ancestors 'none'`);
-    else h.set('Content-Security-Policy', csp);
-    h.set('X-Content-Type-Options', 'nosniff');
-    h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    h.set('X-Frame-Options', 'DENY');
-    if (!h.has('Cross-Origin-Opener-Policy')) h.set('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
-    h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()');
-    if (options.https) {
-      h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-      secureCookies(h);
-    }
-    h.delete('X-Powered-By');
-    // Hono answers HEAD with `new Response(null, <the GET answer>)`, and @hono/node-server's light
-    // Response then keeps only the headers the handler first gave it: everything set above was
-    // lost (HEAD /api/* had no nosniff). A response of our own carries them all.
-    if (c.req.method === 'HEAD') c.res = new Response(null, { status: c.res.status, headers: h });
-  };
+  const fixed: [string, string][] = [
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Frame-Options', 'DENY'],
+    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()'],
+    ...(options.https ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as [string, string]] : []),
+  ];
+  return { csp, fixed, openerPolicy: 'same-origin-allow-popups' };
 }
 
 const NONCE_BYTES = 16;

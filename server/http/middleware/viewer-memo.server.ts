@@ -66,7 +66,14 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
   // Each viewer's writes, by user id. A viewer forgotten here may have written since what is kept
   // for them: forgetting anyone makes every kept answer stale (`forgotten`).
   let forgotten = 0;
-  const writesOf = new LRUCache<string, number>({ max: 10_000, dispose: () => void forgotten++ });
+  // Only an eviction forgets: lru-cache also disposes of the value a `set` replaces, which is every
+  // write's count going up, and would make every reader's kept pages stale at each write by anyone.
+  const writesOf = new LRUCache<string, number>({
+    max: 10_000,
+    dispose: (_value, _key, reason) => {
+      if (reason === 'evict') forgotten++;
+    },
+  });
 
   return async (c, next) => {
     const user = c.get('user');
