@@ -36,6 +36,9 @@ export const UNSHOWN_TABLES: ReadonlySet<string> = new Set([
   'blog_revisions', 'import_runs', 'import_items', 'legacy_paths', 'actor_keys', 'fedify_kv', 'remote_replies',
   // Passkeys are listed on the account page only, which no memo keeps.
   'passkey',
+  // What readers follow elsewhere, those accounts' posts and the readers' replies to them are shown
+  // on /following only, which no memo keeps (docs/decisions/081).
+  'remote_follows', 'remote_posts', 'remote_post_replies',
 ]);
 
 /** Table → the column naming the one person whose pages show its rows. */
