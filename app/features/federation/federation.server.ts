@@ -11,7 +11,7 @@ import type { ServiceContext } from '~/lib/core/service-context';
 import * as keysRepo from './federation.repo.server';
 import type { PostRow } from './federation.repo.server';
 import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
-import { followedPostArrived } from './remote-inbox.server';
+import { followedPostArrived, SUBSCRIBE_REL } from './remote-inbox.server';
 import { receiveFollowAccepted, receiveFollowedPostDelete, receiveFollowRejected } from './remote-posts.service.server';
 import * as service from './federation.service.server';
 import { SITE_ACTOR } from './federation.service.server';
@@ -98,6 +98,9 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
       const identifier = handle ? await service.identifierOfHandle(fctx.data, handle, settings.siteName) : null;
       return identifier ? { identifier } : null;
     });
+
+  // Where a reader here follows someone from elsewhere (their server's "follow from your server", docs/decisions/081).
+  federation.setWebFingerLinksDispatcher(() => [{ rel: SUBSCRIBE_REL, template: `${settings.origin}/authorize_interaction?uri={uri}` }]);
 
   federation
     .setFollowersDispatcher(PATHS.followers, async (fctx, identifier, cursor) => {

@@ -2,6 +2,7 @@ import { Create, Follow, isActor, Mention, Note, PUBLIC_COLLECTION, Undo } from 
 import { Temporal as Polyfill } from '@js-temporal/polyfill';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { federationOf, paragraphs, remoteAuthor } from './federation.server';
+import { SUBSCRIBE_REL } from './remote-inbox.server';
 
 /**
  * The ActivityPub side of following accounts elsewhere (docs/decisions/081): finding an account
@@ -21,12 +22,14 @@ export interface ResolvedAccount {
 
 const ACTIVITY_TYPES = /^application\/(?:activity\+json|ld\+json)/;
 
+type Site = NonNullable<ReturnType<typeof federationOf>>;
+
 /**
- * The actor a WebFinger answer names. Fedify asks over https only, as every real server answers;
+ * What WebFinger says of `user@host`. Fedify asks over https only, as every real server answers;
  * with the test switch for private addresses (never with an https PUBLIC_URL), a loopback peer is
  * asked over http as well.
  */
-async function actorUriOfHandle(site: NonNullable<ReturnType<typeof federationOf>>, ctx: ServiceContext, user: string, host: string): Promise<string | null> {
+async function webFingerOf(site: Site, ctx: ServiceContext, user: string, host: string) {
   const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
   const resource = `acct:${user}@${host}`;
   let jrd = await fctx.lookupWebFinger(resource).catch(() => null);
@@ -34,8 +37,33 @@ async function actorUriOfHandle(site: NonNullable<ReturnType<typeof federationOf
     const answer = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(resource)}`, { headers: { accept: 'application/jrd+json' }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
     jrd = answer?.ok ? ((await answer.json().catch(() => null)) as typeof jrd) : null;
   }
-  const self = jrd?.links?.find((l) => l.rel === 'self' && ACTIVITY_TYPES.test(l.type ?? ''))?.href;
+  return jrd;
+}
+
+/** The actor a WebFinger answer names. */
+async function actorUriOfHandle(site: Site, ctx: ServiceContext, user: string, host: string): Promise<string | null> {
+  const self = (await webFingerOf(site, ctx, user, host))?.links?.find((l) => l.rel === 'self' && ACTIVITY_TYPES.test(l.type ?? ''))?.href;
   return self && /^https?:\/\//.test(self) ? self : null;
+}
+
+/**
+ * Where a reader's own server lets them follow `account` (`@name@host`): the subscribe template
+ * its WebFinger names for the reader's handle, or, given only the server, the follow page most
+ * servers answer (`/authorize_interaction`). Null when their server names no page of its own host.
+ */
+export async function interactionUrlOf(ctx: ServiceContext, readerServer: string, account: string): Promise<string | null> {
+  const site = federationOf(ctx);
+  if (!site) return null;
+  const handle = /^@?([^@\s/]+)@([^@\s/]+)$/.exec(readerServer);
+  const host = (handle?.[2] ?? readerServer.replace(/^https?:\/\//i, '').replace(/\/.*$/, '')).toLowerCase();
+  if (!/^[a-z0-9.-]+(?::\d+)?$/.test(host)) return null;
+  // Real servers answer https; the test switch stands for peers on loopback, which answer http.
+  const scheme = site.settings.allowPrivateAddress ? 'http:' : 'https:';
+  const template = handle ? (await webFingerOf(site, ctx, handle[1]!, host))?.links?.find((l) => l.rel === SUBSCRIBE_REL)?.template : `${scheme}//${host}/authorize_interaction?uri={uri}`;
+  if (!template?.includes('{uri}')) return null;
+  const url = template.replace('{uri}', encodeURIComponent(`acct:${account.replace(/^@/, '')}`));
+  // Only to the reader's own server: a WebFinger answer cannot send them anywhere else.
+  return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && new URL(url).host === host ? url : null;
 }
 
 /** The account a reader typed (`@name@host` or a profile address), as we deliver to it; null when none answers. */

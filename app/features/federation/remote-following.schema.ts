@@ -28,3 +28,20 @@ export const REMOTE_POSTS_PER_ACCOUNT = 50;
 export const REMOTE_POSTS_KEEP_DAYS = 60;
 /** How many posts /following shows, local and remote together. */
 export const FOLLOWING_FEED_LIMIT = 30;
+
+/** "Follow from your server" on a writer's page: the reader's server (or handle there), and the account to follow. */
+export const FollowFromServerSchema = z.object({
+  server: z.string().trim().min(3, REMOTE_FOLLOWING_TEXTS.serverTooShort).max(300),
+  account: z.string().trim().regex(/^@?[^@\s/]+@[^@\s/]+$/),
+});
+export type FollowFromServerInput = z.infer<typeof FollowFromServerSchema>;
+
+/** What another server sends a reader here with: the account they want to follow (`acct:name@host` or its address). */
+export const InteractionSchema = z.object({ uri: z.string().trim().min(3).max(500) });
+
+/** The account an interaction names, as the follow form takes it; null when it names none. */
+export function accountOfInteraction(uri: string): string | null {
+  const acct = /^(?:acct:)?@?([^@\s/:]+)@([^@\s/]+)$/i.exec(uri);
+  if (acct) return `@${acct[1]}@${acct[2]}`;
+  return /^https?:\/\//i.test(uri) && URL.canParse(uri) ? uri : null;
+}

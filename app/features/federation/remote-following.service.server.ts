@@ -7,9 +7,9 @@ import { REMOTE_FOLLOWING_TEXTS } from '~/lib/texts/remote-following';
 import * as federationRepo from './federation.repo.server';
 import { federationOf } from './federation.server';
 import { isRemoteBlocked } from './federation.service.server';
-import { followUriOf, resolveRemoteAccount, sendFollow, sendReply, sendUnfollow } from './remote-accounts.server';
+import { followUriOf, interactionUrlOf, resolveRemoteAccount, sendFollow, sendReply, sendUnfollow } from './remote-accounts.server';
 import * as repo from './remote-following.repo.server';
-import { FOLLOWING_FEED_LIMIT, type FollowRemoteInput, type ReplyRemoteInput } from './remote-following.schema';
+import { FOLLOWING_FEED_LIMIT, type FollowFromServerInput, type FollowRemoteInput, type ReplyRemoteInput } from './remote-following.schema';
 
 /**
  * Readers here follow accounts on other servers (docs/decisions/081): a Follow from the reader's
@@ -139,4 +139,12 @@ export async function replyToRemotePost(ctx: ServiceContext, input: ReplyRemoteI
   await repo.insertReply(ctx.db, { id, remote_post_id: post.id, user_id: user.id, reply_text: input.text, created_at: at });
   await sendReply(ctx, { id, userId: user.id, text: input.text, at, inReplyTo: post.uri, author: { actorUri: post.actor_uri, handle: post.handle, inbox: post.inbox, sharedInbox: post.shared_inbox } });
   return { insertedId: id };
+}
+
+/** "Follow from your server": the reader's own server's page for following a writer here (or an error to show). */
+export async function followFromServerUrl(ctx: ServiceContext, input: FollowFromServerInput): Promise<string> {
+  federationOn(ctx);
+  const url = await interactionUrlOf(ctx, input.server, input.account);
+  if (!url) throw new AppError('not_found', REMOTE_FOLLOWING_TEXTS.serverNotFound);
+  return url;
 }

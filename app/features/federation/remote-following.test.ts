@@ -2,7 +2,7 @@ import { Article, Create, Delete, Note, PUBLIC_COLLECTION, Update } from '@fedif
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog, deleteBlog, getBlog, updateBlog } from '~/features/blogs/blogs.service.server';
 import { blockRemote, listRemoteBlocks, unblockRemote } from './federation.service.server';
-import { followRemoteAccount, listRemoteFollowing, listRemoteFollowingPosts, replyToRemotePost, unfollowRemoteAccount } from './remote-following.service.server';
+import { followFromServerUrl, followRemoteAccount, listRemoteFollowing, listRemoteFollowingPosts, replyToRemotePost, unfollowRemoteAccount } from './remote-following.service.server';
 import { pruneRemotePosts } from './remote-posts.service.server';
 import { TEST_DIALECTS } from '#test/dialects';
 import { type ServedTestApp, serveTestApp } from '#test/fedi-instance';
@@ -113,6 +113,19 @@ describe.each(TEST_DIALECTS)('following accounts on another server, between two 
     const after = await feed();
     expect(after.map((p) => p.title)).toEqual([kept!.title]);
     expect(await b.t.deps.database.db.selectFrom('remote_posts').select('uri').where('uri', 'like', `${peer.origin}%`).execute()).toEqual([]);
+  });
+
+  it('"Follow from your server" sends a reader to their own server’s follow page, the one its WebFinger names', async () => {
+    const hostB = new URL(b.origin).host;
+    const jrd = (await (await fetch(`${b.origin}/.well-known/webfinger?resource=acct:rhea_reader@${hostB}`)).json()) as { links: { rel: string; template?: string }[] };
+    expect(jrd.links.find((l) => l.rel === 'http://ostatus.org/schema/1.0/subscribe')?.template).toBe(`${b.origin}/authorize_interaction?uri={uri}`);
+    const expected = `${b.origin}/authorize_interaction?uri=${encodeURIComponent(`acct:wren_writer@${hostA}`)}`;
+    const visitor = a.t.context(null);
+    expect(await followFromServerUrl(visitor, { server: `@rhea_reader@${hostB}`, account: `@wren_writer@${hostA}` })).toBe(expected);
+    expect(await followFromServerUrl(visitor, { server: hostB, account: `@wren_writer@${hostA}` })).toBe(expected);
+    // A server whose WebFinger names no follow page, or no such person there: nowhere to go.
+    await expect(followFromServerUrl(visitor, { server: `@someone@${new URL(peer.origin).host}`, account: `@wren_writer@${hostA}` })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(followFromServerUrl(visitor, { server: `@nobody@${hostB}`, account: `@wren_writer@${hostA}` })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('keeps the newest posts for a while only, and unfollowing ends the follow there', async () => {

@@ -2,6 +2,9 @@ import { Article, Note, PUBLIC_COLLECTION } from '@fedify/vocab';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { type IncomingPost, receiveFollowedPost, receiveFollowedPostEdit } from './remote-posts.service.server';
 
+/** The WebFinger link naming a server's page for following someone (OStatus's name, which every server uses). */
+export const SUBSCRIBE_REL = 'http://ostatus.org/schema/1.0/subscribe';
+
 /**
  * What the inbox does with a top-level post (no `inReplyTo`) from an account someone here follows
  * (docs/decisions/081): a public one is kept for /following, anything else is left alone. The

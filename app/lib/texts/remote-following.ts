@@ -23,4 +23,10 @@ export const REMOTE_FOLLOWING_TEXTS = {
   replyEmpty: 'Write a reply first',
   yourReply: 'Your reply',
   postNotFound: 'That post is no longer here.',
+  serverTooShort: 'Give your server (social.example) or your handle there',
+  serverNotFound: 'Your server did not answer with a follow page. Copy the handle and search for it there.',
+  interactionHeading: 'Follow from here',
+  interactionIntro: 'Follow this account with your account here:',
+  goBack: 'Go back',
+  interactionUnknown: 'That is not an account we can follow.',
 } as const;
