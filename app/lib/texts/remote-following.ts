@@ -28,5 +28,6 @@ export const REMOTE_FOLLOWING_TEXTS = {
   interactionHeading: 'Follow from here',
   interactionIntro: 'Follow this account with your account here:',
   goBack: 'Go back',
+  continueToServer: 'Continue to your server',
   interactionUnknown: 'That is not an account we can follow.',
 } as const;
