@@ -77,9 +77,10 @@ export default function Following({ loaderData }: Route.ComponentProps) {
   return (
     <section className="mx-auto w-full max-w-2xl px-4 py-10">
       <h1 className="text-3xl font-bold tracking-tight">{MESSAGES.following}</h1>
-      <p className="mt-2 opacity-90">{followsAnyone ? MESSAGES.followingIntro : MESSAGES.followingEmpty}</p>
+      {/* Mail comes for writers here only: with accounts elsewhere alone, the line would promise what does not come. */}
+      {writers.length || !followsAnyone ? <p className="mt-2 opacity-90">{writers.length ? MESSAGES.followingIntro : MESSAGES.followingEmpty}</p> : null}
       {followsAnyone ? null : <Link to="/allblogs" className="btn btn-primary btn-sm mt-4">{MESSAGES.startReading}</Link>}
-      <ul className="mt-6 flex flex-col gap-3" data-testid="following-list">
+      <ul className={writers.length ? 'mt-6 flex flex-col gap-3' : 'hidden'} data-testid="following-list">
         {writers.map((w) => (
           <li key={w.writerId} className="card card-side items-center border border-base-300 bg-base-100 p-4 shadow-sm">
             <div className="avatar avatar-placeholder mr-4">

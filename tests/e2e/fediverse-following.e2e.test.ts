@@ -80,6 +80,14 @@ describe('two Afterglow sites: a reader on one follows a writer on the other (do
       return (await followed.textContent())?.includes(handle) === true && !(await followed.textContent())?.includes('Waiting for approval');
     });
 
+    // She follows a writer on her own site too, whose post comes before the others.
+    const neighbour = await open({ viewport: VIEWPORTS.desktop });
+    await signUp(neighbour.context, b.url, { name: 'Nell Neighbour' });
+    const nearby = await seedBlog(neighbour.context, b.url, { title: 'Next door at noon', photo: await uploadPhoto(neighbour.context, b.url) });
+    const neighbourId = await linkedAuthorId(`${b.url}/blogs/${nearby}`);
+    const followedHere = await reader.context.request.post(`${b.url}/follow`, { headers: { origin: b.url }, form: { writerId: neighbourId, intent: 'follow' }, maxRedirects: 0 });
+    expect(followedHere.status()).toBe(302);
+
     // The writer publishes two posts; both arrive, marked with her name and handle, linked to the original.
     const dusk = await seedBlog(writer.context, a.url, { title: 'Harbour at dusk', photo });
     const tide = await seedBlog(writer.context, a.url, { title: 'Low tide notes', photo });
@@ -94,6 +102,9 @@ describe('two Afterglow sites: a reader on one follows a writer on the other (do
     expect(await duskCard.textContent()).toContain(handle);
     expect(await duskCard.getByRole('link', { name: /^Read on their site/ }).getAttribute('href')).toMatch(new RegExp(`^${a.url}/blogs/${dusk}/`));
     expect(await page.getByTestId('following-posts').textContent()).not.toContain('Before anyone followed');
+    // One stream by date: the newest first, whichever site it came from.
+    const stream = await page.getByTestId('following-posts').locator(':scope > li h3').allTextContents();
+    expect(stream).toEqual(['Low tide notes', 'Harbour at dusk', 'Next door at noon']);
 
     for (const theme of ['light', 'dark'] as const) {
       await inTheme(page, theme);
