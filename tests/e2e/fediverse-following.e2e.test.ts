@@ -67,6 +67,8 @@ describe('two Afterglow sites: a reader on one follows a writer on the other (do
     await page.getByRole('button', { name: 'Go' }).click();
     await page.waitForURL(`${b.url}/authorize_interaction?**`);
     expect(await page.getByTestId('interaction').textContent()).toContain(handle);
+    await waitForHydration(page);
+    expect(await axeViolations(page)).toEqual([]);
 
     // She follows by handle on /following; the follow waits for the writer's site to accept it.
     await page.goto(`${b.url}/following`);
