@@ -35,6 +35,8 @@ export default [
   route('newsletter', 'routes/newsletter.tsx'),
   route('follow', 'routes/follow.tsx'),
   route('following', 'routes/following.tsx'),
+  route('follow-from-server', 'routes/follow-from-server.tsx'),
+  route('authorize_interaction', 'routes/authorize-interaction.tsx'),
   route('notifications', 'routes/notifications.tsx'),
   route('mail/confirm/:token', 'routes/mail-confirm.tsx'),
   route('mail/unsubscribe/:token', 'routes/mail-unsubscribe.tsx'),

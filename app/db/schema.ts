@@ -189,6 +189,43 @@ export interface RemoteRepliesTable {
   created_at: string;
 }
 
+/** A reader here following an account on another server (docs/decisions/081). */
+export interface RemoteFollowsTable {
+  id: string;
+  follower_id: string;
+  remote_actor_id: string;
+  inbox: string;
+  shared_inbox: string | null;
+  follow_uri: string;
+  state: 'pending' | 'accepted';
+  created_at: string;
+  accepted_at: string | null;
+}
+
+/** A public top-level post of a followed remote account, its HTML sanitised on arrival. */
+export interface RemotePostsTable {
+  id: string;
+  uri: string;
+  remote_actor_id: string;
+  kind: 'Article' | 'Note';
+  title: string | null;
+  summary: string | null;
+  content: string;
+  url: string | null;
+  published_at: string;
+  updated_at: string | null;
+  received_at: string;
+}
+
+/** A reader's reply to a remote post, sent from their actor as a Note. */
+export interface RemotePostRepliesTable {
+  id: string;
+  remote_post_id: string;
+  user_id: string;
+  reply_text: string;
+  created_at: string;
+}
+
 /** A remote account (its actor id) or a whole server (its host) a moderator blocked. */
 export interface FederationBlocksTable {
   id: string;
@@ -553,6 +590,9 @@ export interface Database {
   remote_replies: RemoteRepliesTable;
   federation_blocks: FederationBlocksTable;
   fedify_kv: FedifyKvTable;
+  remote_follows: RemoteFollowsTable;
+  remote_posts: RemotePostsTable;
+  remote_post_replies: RemotePostRepliesTable;
 }
 
 /**
@@ -616,6 +656,9 @@ export const TABLE_COLUMNS = {
   remote_replies: ['uri', 'comment_id', 'actor_uri', 'created_at'],
   federation_blocks: ['id', 'kind', 'target', 'reason', 'created_by', 'created_at'],
   fedify_kv: ['key', 'value', 'expires_at'],
+  remote_follows: ['id', 'follower_id', 'remote_actor_id', 'inbox', 'shared_inbox', 'follow_uri', 'state', 'created_at', 'accepted_at'],
+  remote_posts: ['id', 'uri', 'remote_actor_id', 'kind', 'title', 'summary', 'content', 'url', 'published_at', 'updated_at', 'received_at'],
+  remote_post_replies: ['id', 'remote_post_id', 'user_id', 'reply_text', 'created_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -671,4 +714,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   remote_replies: true,
   federation_blocks: true,
   fedify_kv: true,
+  remote_follows: true,
+  remote_posts: true,
+  remote_post_replies: true,
 };

@@ -3,21 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../support/auth';
 import { seedBlog, uploadPhoto } from '../support/blogs';
 import { screenshot, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
+import { eventually } from '../support/eventually';
 import { type FediPeer, startFediPeer } from '../support/fedi-peer';
 import { linkedAuthorId } from '../support/instances';
 import { freePort } from '../support/processes.js';
 import { type RunningServer, startServer } from '../support/server';
 
 const { open } = useBrowsers();
-
-/** Waits until `check` holds (the server's own worker delivers a moment after the request). */
-async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('the fediverse, through the built server and a peer written with Fedify (docs/decisions/068)', () => {
   let server: RunningServer;

@@ -268,6 +268,19 @@ export async function listBlogsByOwner(db: Db, ownerId: string, withHidden: bool
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/** The newest posts everyone may see of the writers someone follows (their /following, docs/decisions/081). */
+export async function listBlogsOfFollowedWriters(db: Db, followerId: string, limit: number): Promise<BlogRow[]> {
+  return db
+    .selectFrom('blogs')
+    .select(BLOG_COLUMNS)
+    .where('owner_id', 'in', db.selectFrom('follows').select('writer_id').where('follower_id', '=', followerId))
+    .where(isShownToAll)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** The photo a writer shows now (their profile's, else their account's): the blog page's byline. */
 export async function findAuthorPhoto(db: Db, ownerId: string): Promise<string | null> {
   const row = await db.selectFrom('user').select(shownPhoto('user.id').as('photo')).where('user.id', '=', ownerId).executeTakeFirst();

@@ -295,6 +295,12 @@ export async function listAuthorBlogs(ctx: ServiceContext, authorId: string, opt
   return present(ctx, await repo.listBlogsByOwner(ctx.db, authorId, ctx.user?.id === authorId, AUTHOR_BLOGS_LIMIT, options.indexable));
 }
 
+/** The newest posts of the writers the signed-in reader follows (their /following). */
+export async function listFollowedWritersBlogs(ctx: ServiceContext, limit: number): Promise<BlogJson[]> {
+  const user = userOrThrow401(ctx);
+  return present(ctx, await repo.listBlogsOfFollowedWriters(ctx.db, user.id, limit));
+}
+
 /**
  * All blogs the viewer may see (Public, plus the viewer's own Hidden ones), newest first; with
  * `q`, only those matching its words, best match first, each with a highlighted `snippet`.

@@ -202,3 +202,16 @@ export function renderSanitised({ markdown, bases, rel }: RenderTask): string {
   const html = sanitizeHtml(parser.render(markdown, env), options);
   return env.embeds.length === 0 ? html : html.replace(EMBED_MARKS, (_, n: string) => env.embeds[Number(n)] ?? '');
 }
+
+/**
+ * HTML from another server (a followed account's post, docs/decisions/081) through the same
+ * allowlist as our own bodies: no scripts, styles or handlers; its links marked `nofollow ugc`;
+ * a picture that is not ours becomes a link to it, so it neither passes the CSP nor tracks readers.
+ */
+export function sanitiseForeignHtml(html: string, bases: readonly string[]): string {
+  // Its own key: no highlighter classes are allowed in it, whatever our own bodies allow.
+  const key = `foreign\n${bases.join(' ')}`;
+  let options = optionsFor.get(key);
+  if (!options) optionsFor.set(key, (options = { ...sanitizeOptions(bases, HELD_REL), allowedClasses: { code: [], span: [] } }));
+  return sanitizeHtml(html, options);
+}

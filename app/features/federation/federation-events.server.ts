@@ -2,6 +2,7 @@ import { onEvent } from '~/kernel/events.server';
 import { definePeriodic } from '~/kernel/schedule.server';
 import { deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
 import { assignMissingHandles } from './federation.service.server';
+import { pruneRemotePosts } from './remote-posts.service.server';
 
 /**
  * What federation does after a change elsewhere (docs/decisions/068): each event becomes
@@ -31,5 +32,7 @@ export function federationTasks() {
         if (site) await assignMissingHandles(ctx, site.settings.siteName);
       },
     }),
+    // Followed accounts' posts are kept for a while, the newest of each (docs/decisions/081).
+    definePeriodic({ name: 'federation-remote-posts', everyMs: 60 * MINUTE, run: async (ctx, { start }) => void (await pruneRemotePosts(ctx, start)) }),
   ];
 }

@@ -11,4 +11,9 @@ export const FEDERATION_VIEWER_WRITES: ViewerWrites = {
   actor_handles: everyone,
   remote_followers: everyone,
   federation_blocks: everyone,
+  // What readers follow elsewhere, those accounts' posts and the readers' replies to them are shown
+  // on /following only, which no memo keeps (docs/decisions/081).
+  remote_follows: unshown,
+  remote_posts: unshown,
+  remote_post_replies: unshown,
 };

@@ -1,5 +1,5 @@
 import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
-import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, isActor, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
+import { Accept, type Actor, Announce, Reject, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, isActor, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
 import { blogPathOf } from '~/features/blogs/blog-path';
 import { tagsOfRow } from '~/features/blogs/blogs.presenter';
 import { tagPath } from '~/features/tags/tag-path';
@@ -11,6 +11,8 @@ import type { ServiceContext } from '~/lib/core/service-context';
 import * as keysRepo from './federation.repo.server';
 import type { PostRow } from './federation.repo.server';
 import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
+import { followedPostArrived, SUBSCRIBE_REL } from './remote-inbox.server';
+import { receiveFollowAccepted, receiveFollowedPostDelete, receiveFollowRejected } from './remote-posts.service.server';
 import * as service from './federation.service.server';
 import { SITE_ACTOR } from './federation.service.server';
 
@@ -58,7 +60,7 @@ const absolute = (settings: FederationSettings, url: string | null) => (url ? ne
 // Fedify's types name the standard Temporal, which Node does not have yet: its polyfill stands in.
 const instant = (iso: string) => Polyfill.Instant.from(iso) as unknown as Temporal.Instant;
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const paragraphs = (text: string) =>
+export const paragraphs = (text: string) =>
   text
     .split(/\n{2,}/)
     .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
@@ -96,6 +98,9 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
       const identifier = handle ? await service.identifierOfHandle(fctx.data, handle, settings.siteName) : null;
       return identifier ? { identifier } : null;
     });
+
+  // Where a reader here follows someone from elsewhere (their server's "follow from your server", docs/decisions/081).
+  federation.setWebFingerLinksDispatcher(() => [{ rel: SUBSCRIBE_REL, template: `${settings.origin}/authorize_interaction?uri={uri}` }]);
 
   federation
     .setFollowersDispatcher(PATHS.followers, async (fctx, identifier, cursor) => {
@@ -171,8 +176,10 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     .on(Create, async (fctx, create) => {
       if (await blocked(fctx.data, create.actorId)) return;
       const object = await create.getObject(fctx);
-      if (!(object instanceof Note || object instanceof Article) || !object.id || !object.replyTargetId || !create.actorId) return;
+      if (!(object instanceof Note || object instanceof Article) || !object.id || !create.actorId) return;
       if (object.id.origin !== create.actorId.origin || object.attributionId?.href !== create.actorId.href) return;
+      // Not a reply: a post of an account someone here follows (docs/decisions/081).
+      if (!object.replyTargetId) return void (await followedPostArrived(fctx.data, create.actorId, object, 'create'));
       const author = await create.getActor(fctx);
       if (!author?.id) return;
       await service.receiveRemoteReply(fctx.data, settings.origin, {
@@ -186,12 +193,21 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
       if (await blocked(fctx.data, update.actorId)) return;
       const object = await update.getObject(fctx);
       if (!(object instanceof Note || object instanceof Article) || !object.id || !update.actorId || object.id.origin !== update.actorId.origin) return;
+      if (!object.replyTargetId && object.attributionId?.href === update.actorId.href) await followedPostArrived(fctx.data, update.actorId, object, 'update');
       await service.receiveRemoteReplyEdit(fctx.data, object.id.href, update.actorId.href, object.content?.toString() ?? '');
     })
     .on(Delete, async (fctx, remove) => {
       if (await blocked(fctx.data, remove.actorId)) return;
       if (!remove.objectId || !remove.actorId || remove.objectId.origin !== remove.actorId.origin) return;
       await service.receiveRemoteReplyDelete(fctx.data, remove.objectId.href, remove.actorId.href);
+      await receiveFollowedPostDelete(fctx.data, remove.objectId.href, remove.actorId.href);
+    })
+    // The answer to a reader's Follow of an account elsewhere: only that account's counts (docs/decisions/081).
+    .on(Accept, async (fctx, accept) => {
+      if (!(await blocked(fctx.data, accept.actorId)) && accept.objectId) await receiveFollowAccepted(fctx.data, accept.objectId.href, accept.actorId!.href);
+    })
+    .on(Reject, async (fctx, reject) => {
+      if (!(await blocked(fctx.data, reject.actorId)) && reject.objectId) await receiveFollowRejected(fctx.data, reject.objectId.href, reject.actorId!.href);
     });
 
   running.set(base.db, site);
@@ -204,7 +220,7 @@ async function blocked(ctx: ServiceContext, actorId: URL | null): Promise<boolea
   return !actorId || service.isRemoteBlocked(ctx, actorId.href);
 }
 
-async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> {
+export async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> {
   const icon = await actor.getIcon().catch(() => null);
   const iconUrl = icon?.url instanceof URL ? icon.url.href : (icon?.url?.href?.href ?? null);
   const profile = actor.url instanceof URL ? actor.url.href : (actor.url?.href?.href ?? actor.id!.href);

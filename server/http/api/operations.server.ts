@@ -2,6 +2,7 @@ import { BLOG_OPERATIONS, DRAFT_OPERATIONS } from './blogs.api.server';
 import { COMMENT_OPERATIONS } from './comments.api.server';
 import type { Operation } from './endpoints.server';
 import { EXPORT_OPERATIONS } from './exports.api.server';
+import { FEDERATION_OPERATIONS } from './federation.api.server';
 import { IMAGE_OPERATIONS } from './images.api.server';
 import { MODERATION_OPERATIONS } from './moderation.api.server';
 import { SUBSCRIBER_OPERATIONS } from './newsletter.api.server';
@@ -27,4 +28,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...NOTIFICATION_OPERATIONS,
   ...TAG_OPERATIONS,
   ...EXPORT_OPERATIONS,
+  ...FEDERATION_OPERATIONS,
 ];

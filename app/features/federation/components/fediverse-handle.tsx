@@ -3,12 +3,12 @@ import { FEDERATION_TEXTS } from '~/lib/texts/federation';
 
 /**
  * A writer's fediverse handle with a copy button, and "Follow from your server": the reader
- * names their server and is sent to its own page for following this handle (Mastodon and most
- * others answer /authorize_interaction). Shown only while federation is on (docs/decisions/068).
+ * names their server (or their handle there) and is sent to its own page for following this
+ * handle, the one its WebFinger names or /authorize_interaction (docs/decisions/068, 081). A GET
+ * form, so it works before JavaScript loads. Shown only while federation is on.
  */
 export function FediverseHandle({ handle }: { handle: string }) {
   const [copied, setCopied] = useState(false);
-  const [server, setServer] = useState('');
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(handle);
@@ -16,11 +16,6 @@ export function FediverseHandle({ handle }: { handle: string }) {
     } catch {
       setCopied(false);
     }
-  };
-  const follow = (event: React.FormEvent) => {
-    event.preventDefault();
-    const host = server.trim().replace(/^https?:\/\//, '').replace(/^@?[^@]*@/, '').replace(/\/.*$/, '');
-    if (host) window.location.assign(`https://${host}/authorize_interaction?uri=${encodeURIComponent(handle.replace(/^@/, 'acct:'))}`);
   };
   return (
     <div className="mt-3 flex flex-col gap-2" data-testid="fediverse-handle">
@@ -31,16 +26,17 @@ export function FediverseHandle({ handle }: { handle: string }) {
           {copied ? FEDERATION_TEXTS.handleCopied : FEDERATION_TEXTS.copyHandle}
         </button>
       </p>
-      <form className="flex flex-wrap items-center gap-2" onSubmit={follow}>
+      <form className="flex flex-wrap items-center gap-2" method="get" action="/follow-from-server">
+        <input type="hidden" name="account" value={handle} />
         <label className="text-sm opacity-85" htmlFor="follow-from-server">
           {FEDERATION_TEXTS.followFromServer}
         </label>
         <input
           id="follow-from-server"
           className="input input-sm input-bordered w-48"
+          name="server"
+          required
           placeholder="mastodon.social"
-          value={server}
-          onChange={(e) => setServer(e.target.value)}
           autoComplete="off"
           spellCheck={false}
         />
