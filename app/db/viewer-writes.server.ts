@@ -33,7 +33,7 @@ export const UNSHOWN_TABLES: ReadonlySet<string> = new Set([
   'kysely_migration', 'kysely_migration_lock',
   // A post's versions (its history page), an import's bookkeeping and old addresses (answered as
   // redirects, never as a page), federation's keys, store and reply ids (docs/decisions/068, 070, 072).
-  'blog_revisions', 'import_runs', 'import_items', 'legacy_paths', 'actor_keys', 'fedify_kv', 'remote_replies',
+  'blog_revisions', 'import_runs', 'import_items', 'import_authors', 'legacy_paths', 'actor_keys', 'fedify_kv', 'remote_replies',
   // Passkeys are listed on the account page only, which no memo keeps.
   'passkey',
 ]);

@@ -9,6 +9,7 @@ import { type ArchiveEntries, type ImportBundle, type ImportComment, type Import
 import type { ImportOptions } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { firstSentence } from './markdown-images';
+import type { AuthorOutcome } from './site-authors.service.server';
 
 /**
  * The writer of an import (docs/decisions/072): a bundle becomes rows. Each post is written in
@@ -26,6 +27,8 @@ export interface ImportReport {
   images: { stored: number; reused: number; missing: number };
   subscribers: { pending: number; confirmed: number; existing: number; skipped: number };
   legacyPaths: number;
+  /** A site import's authors: whose posts went to which account, a new one or one already here (docs/decisions/083). */
+  authors?: AuthorOutcome[];
   /** Our post id → the source's tag names (the tags feature takes them). */
   tags: { blogId: string; names: string[] }[];
   /** What was left out, and why. */
@@ -90,6 +93,7 @@ interface Run {
   runId: string | null;
   report: ImportReport;
   byRef: Map<string, string | null>;
+  skipAuthors: ReadonlySet<string>;
 }
 
 const refKey = (ref: ImportImageRef) => (ref.kind === 'archive' ? `archive:${ref.path}` : `url:${ref.url}`);
@@ -227,6 +231,11 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
     report.posts.unchanged += 1;
     return;
   }
+  if (post.authorSourceId && run.skipAuthors.has(post.authorSourceId)) {
+    report.posts.skipped += 1;
+    report.skipped.push({ item: label, reason: 'its author was left out of the import' });
+    return;
+  }
   const markdownLength = post.markdown.length;
   if (markdownLength > BLOG_LIMITS.long_description) {
     report.posts.skipped += 1;
@@ -353,6 +362,8 @@ export interface WriteHooks {
   /** Stop after the item under way once this time has passed (a job hands the rest to its continuation). */
   deadline?: number;
   progress?: (done: number, total: number) => Promise<void>;
+  /** Source authors whose posts stay out (a site import's "leave out"). */
+  skipAuthors?: ReadonlySet<string>;
 }
 
 /**
@@ -368,7 +379,7 @@ export async function writeBundle(
   hooks: WriteHooks = {},
 ): Promise<{ report: ImportReport; done: number; finished: boolean }> {
   const report = hooks.report ?? { ...emptyReport(bundle.source), skipped: [...bundle.skipped] };
-  const run: Run = { ctx, ownerId, bundle, entries, options, runId: hooks.runId ?? null, report, byRef: new Map() };
+  const run: Run = { ctx, ownerId, bundle, entries, options, runId: hooks.runId ?? null, report, byRef: new Map(), skipAuthors: hooks.skipAuthors ?? new Set() };
   const total = bundleSize(bundle);
   let done = hooks.start ?? 0;
   const overdue = () => hooks.deadline !== undefined && Date.now() > hooks.deadline;
