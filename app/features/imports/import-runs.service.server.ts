@@ -11,7 +11,7 @@ import { ArchiveRefused, type ImportBundle } from './import-model';
 import { readBundle } from './imports-readers.server';
 import { type ImportOptions, ImportOptionsSchema, type SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
-import { type AuthorPlan, checkAuthorChoices, planAuthors, resolveAuthors } from './site-authors.service.server';
+import { type AuthorPlan, checkAuthorChoices, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
 import { bundleSize, defaultCategoryMapping, type ImportReport, writeBundle } from './imports.service.server';
 
 /**
@@ -120,6 +120,11 @@ export async function startImport(ctx: ServiceContext, input: StartInput): Promi
   const user = await assertCanWrite(ctx);
   // A writer's import is hers alone: no author is mapped onto another account.
   return createRun(ctx, user.id, input, ImportOptionsSchema.parse({ ...input.options, site: false, authors: {}, authorChoices: {} }));
+}
+
+/** Only admins import a whole site: the screen asks before it reads an upload. */
+export async function assertCanImportSite(ctx: ServiceContext): Promise<void> {
+  await requireRole(ctx, 'admin');
 }
 
 /**
@@ -253,7 +258,10 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
         await repo.updateRun(ctx.db, row.id, { done_items: done, updated_at: ctx.now().toISOString() });
       },
     });
-    if (authors) result.report.authors = authors.outcomes;
+    if (authors) {
+      result.report.authors = authors.outcomes;
+      if (payload.part === 0) for (const key of unknownChoices(bundle, options.authorChoices)) result.report.skipped.push({ item: `the mapping of ${key}`, reason: 'no author in the archive has that id, email or name' });
+    }
     if (result.finished) {
       await repo.updateRun(ctx.db, row.id, { done_items: result.done });
       await finish(ctx, ending, { status: 'done', report: { ...stored, report: result.report } });

@@ -58,7 +58,8 @@ export async function planAuthors(ctx: Pick<ServiceContext, 'db'>, bundle: Impor
     if (posts === 0) continue;
     const email = author.email?.trim().toLowerCase() || null;
     const base = { sourceId: author.sourceId, name: author.name, email, posts };
-    const chosen = options.authorChoices[author.sourceId];
+    // The command line names an author by her id, email or name in the archive.
+    const chosen = choiceFor(options.authorChoices, author);
     if (chosen) {
       const account = chosen.choice === 'account' ? await repo.findAccountByEmail(ctx.db, chosen.email) : undefined;
       plans.push({ ...base, choice: chosen, account: account ? { name: account.name, email: account.email } : null });
@@ -69,6 +70,20 @@ export async function planAuthors(ctx: Pick<ServiceContext, 'db'>, bundle: Impor
     else plans.push({ ...base, choice: { choice: options.unmatchedAuthors === 'new' && email ? 'new' : 'skip' }, account: null });
   }
   return plans;
+}
+
+const keysOf = (author: { sourceId: string; name: string; email: string | null }) => [author.sourceId, author.email?.trim().toLowerCase(), author.name.trim().toLowerCase()].filter((k): k is string => Boolean(k));
+
+function choiceFor(choices: Record<string, SiteAuthorChoice>, author: { sourceId: string; name: string; email: string | null }): SiteAuthorChoice | undefined {
+  const byKey = new Map(Object.entries(choices).map(([key, choice]) => [key === author.sourceId ? key : key.trim().toLowerCase(), choice]));
+  for (const key of keysOf(author)) if (byKey.has(key)) return byKey.get(key);
+  return undefined;
+}
+
+/** The choices that name no author of the archive (a mistyped `--author`), for the report. */
+export function unknownChoices(bundle: ImportBundle, choices: Record<string, SiteAuthorChoice>): string[] {
+  const known = new Set(bundle.authors.flatMap(keysOf));
+  return Object.keys(choices).filter((key) => !known.has(key) && !known.has(key.trim().toLowerCase()));
 }
 
 /** Refuses choices that cannot be carried out, before anything is queued: an unknown account, a new one without an email. */
