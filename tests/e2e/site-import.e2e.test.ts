@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAISY_THEME } from '~/lib/page/theme';
@@ -34,22 +35,27 @@ const browsers = useBrowsers({ allowed: /the server responded with a status of 4
 const GWEN = { id: 'gwen-1', name: 'Gwen Ghost', email: 'gwen@old.example' };
 const HAL = { id: 'hal-2', name: 'Hal Harbour', email: 'hal@old.example' };
 
-/** The operator's command line (`npm run admin`, `npm run import`) on the server's own data. */
-function operator(script: string, args: string[]) {
+/**
+ * The operator's command line (`npm run admin`, `npm run import`) on the server's own data. Not
+ * blocking: the SMTP server the command's jobs mail to lives in this process.
+ */
+async function operator(script: string, args: string[]): Promise<string> {
   const env = { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: base, SMTP_URL: smtp.url, MAIL_FROM: 'Afterglow <site@afterglow.test>' };
-  return execFileSync(process.execPath, [script, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return (await promisify(execFile)(process.execPath, [script, ...args], { env, encoding: 'utf8' })).stdout;
 }
 const grantAdmin = (email: string) => operator('scripts/admin.js', ['grant', email]);
 let adminEmail = '';
 
-/** Both themes, as the theme toggle sets them, each checked by axe. */
+/** Both themes, as the theme toggle sets them, each checked by axe once its colours have settled. */
 async function axeBothThemes(page: Page) {
   for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
+    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
     await page.evaluate((name) => document.documentElement.setAttribute('data-theme', name), DAISY_THEME[theme]);
     await finiteAnimationsDone(page);
     expect(await axeViolations(page), theme).toEqual([]);
   }
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  await page.evaluate((name) => document.documentElement.setAttribute('data-theme', name), DAISY_THEME.light);
 }
 
 describe('an admin imports a whole site (docs/decisions/083)', () => {
@@ -61,7 +67,7 @@ describe('an admin imports a whole site (docs/decisions/083)', () => {
 
     const { page, context } = await browsers.open({ viewport: VIEWPORTS.desktop });
     const admin = await signUp(context, base, { name: 'Ada Admin' });
-    expect(grantAdmin(admin.email)).toContain('is now an admin');
+    expect(await grantAdmin(admin.email)).toContain('is now an admin');
     adminEmail = admin.email;
     await page.goto(`${base}/moderation`);
     await page.getByRole('link', { name: 'Import a site' }).click();
@@ -84,8 +90,6 @@ describe('an admin imports a whole site (docs/decisions/083)', () => {
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'site-import-phone-review');
     await page.setViewportSize(VIEWPORTS.desktop);
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.evaluate((name) => document.documentElement.setAttribute('data-theme', name), DAISY_THEME.light);
     await page.getByRole('button', { name: 'Import', exact: true }).click();
 
     await page.getByTestId('import-report').waitFor({ timeout: 90_000 });
@@ -133,7 +137,7 @@ describe('an admin imports a whole site (docs/decisions/083)', () => {
     const IVO = { id: 'ivo-3', name: 'Ivo Ink', email: 'ivo@old.example' };
     const archive = await siteGhostArchive(4, [GWEN, IVO], { idPrefix: 'cli-site-' });
     const file = await writeZip(dirs.make('cli-site-'), 'cli-site.zip', archive.members);
-    const out = operator('scripts/import.js', [file, '--as', adminEmail, '--whole-site', '--author', `${GWEN.name}=${GWEN.email}`, '--create-accounts']);
+    const out = await operator('scripts/import.js', [file, '--as', adminEmail, '--whole-site', '--author', `${GWEN.name}=${GWEN.email}`, '--create-accounts']);
     expect(out).toContain('imported from ghost: 4 posts (0 already here, 0 skipped)');
     expect(out).toContain('author Gwen Ghost: 2 posts to the account Gwen Here\n');
     expect(out).toContain('author Ivo Ink: 2 posts to the new account Ivo Ink (mailed a link to set a password)');
@@ -143,7 +147,7 @@ describe('an admin imports a whole site (docs/decisions/083)', () => {
     const writer = await signUp(context, base, { name: 'Cli Writer' });
     let refused = '';
     try {
-      operator('scripts/import.js', [file, '--as', writer.email, '--whole-site']);
+      await operator('scripts/import.js', [file, '--as', writer.email, '--whole-site']);
     } catch (error) {
       refused = String((error as { stderr: string }).stderr);
     }
