@@ -29,7 +29,7 @@ export interface ImportReport {
   legacyPaths: number;
   /** A site import's authors: whose posts went to which account, a new one or one already here (docs/decisions/083). */
   authors?: AuthorOutcome[];
-  /** Our post id → the source's tag names (the tags feature takes them). */
+  /** Our post id → the tags it was given, as the tags feature kept them (tidied; those that did not fit are in `skipped`). */
   tags: { blogId: string; names: string[] }[];
   /** What was left out, and why. */
   skipped: { item: string; reason: string }[];
@@ -254,6 +254,7 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   const ownerId = (post.authorSourceId && options.authors[post.authorSourceId]) || run.ownerId;
   const focus = images.cover ? await imageFocus(ctx, images.cover) : null;
   const blogId = newId();
+  let keptTags: string[] = [];
   try {
     await ctx.db.transaction().execute(async (trx) => {
       // Claimed first: a second worker on the same item waits here, then finds it taken.
@@ -287,6 +288,7 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
         else report.skipped.push({ item: `${label}: old path ${normal}`, reason: 'another post answers that path already' });
       }
       const tags = await adoptImportedTags({ ...ctx, db: trx }, blogId, post.tags);
+      keptTags = tags.kept;
       for (const name of tags.left) report.skipped.push({ item: `${label}: tag ${name}`, reason: 'not a tag this site can keep (letters and digits in words, a few per post)' });
       const comments = await writeComments(run, trx, post, blogId, now);
       if (comments > 0) await repo.setCommentsCount(trx, blogId, comments);
@@ -308,7 +310,7 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   }
   report.posts.imported += 1;
   if (post.status === 'published' && post.visibility !== 'public') report.skipped.push({ item: label, reason: `it was for ${post.visibility} readers at the source: imported Hidden` });
-  if (post.tags.length > 0) report.tags.push({ blogId, names: post.tags });
+  if (keptTags.length > 0) report.tags.push({ blogId, names: keptTags });
 }
 
 /**
