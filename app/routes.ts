@@ -47,6 +47,7 @@ export default [
   route('report', 'routes/report.tsx'),
   route('moderation', 'routes/moderation.tsx'),
   route('moderation/instance', 'routes/moderation-instance.tsx'),
+  route('moderation/import', 'routes/moderation-import.tsx'),
   route('moderation/fediverse', 'routes/moderation-fediverse.tsx'),
   route('feed.xml', 'routes/feed.ts', { id: 'feed-atom' }),
   route('rss.xml', 'routes/feed.ts', { id: 'feed-rss' }),

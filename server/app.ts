@@ -5,7 +5,7 @@ import { closeMarkdownPool } from '~/features/blogs/markdown.server';
 import { exportToFile } from '~/features/exports/exports.service.server';
 import { imageStoreFor } from '~/features/images/image-store.server';
 import { type SweepResult, sweepOrphanedImages, UPLOAD_GRACE_MS } from '~/features/images/image-sweep.service.server';
-import { getImportRun, type ImportRunView, startImport } from '~/features/imports/import-runs.service.server';
+import { getImportRun, getSiteImportRun, type ImportRunView, startImport, startSiteImport } from '~/features/imports/import-runs.service.server';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { findAccountByEmail } from '~/features/users/users.service.server';
 import { countAccountsWaiting } from '~/features/moderation/spam-hold.service.server';
@@ -145,27 +145,36 @@ export function sweepUploads(deps: AppDeps, graceMs = UPLOAD_GRACE_MS): Promise<
  * `npm run import -- FILE --as EMAIL [--consented]` (docs/decisions/072): the archive is imported
  * for the account named, as a run of the job queue that this process works on (with any running
  * instance) until the run ends; `progress` hears each change. Answers the finished run.
+ * `site`: an admin's import of a whole site (docs/decisions/083), each source author (by her id,
+ * email or name in the archive) mapped onto the account of an email; the others get a new
+ * account with `createAccounts`, else their posts stay out. The service checks the role.
  */
 export async function importArchive(
   deps: AppDeps,
-  input: { file: string; as: string; consented: boolean; siteUrl: string | null },
+  input: { file: string; as: string; consented: boolean; siteUrl: string | null; site?: { authors: Record<string, string>; createAccounts: boolean } },
   progress: (run: ImportRunView) => void,
 ): Promise<ImportRunView> {
   const user = await findAccountByEmail(serviceContext(deps, null), input.as);
   if (!user) throw new Error(`no account has the email ${input.as}`);
   const ctx = serviceContext(deps, user);
   const file = path.resolve(input.file);
-  const { runId } = await startImport(ctx, {
-    fileName: path.basename(file),
-    filePath: file,
-    options: { consented: input.consented, siteUrl: input.siteUrl },
-    confirmed: true,
-    keepFile: true,
-  });
+  const start = { fileName: path.basename(file), filePath: file, confirmed: true, keepFile: true };
+  const options = { consented: input.consented, siteUrl: input.siteUrl };
+  const { runId } = input.site
+    ? await startSiteImport(ctx, {
+        ...start,
+        options: {
+          ...options,
+          authorChoices: Object.fromEntries(Object.entries(input.site.authors).map(([source, email]) => [source, { choice: 'account' as const, email }])),
+          unmatchedAuthors: input.site.createAccounts ? 'new' : 'skip',
+        },
+      })
+    : await startImport(ctx, { ...start, options });
+  const read = input.site ? getSiteImportRun : getImportRun;
   const runner = startJobRunner(deps, createJobs(deps.config), { worker: `import-cli:${process.pid}` });
   try {
     for (;;) {
-      const run = await getImportRun(ctx, runId);
+      const run = await read(ctx, runId);
       progress(run);
       if (run.status === 'done' || run.status === 'failed') return run;
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { getMigrations } from 'better-auth/db/migration';
@@ -420,5 +421,18 @@ export function authPort(
     sessionToken: async () => (await session())?.session.token ?? null,
     twoFactorEnabled: async () => Boolean(((await session())?.user as { twoFactorEnabled?: boolean | null } | undefined)?.twoFactorEnabled),
     providers: () => socialProviders(deps.config),
+    async createPasswordlessAccount({ email, name }) {
+      const { internalAdapter } = await deps.auth.$context;
+      const user = await internalAdapter.createUser({ email: email.toLowerCase(), name, emailVerified: false }, { method: 'admin' });
+      return { id: user.id };
+    },
+    async passwordLink(userId, seconds) {
+      const { internalAdapter } = await deps.auth.$context;
+      // The same token and identifier better-auth's own reset request makes, so its reset
+      // endpoint and our reset page take it unchanged; only its lifetime is the caller's.
+      const token = randomBytes(24).toString('base64url');
+      await internalAdapter.createVerificationValue({ value: userId, identifier: `reset-password:${token}`, expiresAt: new Date(Date.now() + seconds * 1000) });
+      return resetPasswordLink(deps.config, token);
+    },
   };
 }

@@ -512,6 +512,17 @@ export interface ImportRunsTable {
   finished_at: string | null;
 }
 
+/** Which account a source author became in a site import (docs/decisions/083): the same author maps to the same account again. */
+export interface ImportAuthorsTable {
+  source: string;
+  source_id: string;
+  user_id: string;
+  /** `new`: the import made the account (and mailed its owner a link to set a password); `existing`: it was here. */
+  made: 'new' | 'existing';
+  run_id: string | null;
+  created_at: string;
+}
+
 /** What a source item became: importing it again finds it here and changes nothing. */
 export interface ImportItemsTable {
   source: string;
@@ -582,6 +593,7 @@ export interface Database {
   blog_tags: BlogTagsTable;
   import_runs: ImportRunsTable;
   import_items: ImportItemsTable;
+  import_authors: ImportAuthorsTable;
   legacy_paths: LegacyPathsTable;
   exports: ExportsTable;
   actor_handles: ActorHandlesTable;
@@ -648,6 +660,7 @@ export const TABLE_COLUMNS = {
   blog_tags: ['blog_id', 'tag_id', 'position'],
   import_runs: ['id', 'owner_id', 'file_name', 'file_path', 'options', 'status', 'source', 'total_items', 'done_items', 'report', 'created_at', 'updated_at', 'finished_at'],
   import_items: ['source', 'kind', 'source_id', 'target_id', 'run_id', 'created_at'],
+  import_authors: ['source', 'source_id', 'user_id', 'made', 'run_id', 'created_at'],
   legacy_paths: ['path', 'blog_id', 'created_at'],
   exports: ['id', 'user_id', 'scope', 'status', 'size_bytes', 'error', 'created_at', 'finished_at', 'expires_at', 'mailed_at'],
   actor_handles: ['handle', 'user_id', 'current', 'created_at'],
@@ -706,6 +719,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   blog_tags: true,
   import_runs: true,
   import_items: true,
+  import_authors: true,
   legacy_paths: true,
   exports: true,
   actor_handles: true,

@@ -8,6 +8,7 @@ import { defineAction } from '~/lib/page/page-action.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { LocalTime } from '~/components/local-format';
 import { getInstanceOverview } from '~/features/moderation/instance.service.server';
+import { SITE_IMPORT_TEXTS } from '~/lib/texts/imports';
 import { MESSAGES } from '~/lib/texts/messages';
 import { errorPage } from '~/lib/page/page-errors.server';
 import { pageMeta, siteOf } from '~/lib/page/seo';
@@ -133,6 +134,8 @@ export default function Instance({ loaderData, actionData }: Route.ComponentProp
         </div>
         <p className="mt-4 text-sm opacity-85">Prometheus reads the same figures, and more, from <code>/metrics</code> (see the README's Operating section).</p>
       </section>
+
+      <p className="mt-10"><Link className="link" to="/moderation/import">{SITE_IMPORT_TEXTS.link}</Link>: {SITE_IMPORT_TEXTS.intro}</p>
 
       <section className="mt-10" aria-labelledby="site-export-heading">
         <h2 id="site-export-heading" className="text-xl font-semibold">{MESSAGES.exportSiteTitle}</h2>

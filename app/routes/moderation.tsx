@@ -9,6 +9,7 @@ import { GrantModeratorSchema, ModerationReasonSchema, SuspendSchema } from '~/f
 import { getModerationOverview } from '~/features/moderation/moderation.service.server';
 import { listPendingAndHeld } from '~/features/moderation/spam-hold.service.server';
 import { withFlash } from '~/lib/page/flash.server';
+import { SITE_IMPORT_TEXTS } from '~/lib/texts/imports';
 import { MESSAGES } from '~/lib/texts/messages';
 import { FEDERATION_TEXTS } from '~/lib/texts/federation';
 import { errorPage, pageRefusal } from '~/lib/page/page-errors.server';
@@ -112,6 +113,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
       {pendingDelete ? <ConfirmDeleteDialog pending={pendingDelete} back="/moderation" /> : null}
       <h1 className="text-3xl font-bold">{MESSAGES.moderationHeading}</h1>
       {staff ? <p className="mt-2"><Link className="link" to="/moderation/instance">{MESSAGES.instanceLink}</Link></p> : null}
+      {staff ? <p className="mt-2"><Link className="link" to="/moderation/import">{SITE_IMPORT_TEXTS.link}</Link></p> : null}
       <p className="mt-2"><Link className="link" to="/moderation/fediverse">{FEDERATION_TEXTS.blocksHeading}</Link></p>
 
       <section className="mt-8" aria-labelledby="queue-heading">

@@ -1,6 +1,7 @@
 import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
 import { publishScheduledDraft } from '~/features/blogs/drafts.service.server';
 import { importJob } from '~/features/imports/import-runs.service.server';
+import { claimMailJob } from '~/features/imports/site-authors.service.server';
 import { exportJob, exportSubscriptions, sweepExports } from '~/features/exports/exports.service.server';
 import { FEDERATION_SUBSCRIPTIONS, federationTasks } from '~/features/federation/federation-events.server';
 import { FEDERATION_MESSAGE_JOB } from '~/features/federation/federation-store.server';
@@ -59,6 +60,8 @@ const otherJobs = (config: JobsConfig, mailer: Mailer): JobDefinition<any>[] => 
   // A scheduled post, published at its time (docs/decisions/070).
   publishScheduledDraft,
   importJob,
+  // A site import's new account is mailed its link to set a password, at once (docs/decisions/083).
+  claimMailJob(config, (mail) => mailer.send(mail)),
   // An export mails its link itself, at once, like the account mails (docs/decisions/074).
   exportJob(config, (mail) => mailer.send(mail)),
   // Fedify's queue (docs/decisions/068): deliveries, fan-outs and inbox work.

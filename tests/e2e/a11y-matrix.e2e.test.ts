@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scrollToElement, useSharedBrowser, VIEWPORTS, waitForHydration } from '../support/browser';
+import { finiteAnimationsDone, scrollToElement, useSharedBrowser, VIEWPORTS, waitForHydration } from '../support/browser';
 import { useServer } from '../support/server';
 import { DAISY_THEME, type ThemePreference } from '~/lib/page/theme';
 import { signUp } from '../support/auth';
@@ -384,19 +384,3 @@ describe('accessibility matrix (WCAG 2.2 AA + best practices)', () => {
   }
 });
 
-/**
- * Colour transitions started by a theme switch, hero lines and fades have run their course (axe
- * reads computed colours: mid-transition they are neither theme's); endless ones (the marquee),
- * held ones (a toast) and scroll-driven ones (daisyUI's scroll lock under a modal) go on.
- */
-async function finiteAnimationsDone(page: Page) {
-  // getAnimations() flushes pending style changes first, so a transition just started is included.
-  await page.evaluate(async () => {
-    await Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.timeline === document.timeline && a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    );
-  });
-}

@@ -144,3 +144,20 @@ export function useSharedBrowser(): PlaywrightBrowser {
   afterAll(async () => browser.get()?.close());
   return browser.handle;
 }
+
+/**
+ * Colour transitions started by a theme switch, hero lines and fades have run their course (axe
+ * reads computed colours: mid-transition they are neither theme's); endless ones (the marquee),
+ * held ones (a toast) and scroll-driven ones (daisyUI's scroll lock under a modal) go on.
+ */
+export async function finiteAnimationsDone(page: Page) {
+  // getAnimations() flushes pending style changes first, so a transition just started is included.
+  await page.evaluate(async () => {
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.timeline === document.timeline && a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    );
+  });
+}

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { z } from 'zod';
+import { requireRole } from '~/features/moderation/moderation.service.server';
 import { defineJob, enqueueJob, type JobRun } from '~/kernel/jobs.server';
 import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
@@ -8,8 +9,9 @@ import type { ServiceContext } from '~/lib/core/service-context';
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, openArchive } from './archive.server';
 import { ArchiveRefused, type ImportBundle } from './import-model';
 import { readBundle } from './imports-readers.server';
-import { type ImportOptions, ImportOptionsSchema } from './imports.schema';
+import { type ImportOptions, ImportOptionsSchema, type SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
+import { type AuthorPlan, checkAuthorChoices, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
 import { bundleSize, defaultCategoryMapping, type ImportReport, writeBundle } from './imports.service.server';
 
 /**
@@ -28,10 +30,14 @@ export interface ImportScan {
   authors: { sourceId: string; name: string; email: string | null }[];
   categoryMapping: Record<string, string>;
   skipped: ImportBundle['skipped'];
+  /** A site import's authors with posts, each with her default choice (docs/decisions/083). */
+  siteAuthors?: AuthorPlan[];
 }
 
 export interface ImportRunView {
   id: string;
+  /** An admin's import of a whole site (its authors mapped onto accounts), not a writer's own. */
+  site: boolean;
   fileName: string;
   status: 'scanning' | 'review' | 'queued' | 'running' | 'done' | 'failed';
   done: number;
@@ -60,6 +66,7 @@ function present(row: NonNullable<Awaited<ReturnType<typeof repo.findRun>>>): Im
   const stored = parse(row.report);
   return {
     id: row.id,
+    site: isSiteRun(row),
     fileName: row.file_name,
     status: row.status,
     done: row.done_items,
@@ -74,11 +81,22 @@ function present(row: NonNullable<Awaited<ReturnType<typeof repo.findRun>>>): Im
 
 const notFound = () => new AppError('not_found', 'No such import.');
 
-/** A run its owner may see. */
+type RunRow = NonNullable<Awaited<ReturnType<typeof repo.findRun>>>;
+const isSiteRun = (row: Pick<RunRow, 'options'>) => (JSON.parse(row.options) as { site?: boolean }).site === true;
+
+/** A writer's own run she may see (a site import is on the admins' screen only). */
 async function ownRun(ctx: ServiceContext, id: string) {
   const user = await assertCanWrite(ctx);
   const row = await repo.findRun(ctx.db, id);
-  if (!row || row.owner_id !== user.id) throw notFound();
+  if (!row || row.owner_id !== user.id || isSiteRun(row)) throw notFound();
+  return row;
+}
+
+/** A site import an admin may see: any admin's, since the site is theirs together. */
+async function siteRun(ctx: ServiceContext, id: string) {
+  await requireRole(ctx, 'admin');
+  const row = await repo.findRun(ctx.db, id);
+  if (!row || !isSiteRun(row)) throw notFound();
   return row;
 }
 
@@ -90,23 +108,46 @@ export const importJob = defineJob({
   run: (ctx, payload, job) => runImportJob(ctx, payload, job),
 });
 
+type StartInput = { fileName: string; filePath: string; options?: Partial<ImportOptions>; confirmed?: boolean; keepFile?: boolean };
+
 /**
  * Starts an import of the archive at `filePath` (already in the data folder, the run's from now
- * on) for the signed-in writer. `confirmed`: written straight after the scan with the default or
- * given mapping (the command line); otherwise the run waits in `review` for the importer.
+ * on) for the signed-in writer, into her own account. `confirmed`: written straight after the
+ * scan with the default or given mapping (the command line); otherwise the run waits in
+ * `review` for the importer.
  */
-export async function startImport(
-  ctx: ServiceContext,
-  input: { fileName: string; filePath: string; options?: Partial<ImportOptions>; confirmed?: boolean; keepFile?: boolean },
-): Promise<{ runId: string }> {
+export async function startImport(ctx: ServiceContext, input: StartInput): Promise<{ runId: string }> {
   const user = await assertCanWrite(ctx);
-  const options = ImportOptionsSchema.parse(input.options ?? {});
+  // A writer's import is hers alone: no author is mapped onto another account.
+  return createRun(ctx, user.id, input, ImportOptionsSchema.parse({ ...input.options, site: false, authors: {}, authorChoices: {} }));
+}
+
+/** Only admins import a whole site: the screen asks before it reads an upload. */
+export async function assertCanImportSite(ctx: ServiceContext): Promise<void> {
+  await requireRole(ctx, 'admin');
+}
+
+/**
+ * Starts an admin's import of a whole site (docs/decisions/083): like a writer's, but each source
+ * author's posts go to the account her choice names (`options.authorChoices`, else the default
+ * of `planAuthors`). An account named by email must exist.
+ */
+export async function startSiteImport(ctx: ServiceContext, input: StartInput): Promise<{ runId: string }> {
+  const admin = await requireRole(ctx, 'admin');
+  const options = ImportOptionsSchema.parse({ ...input.options, site: true, authors: {} });
+  for (const choice of Object.values(options.authorChoices)) {
+    if (choice.choice === 'account' && !(await repo.findAccountByEmail(ctx.db, choice.email))) throw new AppError('bad_request', `No account has the email ${choice.email}.`);
+  }
+  return createRun(ctx, admin.id, input, options);
+}
+
+async function createRun(ctx: ServiceContext, ownerId: string, input: StartInput, options: ImportOptions): Promise<{ runId: string }> {
   const now = ctx.now().toISOString();
   const id = newId();
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertRun(trx, {
       id,
-      owner_id: user.id,
+      owner_id: ownerId,
       file_name: input.fileName.slice(0, 200),
       file_path: input.filePath,
       options: JSON.stringify({ ...options, confirmed: input.confirmed === true, keepFile: input.keepFile === true }),
@@ -123,9 +164,21 @@ export async function startImport(
 
 /** The importer confirms (and may change) the category mapping: the run is queued for writing. */
 export async function confirmImport(ctx: ServiceContext, runId: string, mapping: ImportOptions['categories']): Promise<void> {
-  const row = await ownRun(ctx, runId);
+  await queueWrite(ctx, await ownRun(ctx, runId), { categories: mapping });
+}
+
+/** An admin confirms a site import: the category mapping and each author's choice (checked before anything is queued). */
+export async function confirmSiteImport(ctx: ServiceContext, runId: string, input: { mapping: ImportOptions['categories']; authors: Record<string, SiteAuthorChoice> }): Promise<void> {
+  const row = await siteRun(ctx, runId);
+  const scan = parse(row.report).scan;
+  if (row.status === 'review' && scan) await checkAuthorChoices(ctx, scan.siteAuthors ?? [], input.authors);
+  await queueWrite(ctx, row, { categories: input.mapping, authorChoices: input.authors });
+}
+
+async function queueWrite(ctx: ServiceContext, row: RunRow, patch: Partial<ImportOptions>): Promise<void> {
   if (row.status !== 'review') throw new AppError('conflict', 'This import is not waiting for its mapping any more.');
-  const options = { ...JSON.parse(row.options), categories: mapping };
+  const runId = row.id;
+  const options = { ...JSON.parse(row.options), ...patch };
   await ctx.db.transaction().execute(async (trx) => {
     await repo.updateRun(trx, runId, { status: 'queued', options: JSON.stringify(options), updated_at: ctx.now().toISOString() });
     await enqueueJob({ ...ctx, db: trx }, importJob, { runId, phase: 'write', part: 0 }, { key: `import:${runId}:write:0` });
@@ -138,7 +191,18 @@ export async function getImportRun(ctx: ServiceContext, runId: string): Promise<
 
 export async function listMyImports(ctx: ServiceContext): Promise<ImportRunView[]> {
   const user = await assertCanWrite(ctx);
-  return (await repo.listRuns(ctx.db, user.id, 10)).map(present);
+  return (await repo.listRuns(ctx.db, user.id, 10)).filter((row) => !isSiteRun(row)).map(present);
+}
+
+/** A site import, for an admin. */
+export async function getSiteImportRun(ctx: ServiceContext, runId: string): Promise<ImportRunView> {
+  return present(await siteRun(ctx, runId));
+}
+
+/** The admin's latest site imports. */
+export async function listSiteImports(ctx: ServiceContext): Promise<ImportRunView[]> {
+  const admin = await requireRole(ctx, 'admin');
+  return (await repo.listRuns(ctx.db, admin.id, 10)).filter(isSiteRun).map(present);
 }
 
 /** The archive guards of every run (docs/decisions/072). */
@@ -169,6 +233,7 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
         authors: bundle.authors.map(({ sourceId, name, email }) => ({ sourceId, name, email })),
         categoryMapping: { ...defaultCategoryMapping(bundle), ...options.categories },
         skipped: bundle.skipped,
+        ...(options.site ? { siteAuthors: await planAuthors(ctx, bundle, options) } : {}),
       };
       const next = options.confirmed ? 'queued' : 'review';
       await ctx.db.transaction().execute(async (trx) => {
@@ -179,7 +244,10 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
     }
     await repo.updateRun(ctx.db, row.id, { status: 'running', updated_at: ctx.now().toISOString() });
     let lastWrite = 0;
-    const result = await writeBundle(ctx, row.owner_id, bundle, archive, options, {
+    // A site import's authors are resolved in every part: what an earlier part made is found again, not made twice.
+    const authors = options.site ? await resolveAuthors(ctx, { id: row.id, adminId: row.owner_id }, bundle, options) : null;
+    const result = await writeBundle(ctx, row.owner_id, bundle, archive, authors ? { ...options, authors: authors.accounts } : options, {
+      skipAuthors: authors?.skip,
       runId: row.id,
       start: row.done_items,
       report: stored.report,
@@ -190,6 +258,10 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
         await repo.updateRun(ctx.db, row.id, { done_items: done, updated_at: ctx.now().toISOString() });
       },
     });
+    if (authors) {
+      result.report.authors = authors.outcomes;
+      if (payload.part === 0) for (const key of unknownChoices(bundle, options.authorChoices)) result.report.skipped.push({ item: `the mapping of ${key}`, reason: 'no author in the archive has that id, email or name' });
+    }
     if (result.finished) {
       await repo.updateRun(ctx.db, row.id, { done_items: result.done });
       await finish(ctx, ending, { status: 'done', report: { ...stored, report: result.report } });

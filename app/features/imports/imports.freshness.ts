@@ -6,4 +6,6 @@ export const IMPORTS_VIEWER_WRITES: ViewerWrites = {
   import_runs: unshown,
   import_items: unshown,
   legacy_paths: unshown,
+  // Which account each source author's posts went to, for the next import (docs/decisions/083).
+  import_authors: unshown,
 };

@@ -83,3 +83,34 @@ export async function findRun(db: Db, id: string) {
 export async function listRuns(db: Db, ownerId: string, limit: number) {
   return db.selectFrom('import_runs').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').limit(limit).execute();
 }
+
+/** An account by its email (stored in lower case), for a site import's author mapping. */
+export async function findAccountByEmail(db: Db, email: string) {
+  return db.selectFrom('user').select(['id', 'name', 'email']).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+export async function findAccountById(db: Db, id: string) {
+  return db.selectFrom('user').select(['id', 'name', 'email']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether the account can sign in at all (a password or a provider): one a site import made has neither until claimed. */
+export async function hasSignInMethod(db: Db, userId: string): Promise<boolean> {
+  return (await db.selectFrom('account').select('id').where('userId', '=', userId).executeTakeFirst()) !== undefined;
+}
+
+/** The account a source author became in an earlier site import, while it exists. */
+export async function findImportAuthor(db: Db, source: string, sourceId: string) {
+  return db
+    .selectFrom('import_authors')
+    .innerJoin('user', 'user.id', 'import_authors.user_id')
+    .select(['user.id', 'user.name', 'user.email', 'import_authors.made', 'import_authors.run_id'])
+    .where('import_authors.source', '=', source)
+    .where('import_authors.source_id', '=', sourceId)
+    .executeTakeFirst();
+}
+
+/** Records what a source author became; false when she was mapped already. */
+export async function insertImportAuthor(db: Db, row: Insertable<Database['import_authors']>): Promise<boolean> {
+  const result = await db.insertInto('import_authors').values(row).onConflict((oc) => oc.columns(['source', 'source_id']).doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}

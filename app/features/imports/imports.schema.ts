@@ -1,12 +1,26 @@
 import { z } from 'zod';
 import { BLOG_CATEGORIES } from '~/features/blogs/blogs.constants';
 
+/** What becomes of one source author's posts in a site import: an account (by its email), a new account, or left out. */
+export const SiteAuthorChoiceSchema = z.discriminatedUnion('choice', [
+  z.object({ choice: z.literal('account'), email: z.email('Enter the email of an existing account.').max(254) }),
+  z.object({ choice: z.literal('new') }),
+  z.object({ choice: z.literal('skip') }),
+], 'Choose what becomes of each author’s posts.');
+export type SiteAuthorChoice = z.infer<typeof SiteAuthorChoiceSchema>;
+
 /** The import's choices (docs/decisions/072), from the screens and the command line alike. */
 export const ImportOptionsSchema = z.object({
   /** Source category (or tag) name → one of our seven; names left out take the default mapping. */
   categories: z.record(z.string().max(200), z.enum(BLOG_CATEGORIES, 'Choose one of the seven categories.')).default({}),
   /** Source author id → an account's id (a site import); unmapped authors' posts go to the importer. */
   authors: z.record(z.string().max(200), z.string().max(100)).default({}),
+  /** An admin's import of a whole site (docs/decisions/083): each source author's posts go to the account chosen for her. */
+  site: z.boolean().default(false),
+  /** A site import's choices, by source author id; an author left out takes the default (see `unmatchedAuthors`). */
+  authorChoices: z.record(z.string().max(200), SiteAuthorChoiceSchema).default({}),
+  /** A site import's author with no choice, no earlier mapping and no account of her email: a new account, or her posts left out. */
+  unmatchedAuthors: z.enum(['new', 'skip']).default('new'),
   /** The operator stated the subscribers consented: they are confirmed without a confirmation mail (command line only). */
   consented: z.boolean().default(false),
   /** The old site's address, when the archive does not name it (resolves site-relative images and links). */
@@ -18,6 +32,11 @@ export type ImportOptions = z.infer<typeof ImportOptionsSchema>;
 export const CategoryMappingFormSchema = z.object({
   runId: z.string().min(1).max(100),
   mapping: z.record(z.string().max(200), z.enum(BLOG_CATEGORIES, 'Choose one of the seven categories.')),
+});
+
+/** What an admin confirms on the site import screen: the category mapping and one choice per source author. */
+export const SiteImportMappingFormSchema = CategoryMappingFormSchema.extend({
+  authors: z.record(z.string().max(200), SiteAuthorChoiceSchema),
 });
 
 /** The largest archive the screens take (the command line reads any size from disk). */

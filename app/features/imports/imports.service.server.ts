@@ -9,6 +9,7 @@ import { type ArchiveEntries, type ImportBundle, type ImportComment, type Import
 import type { ImportOptions } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { firstSentence } from './markdown-images';
+import type { AuthorOutcome } from './site-authors.service.server';
 
 /**
  * The writer of an import (docs/decisions/072): a bundle becomes rows. Each post is written in
@@ -26,7 +27,9 @@ export interface ImportReport {
   images: { stored: number; reused: number; missing: number };
   subscribers: { pending: number; confirmed: number; existing: number; skipped: number };
   legacyPaths: number;
-  /** Our post id → the source's tag names (the tags feature takes them). */
+  /** A site import's authors: whose posts went to which account, a new one or one already here (docs/decisions/083). */
+  authors?: AuthorOutcome[];
+  /** Our post id → the tags it was given, as the tags feature kept them (tidied; those that did not fit are in `skipped`). */
   tags: { blogId: string; names: string[] }[];
   /** What was left out, and why. */
   skipped: { item: string; reason: string }[];
@@ -90,6 +93,7 @@ interface Run {
   runId: string | null;
   report: ImportReport;
   byRef: Map<string, string | null>;
+  skipAuthors: ReadonlySet<string>;
 }
 
 const refKey = (ref: ImportImageRef) => (ref.kind === 'archive' ? `archive:${ref.path}` : `url:${ref.url}`);
@@ -227,6 +231,11 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
     report.posts.unchanged += 1;
     return;
   }
+  if (post.authorSourceId && run.skipAuthors.has(post.authorSourceId)) {
+    report.posts.skipped += 1;
+    report.skipped.push({ item: label, reason: 'its author was left out of the import' });
+    return;
+  }
   const markdownLength = post.markdown.length;
   if (markdownLength > BLOG_LIMITS.long_description) {
     report.posts.skipped += 1;
@@ -245,6 +254,7 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   const ownerId = (post.authorSourceId && options.authors[post.authorSourceId]) || run.ownerId;
   const focus = images.cover ? await imageFocus(ctx, images.cover) : null;
   const blogId = newId();
+  let keptTags: string[] = [];
   try {
     await ctx.db.transaction().execute(async (trx) => {
       // Claimed first: a second worker on the same item waits here, then finds it taken.
@@ -278,6 +288,7 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
         else report.skipped.push({ item: `${label}: old path ${normal}`, reason: 'another post answers that path already' });
       }
       const tags = await adoptImportedTags({ ...ctx, db: trx }, blogId, post.tags);
+      keptTags = tags.kept;
       for (const name of tags.left) report.skipped.push({ item: `${label}: tag ${name}`, reason: 'not a tag this site can keep (letters and digits in words, a few per post)' });
       const comments = await writeComments(run, trx, post, blogId, now);
       if (comments > 0) await repo.setCommentsCount(trx, blogId, comments);
@@ -299,7 +310,7 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   }
   report.posts.imported += 1;
   if (post.status === 'published' && post.visibility !== 'public') report.skipped.push({ item: label, reason: `it was for ${post.visibility} readers at the source: imported Hidden` });
-  if (post.tags.length > 0) report.tags.push({ blogId, names: post.tags });
+  if (keptTags.length > 0) report.tags.push({ blogId, names: keptTags });
 }
 
 /**
@@ -353,6 +364,8 @@ export interface WriteHooks {
   /** Stop after the item under way once this time has passed (a job hands the rest to its continuation). */
   deadline?: number;
   progress?: (done: number, total: number) => Promise<void>;
+  /** Source authors whose posts stay out (a site import's "leave out"). */
+  skipAuthors?: ReadonlySet<string>;
 }
 
 /**
@@ -368,7 +381,7 @@ export async function writeBundle(
   hooks: WriteHooks = {},
 ): Promise<{ report: ImportReport; done: number; finished: boolean }> {
   const report = hooks.report ?? { ...emptyReport(bundle.source), skipped: [...bundle.skipped] };
-  const run: Run = { ctx, ownerId, bundle, entries, options, runId: hooks.runId ?? null, report, byRef: new Map() };
+  const run: Run = { ctx, ownerId, bundle, entries, options, runId: hooks.runId ?? null, report, byRef: new Map(), skipAuthors: hooks.skipAuthors ?? new Set() };
   const total = bundleSize(bundle);
   let done = hooks.start ?? 0;
   const overdue = () => hooks.deadline !== undefined && Date.now() > hooks.deadline;

@@ -113,7 +113,7 @@ describeOnDialects('importing on %s', (t) => {
       siteUrl: null,
       authors: [],
       posts: [
-        { sourceId: 'good-1', authorSourceId: null, title: 'Good one', markdown: 'Fine. More.', summary: null, status: 'published', visibility: 'public', publishedAt: '2020-01-01T00:00:00Z', updatedAt: null, categories: ['Cooking'], tags: ['soup'], cover: null, images: [], oldPaths: ['/good-1/'], comments: [] },
+        { sourceId: 'good-1', authorSourceId: null, title: 'Good one', markdown: 'Fine. More.', summary: null, status: 'published', visibility: 'public', publishedAt: '2020-01-01T00:00:00Z', updatedAt: null, categories: ['Cooking'], tags: ['soup', `${'long'.repeat(30)}`], cover: null, images: [], oldPaths: ['/good-1/'], comments: [] },
         { sourceId: 'bad-1', authorSourceId: null, title: 'Too long', markdown: 'x'.repeat(100_001), summary: null, status: 'published', visibility: 'public', publishedAt: null, updatedAt: null, categories: [], tags: [], cover: null, images: [], oldPaths: ['/bad-1/'], comments: [] },
         { sourceId: 'bad-2', authorSourceId: null, title: 'Broken picture', markdown: 'See ![x](pic.jpg)', summary: null, status: 'published', visibility: 'public', publishedAt: 'not a date', updatedAt: null, categories: [], tags: [], cover: null, images: [{ ref: { kind: 'archive', path: 'pic.jpg' }, inMarkdown: 'pic.jpg' }], oldPaths: [], comments: [] },
       ],
@@ -130,7 +130,10 @@ describeOnDialects('importing on %s', (t) => {
     expect(report.skipped).toContainEqual({ item: 'Too long', reason: 'its body is 100001 characters long, over the 100000 a post holds' });
     expect(report.skipped).toContainEqual({ item: 'Broken picture: image pic.jpg', reason: expect.any(String) });
     expect(report.skipped).toContainEqual({ item: 'a page', reason: 'pages are not posts' });
+    // The report names the tags the post was given, not the source's: the one that does not fit is reported instead.
     expect(report.tags).toEqual([{ blogId: expect.any(String), names: ['soup'] }]);
+    expect(report.skipped).toContainEqual({ item: `Good one: tag ${'long'.repeat(30)}`, reason: expect.stringContaining('not a tag this site can keep') });
+    expect((await db().selectFrom('blog_tags').innerJoin('tags', 'tags.id', 'blog_tags.tag_id').select('tags.name').where('blog_tags.blog_id', '=', report.tags[0]!.blogId).execute()).map((r) => r.name)).toEqual(['soup']);
     expect(report.categoryMapping).toEqual({ Cooking: 'Food & Health' });
     const titles = (await blogsOf(owner.user.id)).map((r) => r.title);
     expect(titles.sort()).toEqual(['Broken picture', 'Good one']);

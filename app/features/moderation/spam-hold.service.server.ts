@@ -125,3 +125,17 @@ export async function listPendingAndHeld(ctx: ServiceContext): Promise<{ pending
     held: held.map((h) => ({ userId: h.owner_id, name: h.name || MESSAGES.defaultDisplayName, heldUntil: String(h.held_until), blogs: Number(h.blogs) })),
   };
 }
+
+/**
+ * An account an admin's site import made or mapped an author onto is approved by that admin: the
+ * hold is for strangers, and these are the site's own writers coming home (docs/decisions/083).
+ * In the caller's transaction; logged like any approval. Answers whether it was not approved yet.
+ */
+export async function approveImportedAccount(ctx: ServiceContext, userId: string, adminId: string): Promise<boolean> {
+  const now = ctx.now().toISOString();
+  const reason = 'Moved here with the site import';
+  if ((await repo.insertApproval(ctx.db, { user_id: userId, approved_by: adminId, approved_at: now, reason })) === 0) return false;
+  await announceReleased(ctx, await repo.releaseAccount(ctx.db, userId));
+  await audit(ctx, adminId, 'approve_account', { type: 'user', id: userId }, reason);
+  return true;
+}

@@ -55,3 +55,25 @@ export function emailChangeAskedMail(siteName: string, user: { email: string; na
     ].join('\n'),
   };
 }
+
+/**
+ * To an author whose posts an admin brought over from another platform: her new account has no
+ * password yet, and this link lets her choose one (docs/decisions/083).
+ */
+export function claimAccountMail(siteName: string, user: { email: string; name: string | null }, q: { url: string; posts: number; days: number }): Mail {
+  return {
+    to: user.email,
+    subject: `Your posts are on ${siteName}: set your password`,
+    text: [
+      hello(user.name),
+      '',
+      `The team of ${siteName} moved the site here, with your ${q.posts === 1 ? 'post' : `${q.posts} posts`}. They are under a new account in your name, with this email and no password yet.`,
+      '',
+      `To set your password and sign in, open this link within ${q.days} days:`,
+      '',
+      q.url,
+      '',
+      `The link works once. If you do not want the account, ignore this mail; you can ask the team of ${siteName} to remove it.`,
+    ].join('\n'),
+  };
+}

@@ -83,6 +83,16 @@ export interface AuthPort {
   twoFactorEnabled(): Promise<boolean>;
   /** The social sign-in providers the operator configured. */
   providers(): { id: string; name: string }[];
+  /**
+   * Makes an account without a password (an imported author): better-auth's own user row, so
+   * its hooks make the profile as at sign-up. Works outside a request (a job).
+   */
+  createPasswordlessAccount(input: { email: string; name: string }): Promise<{ id: string }>;
+  /**
+   * A link that lets the account's owner choose a password: better-auth's reset token (single
+   * use, stored, the account's only one), valid `seconds`, landing on the reset page.
+   */
+  passwordLink(userId: string, seconds: number): Promise<string>;
 }
 
 /**

@@ -22,3 +22,22 @@ export const IMPORT_TEXTS = {
     failed: 'The import could not be done.',
   },
 } as const;
+
+/** The admins' "Import a site" screen's words (docs/decisions/083). */
+export const SITE_IMPORT_TEXTS = {
+  title: 'Import a site',
+  link: 'Import a site',
+  intro: 'Move a whole site here from its export. Each author’s posts go to an account you choose: one already here, a new one, or none.',
+  archiveHint: (mb: number) => `A .zip or .json file of at most ${mb} MB. Larger archives go through the command line (npm run import).`,
+  authorsLegend: 'Whose account each author’s posts go to',
+  author: (name: string, email: string | null, posts: number) => `${name}${email ? ` (${email})` : ''}, ${posts} ${posts === 1 ? 'post' : 'posts'}`,
+  choiceLabel: 'Posts go to',
+  choices: { account: 'An account already here', new: 'A new account', skip: 'Nobody: leave them out' },
+  emailLabel: 'Email of the account',
+  newHint: 'A new account has no password. Its owner gets a mail with a link to set one. Authors mapped to an account already here get no mail.',
+  noEmail: 'No email in the archive: a new account cannot be made.',
+  reportAuthors: 'Authors',
+  outcome: (a: { name: string; posts: number; outcome: 'new' | 'existing' | 'skipped'; account: string | null }) =>
+    a.outcome === 'skipped' ? `${a.name}: ${a.posts} ${a.posts === 1 ? 'post' : 'posts'} left out` : `${a.name}: ${a.posts} ${a.posts === 1 ? 'post' : 'posts'} to ${a.outcome === 'new' ? 'the new account' : 'the account'} ${a.account ?? ''}`.trim(),
+  status: { ...IMPORT_TEXTS.status, review: 'Check whose account each author’s posts go to and how the categories map, then import.' },
+} as const;
