@@ -1,13 +1,13 @@
 import { type ComponentType, Suspense, use, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import { useNearViewport } from './use-motion';
+import { useNearViewport } from './use-near-viewport';
 
 type Loaded<P> = { default: ComponentType<P> };
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
 
 /**
- * A home-page section whose client code loads only when it comes near the viewport
- * (docs/decisions/036). The server renders it whole, so its HTML is in the page with or without
+ * A section below the first screen (the home page's lower sections, a post's end and its comments)
+ * whose client code loads only when it comes near the viewport (docs/decisions/036, 077). The server renders it whole, so its HTML is in the page with or without
  * JavaScript. In the browser the section stays that server HTML, kept as it is (React does not
  * look inside markup it was handed as HTML), until it is within 300 px of the viewport; then its
  * module loads and the live section takes the place of the identical markup, focus kept. A
