@@ -4,14 +4,16 @@ import { useNearViewport } from './use-near-viewport';
 type Loaded<P> = { default: ComponentType<P> };
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
+const TYPED = 'textarea, input:not([type=hidden],[type=checkbox],[type=radio],[type=submit],[type=button])';
 
 /**
  * A section below the first screen (the home page's lower sections, a post's end and its comments)
- * whose client code loads only when it comes near the viewport (docs/decisions/036, 077). The server renders it whole, so its HTML is in the page with or without
- * JavaScript. In the browser the section stays that server HTML, kept as it is (React does not
- * look inside markup it was handed as HTML), until it is within 300 px of the viewport; then its
- * module loads and the live section takes the place of the identical markup, focus kept. A
- * client-side navigation to the page, which has no server HTML, renders the section at once.
+ * whose client code loads only when it comes near the viewport (docs/decisions/036, 077). The
+ * server renders it whole, so its HTML is in the page with or without JavaScript. In the browser
+ * the section stays that server HTML, kept as it is (React does not look inside markup it was
+ * handed as HTML), until it is within 300 px of the viewport; then its module loads and the live
+ * section takes the place of the identical markup, focus and typed text kept. A client-side
+ * navigation to the page, which has no server HTML, renders the section at once.
  *
  * Why markup and not a dehydrated Suspense boundary: React hydrates such a boundary as soon as any
  * context above it changes, and React Router changes its own right after every page load (the
@@ -40,6 +42,7 @@ export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>
     if (live) release();
     const [ref, near] = useNearViewport<HTMLDivElement>();
     const focused = useRef(-1);
+    const typed = useRef<string[] | null>(null);
     useEffect(() => {
       if (live || !near) return;
       release();
@@ -47,9 +50,19 @@ export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>
         // Keyboard focus may already be inside (tabbing scrolls it near): put it back after.
         const box = ref.current;
         focused.current = box ? [...box.querySelectorAll(FOCUSABLE)].indexOf(document.activeElement as Element) : -1;
+        // So may text typed into the markup's fields (a comment begun): the live fields take it over.
+        typed.current = box ? [...box.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED)].map((field) => field.value) : null;
         setLive(true);
       });
     }, [near, live, ref]);
+    useLayoutEffect(() => {
+      if (!live || !typed.current) return;
+      const fields = ref.current?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED) ?? [];
+      typed.current.forEach((value, i) => {
+        if (fields[i] && value) fields[i].value = value;
+      });
+      typed.current = null;
+    }, [live, ref]);
     useLayoutEffect(() => {
       if (!live || focused.current < 0) return;
       (ref.current?.querySelectorAll(FOCUSABLE)[focused.current] as HTMLElement | undefined)?.focus();

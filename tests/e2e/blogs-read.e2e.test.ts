@@ -6,7 +6,7 @@ import { useServer } from '../support/server';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { seedBlog, uploadPhoto } from '../support/blogs';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { type Browser, openBrowser, screenshot, scrollToLive, VIEWPORTS, waitForHydration } from '../support/browser';
 
 const server = useServer();
 // A test names the refused requests it provokes (the browser logs their status as an error).
@@ -177,7 +177,7 @@ describe('reading blogs', () => {
     const { page } = reader;
     await page.goto(`${server.url}/blogs/${seeded.tech}`);
     await waitForHydration(page);
-    await page.getByRole('heading', { name: 'Leave a Comment' }).waitFor();
+    await scrollToLive(page, '#comments');
     await page.getByRole('button', { name: 'Post Comment' }).click();
     await page.locator('#commentText-error').waitFor();
     await page.getByLabel('Comment', { exact: true }).fill('The table trick saved my evening.');
