@@ -215,6 +215,26 @@ describe('reading blogs', () => {
     expect(blog.comments).toHaveLength(1);
   });
 
+  it('keeps a comment begun in the page before the comments’ code arrived (docs/decisions/077)', async () => {
+    const author = await open();
+    await signUp(author.context, server.url, { name: 'Lena Long' });
+    const paragraph = 'The tide went out slowly and the boats leaned on the sand. '.repeat(6);
+    const longPost = await seedBlog(author.context, server.url, {
+      title: 'A long low tide',
+      long_description: Array.from({ length: 16 }, () => paragraph).join('\n\n'),
+      photo: await uploadPhoto(author.context, server.url),
+    });
+    const { page } = await open();
+    await signUp(page.context(), server.url, { name: 'Quick Typist' });
+    await page.goto(`${server.url}/blogs/${longPost}`);
+    await waitForHydration(page);
+    // Far below the first screen, the comments are still the server's markup: type into it.
+    expect(await page.locator('[data-live] #comments').count()).toBe(0);
+    await page.locator('#commentText').evaluate((field: HTMLTextAreaElement) => (field.value = 'Started before the code came'));
+    await scrollToLive(page, '#comments');
+    expect(await page.locator('#commentText').inputValue()).toBe('Started before the code came');
+  });
+
   it('refuses the owner’s comment without JavaScript too, and offers visitors a way to log in and come back', async () => {
     allow(refused(403));
     const writer = await open({ javaScriptEnabled: false });
