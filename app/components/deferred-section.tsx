@@ -12,7 +12,7 @@ const TYPED = 'textarea, input:not([type=hidden],[type=checkbox],[type=radio],[t
  * server renders it whole, so its HTML is in the page with or without JavaScript. In the browser
  * the section stays that server HTML, kept as it is (React does not look inside markup it was
  * handed as HTML), until it is within 300 px of the viewport; then its module loads and the live
- * section takes the place of the identical markup, focus and typed text kept. A client-side
+ * section takes the place of the identical markup, focus, typed text and open disclosures kept. A client-side
  * navigation to the page, which has no server HTML, renders the section at once.
  *
  * Why markup and not a dehydrated Suspense boundary: React hydrates such a boundary as soon as any
@@ -42,7 +42,7 @@ export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>
     if (live) release();
     const [ref, near] = useNearViewport<HTMLDivElement>();
     const focused = useRef(-1);
-    const typed = useRef<string[] | null>(null);
+    const typed = useRef<{ values: string[]; open: boolean[] } | null>(null);
     useEffect(() => {
       if (live || !near) return;
       release();
@@ -50,16 +50,23 @@ export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>
         // Keyboard focus may already be inside (tabbing scrolls it near): put it back after.
         const box = ref.current;
         focused.current = box ? [...box.querySelectorAll(FOCUSABLE)].indexOf(document.activeElement as Element) : -1;
-        // So may text typed into the markup's fields (a comment begun): the live fields take it over.
-        typed.current = box ? [...box.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED)].map((field) => field.value) : null;
+        // So may text typed into the markup's fields (a comment begun) and a disclosure opened (Report):
+        // the live section takes them over.
+        typed.current = box
+          ? { values: [...box.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED)].map((field) => field.value), open: [...box.querySelectorAll('details')].map((d) => d.open) }
+          : null;
         setLive(true);
       });
     }, [near, live, ref]);
     useLayoutEffect(() => {
       if (!live || !typed.current) return;
       const fields = ref.current?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED) ?? [];
-      typed.current.forEach((value, i) => {
+      typed.current.values.forEach((value, i) => {
         if (fields[i] && value) fields[i].value = value;
+      });
+      const disclosures = ref.current?.querySelectorAll('details') ?? [];
+      typed.current.open.forEach((open, i) => {
+        if (disclosures[i] && open) disclosures[i].open = true;
       });
       typed.current = null;
     }, [live, ref]);
