@@ -5,7 +5,7 @@ import { createBlog } from '~/features/blogs/blogs.service.server';
 import { DraftIdSchema } from '~/features/blogs/drafts.schema';
 import { dropDraftAfterSave, getDraft, getLatestNewDraft, newDraftId, scheduleDraft } from '~/features/blogs/drafts.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
-import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
+import { WhileSuspended } from '~/features/moderation/components/while-suspended';
 import { getOwnSuspension } from '~/kernel/standing.server';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
 import { withFlash } from '~/lib/page/flash.server';

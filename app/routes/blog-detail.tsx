@@ -4,22 +4,19 @@ import { likedByViewer } from '~/features/blogs/blogs.presenter';
 import { CommentSchema, fieldErrors } from '~/features/blogs/blogs.schema';
 import { addComment, deleteBlog, getBlogWithAuthor, getPostEnd } from '~/features/blogs/blogs.service.server';
 import { isCommentTool, runCommentTool } from '~/features/blogs/comment-form.server';
-import { PostEnd } from '~/features/blogs/components/post-end';
-import { PublishedPanel } from '~/features/blogs/components/published-panel';
 import { BlogPhoto } from '~/features/blogs/components/blog-photo';
-import { Comments, type CommentsActionData } from '~/features/blogs/components/comments';
-import { DeleteBlog } from '~/features/blogs/components/delete-blog';
+import type { CommentsActionData } from '~/features/blogs/components/comments';
 import { blogPath } from '~/features/blogs/blog-path';
 import { TagList } from '~/features/tags/components/tag-list';
-import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
-import { ReportButton } from '~/features/moderation/components/report-button';
-import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
+import { RemovedNotice, ReportButton, WaitingNotice } from '~/features/moderation/components/on-demand';
+import { WhileSuspended } from '~/features/moderation/components/while-suspended';
+import { onDemand } from '~/components/on-demand';
+import { deferredSection } from '~/components/deferred-section';
 import { getOwnSuspension } from '~/kernel/standing.server';
 import { LikeButton } from '~/features/blogs/components/like-button';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { followStateForWriter } from '~/features/follows/follows.service.server';
 import { Avatar } from '~/components/avatar';
-import { HiddenBadge, HiddenBanner } from '~/components/hidden-badge';
 import { LocalNumber, LocalTime } from '~/components/local-format';
 import { readingTime } from '~/features/blogs/reading-time';
 import { MarkdownBody } from '~/features/blogs/components/markdown-body';
@@ -35,6 +32,25 @@ import { absoluteUrl, pageMeta, siteOf } from '~/lib/page/seo';
 import { userOrRedirectToLogin, signedOutPost } from '~/lib/page/session.server';
 import type { Route } from './+types/blog-detail';
 import type { CachedRead } from '~/lib/render/cacheability';
+
+// Only the writer sees these (a reader never does): their code loads when one is shown (docs/decisions/038, 077).
+const PublishedPanel = onDemand(() => import('~/features/blogs/components/published-panel').then((m) => ({ default: m.PublishedPanel })), {
+  serverMarkup: '[data-testid="published-panel"]',
+});
+const DeleteBlog = onDemand(() => import('~/features/blogs/components/delete-blog').then((m) => ({ default: m.DeleteBlog })), {
+  serverMarkup: '[data-testid="delete-blog"]',
+});
+const HiddenBanner = onDemand(() => import('~/components/hidden-badge').then((m) => ({ default: m.HiddenBanner })), {
+  serverMarkup: '[data-testid="hidden-banner"]',
+});
+const HiddenBadge = onDemand(() => import('~/components/hidden-badge').then((m) => ({ default: m.HiddenBadge })), {
+  serverMarkup: '.badge-hidden',
+});
+
+// Below the body, out of the first screen: the server renders them whole, and their code loads as
+// the reader comes near them (docs/decisions/036, 077).
+const PostEnd = deferredSection(() => import('~/features/blogs/components/post-end').then((m) => ({ default: m.PostEnd })));
+const Comments = deferredSection(() => import('~/features/blogs/components/comments').then((m) => ({ default: m.Comments })));
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'blog' } satisfies CachedRead;
@@ -96,7 +112,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const { blog, authorId, authorPhoto, held } = await getBlogWithAuthor(context.service, params.id);
+    const [{ blog, authorId, authorPhoto, held }] = await Promise.all([getBlogWithAuthor(context.service, params.id), PostEnd.ready, Comments.ready]);
     // An old title's address (or a mistyped one) answers 301 to the current (docs/decisions/069);
     // /blogs/{id} alone answers as it always did, its canonical link naming the slugged address.
     if ('slug' in params && params.slug !== undefined && params.slug !== blog.slug) return redirect(blogPath(blog), 301);

@@ -1,6 +1,6 @@
 import { data, useRouteLoaderData } from 'react-router';
 import type { loader as rootLoader } from '~/root';
-import { deferredSection } from '~/features/home/components/deferred-section';
+import { deferredSection } from '~/components/deferred-section';
 import { Hero } from '~/features/home/components/hero';
 import { RecentBlogs } from '~/features/home/components/recent-blogs';
 import { loadRecentBlogsSection, loadSiteFigures } from '~/features/home/home.service.server';

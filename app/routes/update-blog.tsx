@@ -4,7 +4,7 @@ import { readBlogForm, readBlogFormValues, saveBlogForm } from '~/features/blogs
 import { getBlogForUpdate, updateBlog } from '~/features/blogs/blogs.service.server';
 import { dropDraftAfterSave, getDraftOfBlog } from '~/features/blogs/drafts.service.server';
 import { BlogForm } from '~/features/blogs/components/blog-form';
-import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
+import { WhileSuspended } from '~/features/moderation/components/while-suspended';
 import { getOwnSuspension } from '~/kernel/standing.server';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
 import { withFlash } from '~/lib/page/flash.server';

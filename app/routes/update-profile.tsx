@@ -11,7 +11,7 @@ import { FormField } from '~/features/users/components/form-field';
 import { AboutFields } from '~/features/users/components/about-fields';
 import { useLocalDateTime } from '~/features/users/components/local-date-time';
 import { getOwnProfile, updateOwnProfile } from '~/features/users/users.service.server';
-import { WhileSuspended } from '~/features/moderation/components/suspended-banner';
+import { WhileSuspended } from '~/features/moderation/components/while-suspended';
 import { getOwnSuspension } from '~/kernel/standing.server';
 import { imageFailure, NAME_MAX_LENGTH, UpdateProfileSchema } from '~/features/users/users.schema';
 import { FEEDBACK_MS } from '~/lib/page/feedback';

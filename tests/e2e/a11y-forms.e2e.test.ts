@@ -4,7 +4,7 @@ import { useSharedBrowser } from '../support/browser';
 import { useServer } from '../support/server';
 import { MESSAGES } from '~/lib/texts/messages';
 import { signUp } from '../support/auth';
-import { waitForHydration } from '../support/browser';
+import { scrollToLive, waitForHydration } from '../support/browser';
 import { seedBlogs } from '../support/home-seed';
 
 /**
@@ -148,6 +148,7 @@ describe('form errors are announced and tied to their fields', () => {
 
   it('comment', async () => {
     await open(`/blogs/${otherBlog}`, 'in');
+    await scrollToLive(page, '#comments');
     await press('Post Comment');
     await expectTiedErrors({ Comment: /required|empty|write/i });
     // A second empty try brings focus back again.

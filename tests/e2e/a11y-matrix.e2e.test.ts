@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finiteAnimationsDone, scrollToElement, useSharedBrowser, VIEWPORTS, waitForHydration } from '../support/browser';
+import { finiteAnimationsDone, scrollToElement, scrollToLive, useSharedBrowser, VIEWPORTS, waitForHydration } from '../support/browser';
 import { useServer } from '../support/server';
 import { DAISY_THEME, type ThemePreference } from '~/lib/page/theme';
 import { signUp } from '../support/auth';
@@ -104,6 +104,7 @@ export const SCREENS: Screen[] = [
     path: (s) => `/blogs/${s.other}`,
     who: IN,
     act: async (page) => {
+      await scrollToLive(page, '#comments');
       await submit(page, 'Post Comment');
       await page.locator('#commentText-error').waitFor();
     },

@@ -6,7 +6,7 @@ import { useServer } from '../support/server';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { seedBlog, uploadPhoto } from '../support/blogs';
-import { type Browser, openBrowser, screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { type Browser, openBrowser, screenshot, scrollToLive, VIEWPORTS, waitForHydration } from '../support/browser';
 
 const server = useServer();
 // A test names the refused requests it provokes (the browser logs their status as an error).
@@ -177,7 +177,7 @@ describe('reading blogs', () => {
     const { page } = reader;
     await page.goto(`${server.url}/blogs/${seeded.tech}`);
     await waitForHydration(page);
-    await page.getByRole('heading', { name: 'Leave a Comment' }).waitFor();
+    await scrollToLive(page, '#comments');
     await page.getByRole('button', { name: 'Post Comment' }).click();
     await page.locator('#commentText-error').waitFor();
     await page.getByLabel('Comment', { exact: true }).fill('The table trick saved my evening.');
@@ -213,6 +213,26 @@ describe('reading blogs', () => {
     await screenshot(writer.page, 'blogs-detail-own-comment-dark');
     const blog = (await (await fetch(`${server.url}/api/blogs/${seeded.tech}`)).json()) as { comments: unknown[] };
     expect(blog.comments).toHaveLength(1);
+  });
+
+  it('keeps a comment begun in the page before the comments’ code arrived (docs/decisions/077)', async () => {
+    const author = await open();
+    await signUp(author.context, server.url, { name: 'Lena Long' });
+    const paragraph = 'The tide went out slowly and the boats leaned on the sand. '.repeat(6);
+    const longPost = await seedBlog(author.context, server.url, {
+      title: 'A long low tide',
+      long_description: Array.from({ length: 16 }, () => paragraph).join('\n\n'),
+      photo: await uploadPhoto(author.context, server.url),
+    });
+    const { page } = await open();
+    await signUp(page.context(), server.url, { name: 'Quick Typist' });
+    await page.goto(`${server.url}/blogs/${longPost}`);
+    await waitForHydration(page);
+    // Far below the first screen, the comments are still the server's markup: type into it.
+    expect(await page.locator('[data-live] #comments').count()).toBe(0);
+    await page.locator('#commentText').evaluate((field: HTMLTextAreaElement) => (field.value = 'Started before the code came'));
+    await scrollToLive(page, '#comments');
+    expect(await page.locator('#commentText').inputValue()).toBe('Started before the code came');
   });
 
   it('refuses the owner’s comment without JavaScript too, and offers visitors a way to log in and come back', async () => {

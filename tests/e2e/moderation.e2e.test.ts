@@ -5,7 +5,7 @@ import { useBrowsers } from '../support/browser';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { seedBlog, uploadPhoto } from '../support/blogs';
-import { screenshot, VIEWPORTS, waitForHydration } from '../support/browser';
+import { screenshot, scrollToLive, VIEWPORTS, waitForHydration } from '../support/browser';
 
 const server = useServer();
 const { open } = useBrowsers({ allowed: /the server responded with a status of 404 / });
@@ -116,6 +116,7 @@ describe('moderation', () => {
 
     await commenter.page.goto(`${server.url}/blogs/${blogId}`);
     await waitForHydration(commenter.page);
+    await scrollToLive(commenter.page, '#comments');
     const mine = commenter.page.getByTestId('comments').locator('li').first();
     await mine.getByRole('link', { name: 'Edit' }).click();
     await mine.getByLabel('Comment').fill('Lovely');

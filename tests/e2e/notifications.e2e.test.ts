@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '~/lib/texts/messages';
 import { apiSession, type ApiSession } from '../support/auth';
 import { axeViolations } from '../support/axe';
-import { screenshot, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
+import { screenshot, scrollToLive, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
 import { jpegImage } from '../support/images';
 import { freePort, type RunningServer, startServer } from '../support/server';
 import { type LocalSmtpServer, startSmtpServer } from '../support/smtp-server';
@@ -86,6 +86,7 @@ describe('notifications, in a browser, with the real SMTP server', () => {
     await signInBrowser(reader.context, jonas);
     await reader.page.goto(`${base}/blogs/${blogId}`);
     await waitForHydration(reader.page);
+    await scrollToLive(reader.page, '#comments');
     await reader.page.getByLabel('Comment', { exact: true }).fill('The third lantern is my favourite.');
     await reader.page.getByRole('button', { name: 'Post Comment' }).click();
     await expect.poll(() => reader.page.getByTestId('comments').textContent()).toContain('The third lantern');

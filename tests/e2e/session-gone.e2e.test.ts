@@ -6,7 +6,7 @@ import { refused, useBrowsers } from '../support/browser';
 import { useServer } from '../support/server';
 import { signUp } from '../support/auth';
 import { seedBlog, uploadPhoto } from '../support/blogs';
-import { type Browser, screenshot, waitForHydration } from '../support/browser';
+import { type Browser, screenshot, scrollToLive, waitForHydration } from '../support/browser';
 import { expectDialog } from '../support/dialogs';
 
 const server = useServer();
@@ -28,6 +28,7 @@ async function setUp(javaScriptEnabled: boolean) {
 async function ready(page: Browser['page'], path: string, javaScriptEnabled: boolean) {
   await page.goto(`${server.url}${path}`);
   if (javaScriptEnabled) await waitForHydration(page);
+  if (javaScriptEnabled && path.startsWith('/blogs/')) await scrollToLive(page, '#comments');
 }
 
 const signInLink = (page: Browser['page']) => page.getByTestId('signed-out-notice').getByRole('link', { name: 'Log in again' });

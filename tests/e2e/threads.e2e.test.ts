@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { signUp } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { seedBlog, uploadPhoto } from '../support/blogs';
-import { screenshot, scrollToElement, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
+import { screenshot, scrollToElement, scrollToLive, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
 import { useServer } from '../support/server';
 
 const server = useServer();
@@ -41,6 +41,7 @@ describe('comment threads (docs/decisions/060)', () => {
     await signUp(reader.context, server.url, { name: 'Rita Reader' });
     await reader.page.goto(post);
     await waitForHydration(reader.page);
+    await scrollToLive(reader.page, '#comments');
     await reader.page.getByLabel('Comment', { exact: true }).fill('Which quay was this? The light is unreal.');
     await reader.page.getByRole('button', { name: 'Post Comment' }).click();
     await reader.page.getByTestId('comment').filter({ hasText: 'The light is unreal.' }).waitFor();

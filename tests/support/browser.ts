@@ -103,6 +103,16 @@ export async function scrollToElement(locator: Locator) {
 }
 
 /**
+ * Brings a section whose code loads near the viewport (app/components/deferred-section.tsx: a
+ * post's end and comments) into view and waits until its code runs, for a test of what that code
+ * adds (checks before sending, dialogs); before then its forms post as they do without JavaScript.
+ */
+export async function scrollToLive(page: Page, selector: string) {
+  await scrollToElement(page.locator(selector));
+  await page.locator(`[data-live] ${selector}`).waitFor();
+}
+
+/**
  * Browsers for the tests of the enclosing file or describe block: each test opens what it needs
  * with `open()`; after the test they are closed and the test fails on any console error or
  * uncaught exception they logged (each is a bug somebody missed), except lines matching `allowed`, or a pattern the

@@ -6,6 +6,8 @@ export interface SeedBlog {
   category?: string;
   short_description?: string;
   availability?: 'Public' | 'Hidden';
+  /** The body (Markdown); by default a heading and one line. */
+  long_description?: string;
   /** A photo as the API takes it; by default one of eight pictures uploaded through the real pipeline. */
   photo?: string;
 }
@@ -50,7 +52,7 @@ export async function seedBlogs(context: BrowserContext, baseUrl: string, blogs:
         category: blog.category ?? 'Travelling & Photography',
         type: 'written content',
         short_description: blog.short_description ?? `A short story about ${blog.title.toLowerCase()}.`,
-        long_description: `# ${blog.title}\n\nA longer story.`,
+        long_description: blog.long_description ?? `# ${blog.title}\n\nA longer story.`,
         availability: blog.availability ?? 'Public',
         photo: blog.photo ?? (await seededPhoto(context, baseUrl, i)),
       },

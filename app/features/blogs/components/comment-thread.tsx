@@ -3,11 +3,15 @@ import { Form, Link, useSearchParams } from 'react-router';
 import { Avatar } from '~/components/avatar';
 import { LocalTime } from '~/components/local-format';
 import { MESSAGES } from '~/lib/texts/messages';
-import { RemovedNotice, WaitingNotice } from '~/features/moderation/components/removed-notice';
-import { ReportButton } from '~/features/moderation/components/report-button';
+import { onDemand } from '~/components/on-demand';
+import { RemovedNotice, ReportButton, WaitingNotice } from '~/features/moderation/components/on-demand';
 import type { CommentJson } from '../blogs.presenter';
 import { BLOG_LIMITS } from '../blogs.constants';
-import { OwnCommentTools } from './own-comment-tools';
+
+// Only a comment's author and the post's writer have them: their code loads when shown (docs/decisions/077).
+const OwnCommentTools = onDemand(() => import('./own-comment-tools').then((m) => ({ default: m.OwnCommentTools })), {
+  serverMarkup: '[data-testid="own-comment-tools"]',
+});
 
 /** The query parameter that opens a reply form under a comment: a link, so it works before JavaScript. */
 export const REPLY_PARAM = 'replyTo';
@@ -100,7 +104,7 @@ function CommentTools({ comment, view }: { comment: CommentJson; view: ThreadVie
             {comment.hidden ? MESSAGES.unhideComment : MESSAGES.hideComment}
           </CommentButton>
         ) : null}
-        <OwnCommentTools comment={comment} canDelete={comment.isMine || view.isOwner} />
+        {comment.isMine || view.isOwner ? <OwnCommentTools comment={comment} canDelete /> : null}
       </div>
       {replying && canReply ? <ReplyForm comment={comment} /> : null}
     </>

@@ -24,7 +24,7 @@ export function DeleteBlog() {
   }
 
   return (
-    <details className="dropdown">
+    <details className="dropdown" data-testid="delete-blog">
       <summary className="btn btn-outline btn-error" onClick={onOpen}>
         {MESSAGES.deleteBlog}
       </summary>

@@ -18,7 +18,7 @@ export function OwnCommentTools({ comment, canDelete }: { comment: CommentJson; 
   if (!comment.isMine && !canDelete) return null;
   return (
     // Laid out in the comment's row of tools (display: contents), the edit form on a line of its own.
-    <div className="contents">
+    <div className="contents" data-testid="own-comment-tools">
       {comment.isMine && !editing ? (
         <Link to={`?${new URLSearchParams({ [EDIT_COMMENT_PARAM]: comment._id })}${anchor}`} preventScrollReset className="btn btn-ghost btn-xs" data-testid="edit-comment">
           {MESSAGES.editComment}

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { Figure as SiteFigure } from '../site-figures';
-import { useMotionAllowed, useNearViewport } from './use-motion';
+import { useNearViewport } from '~/components/use-near-viewport';
+import { useMotionAllowed } from './use-motion';
 
 export const COUNT_UP_SECONDS = 2;
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNearViewport } from './use-motion';
+import { useNearViewport } from '~/components/use-near-viewport';
 
 /** react-countup's default curve: fast at first, settling on the figure. */
 const easeOutExpo = (t: number) => (t >= 1 ? 1 : 1 - 2 ** (-10 * t));

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { pictures } from './gallery-pictures';
-import { useMotionAllowed, useNearViewport } from './use-motion';
+import { useNearViewport } from '~/components/use-near-viewport';
+import { useMotionAllowed } from './use-motion';
 
 // Loaded only once the page runs (and motion is welcome): the first paint needs no marquee code.
 const MovingRow = lazy(() => import('./gallery-marquee'));

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { LocalTime } from '~/components/local-format';
 import { MESSAGES } from '~/lib/texts/messages';
 
@@ -27,21 +26,5 @@ export function SuspendedBanner({ suspension }: { suspension: Suspension }) {
       <span>{MESSAGES.suspendedWhatStill}</span>
       {suspension.reason ? <span className="break-words">{MESSAGES.removedReason(suspension.reason)}</span> : null}
     </div>
-  );
-}
-
-/**
- * A writing form for an account that may be suspended: with a suspension, the banner, and every
- * control of the form disabled (a disabled fieldset reaches nested forms' controls too).
- */
-export function WhileSuspended({ suspension, children }: { suspension: Suspension | null; children: ReactNode }) {
-  if (!suspension) return children;
-  return (
-    <>
-      <SuspendedBanner suspension={suspension} />
-      <fieldset disabled className="contents" data-testid="suspended-form">
-        {children}
-      </fieldset>
-    </>
   );
 }

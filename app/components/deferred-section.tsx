@@ -1,17 +1,19 @@
 import { type ComponentType, Suspense, use, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import { useNearViewport } from './use-motion';
+import { useNearViewport } from './use-near-viewport';
 
 type Loaded<P> = { default: ComponentType<P> };
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
+const TYPED = 'textarea, input:not([type=hidden],[type=checkbox],[type=radio],[type=submit],[type=button])';
 
 /**
- * A home-page section whose client code loads only when it comes near the viewport
- * (docs/decisions/036). The server renders it whole, so its HTML is in the page with or without
- * JavaScript. In the browser the section stays that server HTML, kept as it is (React does not
- * look inside markup it was handed as HTML), until it is within 300 px of the viewport; then its
- * module loads and the live section takes the place of the identical markup, focus kept. A
- * client-side navigation to the page, which has no server HTML, renders the section at once.
+ * A section below the first screen (the home page's lower sections, a post's end and its comments)
+ * whose client code loads only when it comes near the viewport (docs/decisions/036, 077). The
+ * server renders it whole, so its HTML is in the page with or without JavaScript. In the browser
+ * the section stays that server HTML, kept as it is (React does not look inside markup it was
+ * handed as HTML), until it is within 300 px of the viewport; then its module loads and the live
+ * section takes the place of the identical markup, focus, typed text and open disclosures kept. A client-side
+ * navigation to the page, which has no server HTML, renders the section at once.
  *
  * Why markup and not a dehydrated Suspense boundary: React hydrates such a boundary as soon as any
  * context above it changes, and React Router changes its own right after every page load (the
@@ -40,6 +42,7 @@ export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>
     if (live) release();
     const [ref, near] = useNearViewport<HTMLDivElement>();
     const focused = useRef(-1);
+    const typed = useRef<{ values: string[]; open: boolean[] } | null>(null);
     useEffect(() => {
       if (live || !near) return;
       release();
@@ -47,9 +50,26 @@ export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>
         // Keyboard focus may already be inside (tabbing scrolls it near): put it back after.
         const box = ref.current;
         focused.current = box ? [...box.querySelectorAll(FOCUSABLE)].indexOf(document.activeElement as Element) : -1;
+        // So may text typed into the markup's fields (a comment begun) and a disclosure opened (Report):
+        // the live section takes them over.
+        typed.current = box
+          ? { values: [...box.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED)].map((field) => field.value), open: [...box.querySelectorAll('details')].map((d) => d.open) }
+          : null;
         setLive(true);
       });
     }, [near, live, ref]);
+    useLayoutEffect(() => {
+      if (!live || !typed.current) return;
+      const fields = ref.current?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED) ?? [];
+      typed.current.values.forEach((value, i) => {
+        if (fields[i] && value) fields[i].value = value;
+      });
+      const disclosures = ref.current?.querySelectorAll('details') ?? [];
+      typed.current.open.forEach((open, i) => {
+        if (disclosures[i] && open) disclosures[i].open = true;
+      });
+      typed.current = null;
+    }, [live, ref]);
     useLayoutEffect(() => {
       if (!live || focused.current < 0) return;
       (ref.current?.querySelectorAll(FOCUSABLE)[focused.current] as HTMLElement | undefined)?.focus();
