@@ -1,4 +1,5 @@
 import { BLOGS_FRESHNESS } from '~/features/blogs/blogs.freshness';
+import { FEDERATION_FRESHNESS } from '~/features/federation/federation.freshness';
 import { USERS_FRESHNESS } from '~/features/users/users.freshness';
 import type { FreshnessRule } from './freshness-kit';
 
@@ -11,4 +12,4 @@ import type { FreshnessRule } from './freshness-kit';
  */
 export * from './freshness-kit';
 
-export const FRESHNESS: readonly FreshnessRule[] = [...BLOGS_FRESHNESS, ...USERS_FRESHNESS];
+export const FRESHNESS: readonly FreshnessRule[] = [...BLOGS_FRESHNESS, ...USERS_FRESHNESS, ...FEDERATION_FRESHNESS];

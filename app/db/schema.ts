@@ -190,6 +190,15 @@ export interface RemoteRepliesTable {
 }
 
 /** A remote account (its actor id) or a whole server (its host) a moderator blocked. */
+/** A like or boost of a federated post from another server, by its activity id (docs/decisions/080). */
+export interface RemoteReactionsTable {
+  id: string;
+  blog_id: string;
+  actor_uri: string;
+  kind: 'like' | 'announce';
+  created_at: string;
+}
+
 export interface FederationBlocksTable {
   id: string;
   kind: 'account' | 'instance';
@@ -553,6 +562,7 @@ export interface Database {
   remote_replies: RemoteRepliesTable;
   federation_blocks: FederationBlocksTable;
   fedify_kv: FedifyKvTable;
+  remote_reactions: RemoteReactionsTable;
 }
 
 /**
@@ -616,6 +626,7 @@ export const TABLE_COLUMNS = {
   remote_replies: ['uri', 'comment_id', 'actor_uri', 'created_at'],
   federation_blocks: ['id', 'kind', 'target', 'reason', 'created_by', 'created_at'],
   fedify_kv: ['key', 'value', 'expires_at'],
+  remote_reactions: ['id', 'blog_id', 'actor_uri', 'kind', 'created_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -671,4 +682,5 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   remote_replies: true,
   federation_blocks: true,
   fedify_kv: true,
+  remote_reactions: true,
 };

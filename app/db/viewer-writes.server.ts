@@ -24,6 +24,8 @@ export const FOLLOWED_TABLES: ReadonlySet<string> = new Set([
   'comment_likes',
   // A post's tags are written with its `tags_text`, which moves its revision and the lists (docs/decisions/069).
   'tags', 'blog_tags',
+  // Likes and boosts from other servers revise the post's page (docs/decisions/080).
+  'remote_reactions',
 ]);
 
 export const UNSHOWN_TABLES: ReadonlySet<string> = new Set([

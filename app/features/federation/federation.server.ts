@@ -1,5 +1,5 @@
 import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
-import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, isActor, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
+import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, isActor, Like, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
 import { blogPathOf } from '~/features/blogs/blog-path';
 import { tagsOfRow } from '~/features/blogs/blogs.presenter';
 import { tagPath } from '~/features/tags/tag-path';
@@ -13,6 +13,7 @@ import type { PostRow } from './federation.repo.server';
 import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
 import * as service from './federation.service.server';
 import { SITE_ACTOR } from './federation.service.server';
+import { receiveRemoteReaction, receiveRemoteReactionUndo } from './reactions.service.server';
 
 /**
  * The site on the fediverse (docs/decisions/068), through Fedify: every writer a Person, the site
@@ -161,6 +162,8 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     })
     .on(Undo, async (fctx, undo) => {
       if (await blocked(fctx.data, undo.actorId)) return;
+      // A like or boost taken back is found by its id and its sender: nothing needs fetching.
+      if (undo.objectId && undo.actorId && (await receiveRemoteReactionUndo(fctx.data, undo.objectId.href, undo.actorId.href))) return;
       const object = await undo.getObject(fctx);
       if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href || !object.objectId) return;
       const target = fctx.parseUri(object.objectId);
@@ -192,7 +195,10 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
       if (await blocked(fctx.data, remove.actorId)) return;
       if (!remove.objectId || !remove.actorId || remove.objectId.origin !== remove.actorId.origin) return;
       await service.receiveRemoteReplyDelete(fctx.data, remove.objectId.href, remove.actorId.href);
-    });
+    })
+    // Likes and boosts of our posts are counted beside the local likes (docs/decisions/080).
+    .on(Like, async (fctx, like) => reaction(fctx.data, settings, like, 'like'))
+    .on(Announce, async (fctx, announce) => reaction(fctx.data, settings, announce, 'announce'));
 
   running.set(base.db, site);
   void federation.startQueue(base).catch((error: unknown) => base.log.error({ err: error }, 'federation queue stopped'));
@@ -202,6 +208,13 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
 /** A moderator blocked the sender or its server: its activity is dropped unread (docs/decisions/068). */
 async function blocked(ctx: ServiceContext, actorId: URL | null): Promise<boolean> {
   return !actorId || service.isRemoteBlocked(ctx, actorId.href);
+}
+
+async function reaction(ctx: ServiceContext, settings: FederationSettings, activity: Like | Announce, kind: 'like' | 'announce'): Promise<void> {
+  if (!activity.id || !activity.actorId || !activity.objectId || (await blocked(ctx, activity.actorId))) return;
+  // The activity's id must be on its sender's own server (it is what a later Undo names).
+  if (activity.id.origin !== activity.actorId.origin) return;
+  await receiveRemoteReaction(ctx, settings.origin, { id: activity.id.href, actorUri: activity.actorId.href, object: activity.objectId.href, kind });
 }
 
 async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> {

@@ -8,6 +8,7 @@ import { newId } from '~/lib/core/ids.server';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { FEDERATION_TEXTS } from '~/lib/texts/federation';
 import * as repo from './federation.repo.server';
+import { deleteReactionsMatching } from './reactions.repo.server';
 
 /**
  * The rules of federation (docs/decisions/068): who is an actor and by which handle, what may
@@ -337,6 +338,7 @@ export async function blockRemote(ctx: ServiceContext, input: RemoteBlockInput):
   const made = await repo.insertBlock(ctx.db, { id: newId(), ...block, reason: input.reason, created_by: moderator.id, created_at: ctx.now().toISOString() });
   if (!made) throw new AppError('conflict', FEDERATION_TEXTS.alreadyBlocked);
   await repo.deleteFollowersMatching(ctx.db, block);
+  await deleteReactionsMatching(ctx.db, block);
   const removedComments = await removeRemoteAuthorsComments(ctx, { ...(block.kind === 'account' ? { actorUri: block.target } : { host: block.target }), reason: input.reason });
   return { ...block, removedComments };
 }
