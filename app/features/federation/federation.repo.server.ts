@@ -257,6 +257,10 @@ export async function insertBlock(db: Db, row: Database['federation_blocks']): P
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+export async function findBlock(db: Db, id: string) {
+  return db.selectFrom('federation_blocks').select(['kind', 'target']).where('id', '=', id).executeTakeFirst();
+}
+
 export async function deleteBlock(db: Db, id: string): Promise<number> {
   return Number((await db.deleteFrom('federation_blocks').where('id', '=', id).executeTakeFirst()).numDeletedRows ?? 0);
 }

@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { addRemoteComment, deleteRemoteComment, editRemoteComment, removeRemoteAuthorsComments } from '~/features/blogs/remote-comments.service.server';
-import { requireRole } from '~/features/moderation/moderation.service.server';
+import { audit, requireRole } from '~/features/moderation/moderation.service.server';
 import type { RemoteBlockInput } from './federation.schema';
 import { suspensionOf } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
@@ -337,6 +337,7 @@ export async function blockRemote(ctx: ServiceContext, input: RemoteBlockInput):
   const block = await blockTarget(ctx, input.target);
   const made = await repo.insertBlock(ctx.db, { id: newId(), ...block, reason: input.reason, created_by: moderator.id, created_at: ctx.now().toISOString() });
   if (!made) throw new AppError('conflict', FEDERATION_TEXTS.alreadyBlocked);
+  await audit(ctx, moderator.id, 'block', auditTargetOf(block), input.reason);
   await repo.deleteFollowersMatching(ctx.db, block);
   await deleteReactionsMatching(ctx.db, block);
   const removedComments = await removeRemoteAuthorsComments(ctx, { ...(block.kind === 'account' ? { actorUri: block.target } : { host: block.target }), reason: input.reason });
@@ -344,9 +345,16 @@ export async function blockRemote(ctx: ServiceContext, input: RemoteBlockInput):
 }
 
 export async function unblockRemote(ctx: ServiceContext, blockId: string): Promise<{ deletedCount: number }> {
-  await requireRole(ctx, 'moderator');
-  return { deletedCount: await repo.deleteBlock(ctx.db, blockId) };
+  const moderator = await requireRole(ctx, 'moderator');
+  const block = await repo.findBlock(ctx.db, blockId);
+  const deletedCount = await repo.deleteBlock(ctx.db, blockId);
+  // No reason is asked for lifting a block: the log's line says who and when.
+  if (block && deletedCount > 0) await audit(ctx, moderator.id, 'unblock', auditTargetOf(block), '');
+  return { deletedCount };
 }
+
+/** A block in the moderation log: an account by its actor id, a server by its host. */
+const auditTargetOf = (block: { kind: 'account' | 'instance'; target: string }) => ({ type: block.kind === 'account' ? 'remote_account' : 'instance', id: block.target });
 
 export interface RemoteBlockJson {
   id: string;

@@ -444,6 +444,7 @@ async function readable(ctx: ServiceContext, entries: AuditEntryJson[]): Promise
     const id = entry.targetId;
     if (entry.targetType === 'user') return { ...entry, until, targetName: users.get(id) ?? null, targetPath: users.has(id) ? `/authors/${id}` : null };
     if (entry.targetType === 'blog') return { ...entry, until, targetName: blogs.get(id) ?? null, targetPath: blogs.has(id) ? `/blogs/${id}` : null };
+    if (entry.targetType === 'remote_account' || entry.targetType === 'instance') return { ...entry, until, targetName: id, targetPath: '/moderation/fediverse' };
     const comment = entry.targetType === 'comment' ? comments.get(id) : undefined;
     return { ...entry, until, targetName: comment?.name ?? null, targetPath: comment ? `/blogs/${comment.blog_id}#comments` : null };
   });

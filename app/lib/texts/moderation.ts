@@ -75,6 +75,8 @@ export const auditAction = (action: string): { verb: string; after: string } => 
     revoke_admin: ['removed', 'as admin'],
     grant_moderator: ['made', 'a moderator'],
     revoke_moderator: ['removed', 'as moderator'],
+    block: ['blocked'],
+    unblock: ['unblocked'],
   };
   const [verb, after = ''] = words[action] ?? [action.replaceAll('_', ' ')];
   return { verb, after };
@@ -84,6 +86,9 @@ export const auditTarget = (type: string, name: string | null): string => {
   if (type === 'comment') return name === null ? 'a comment' : `a comment on “${name}”`;
   if (type === 'blog') return name === null ? 'a blog' : `“${name}”`;
   if (type === 'report') return 'a report';
+  // Blocks on the fediverse (docs/decisions/080): named by what was blocked, which stays readable.
+  if (type === 'remote_account') return `the account ${name ?? 'on another server'}`;
+  if (type === 'instance') return `the server ${name ?? 'elsewhere'}`;
   return name ?? 'an account no longer here';
 };
 export const auditWhy = (reason: string) => `Why: ${reason}`;
