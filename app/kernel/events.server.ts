@@ -59,6 +59,8 @@ export const DOMAIN_EVENTS = {
   'notification.instant': z.object({ notificationId: id, userId: id, kind: noticeKind, email: z.string() }),
   /** A moderator acted on something (the moderation log's action and target). */
   'moderation.decided': z.object({ actorId: id.nullable(), action: z.string(), targetType: z.string(), targetId: id, ownerId: id.nullable().default(null), reason: z.string().default('') }),
+  /** A person changed their shown name (federation moves their handle to it, docs/decisions/080). */
+  'account.renamed': z.object({ userId: id }),
   'account.suspended': z.object({ userId: id, until: z.string().nullable(), reason: z.string() }),
   /**
    * An account deleted itself (docs/decisions/067). Its rows went with it by cascade; the

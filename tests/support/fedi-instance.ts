@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { afterAll, beforeAll } from 'vitest';
 import type { DialectName } from '~/db/schema';
+import { type FediPeer, startFediPeer } from './fedi-peer';
 import { createTestApp, type TestApp } from './test-app';
 
 export interface ServedTestApp {
@@ -34,4 +36,19 @@ export async function serveTestApp(dialect: DialectName, env: Record<string, str
       await t.close();
     },
   };
+}
+
+/** A served test app of `dialect` and an independent peer for the enclosing block, both closed after it. */
+export function useServedAppAndPeer(dialect: DialectName, env: Record<string, string> = {}): { site(): ServedTestApp; peer(): FediPeer } {
+  let site: ServedTestApp | undefined;
+  let peer: FediPeer | undefined;
+  beforeAll(async () => {
+    site = await serveTestApp(dialect, env);
+    peer = await startFediPeer();
+  });
+  afterAll(async () => {
+    await peer?.close();
+    await site?.close();
+  });
+  return { site: () => site!, peer: () => peer! };
 }

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '~/db/schema';
 import { renderMarkdown } from '~/features/blogs/blogs.service.server';
 import type { ServiceContext } from '~/lib/core/service-context';
+import { suspensionOf } from '~/kernel/standing.server';
 import * as keysRepo from './federation.repo.server';
 import type { PostRow } from './federation.repo.server';
 import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
@@ -373,6 +374,17 @@ export async function deliverWithdrawn(ctx: ServiceContext, blogId: string, owne
     new Undo({ id: new URL(`${object.href}#unannounce/${at}`), actor: fctx.getActorUri(SITE_ACTOR), to: PUBLIC_COLLECTION, object: announceOf(fctx, { id: blogId, created_at: at } as PostRow) }),
     DELIVERY,
   );
+}
+
+/** A writer's handle moved with her name (docs/decisions/080): her followers get the actor again, same id, new handle. */
+export async function deliverActorUpdated(ctx: ServiceContext, userId: string, at: string): Promise<void> {
+  const site = federationOf(ctx);
+  if (!site || (await suspensionOf(ctx, userId))) return;
+  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+  const actor = await actorOf(fctx, site.settings, userId);
+  if (!actor) return;
+  const update = new Update({ id: new URL(`${actor.id!.href}#update/${at}`), actor: actor.id, to: PUBLIC_COLLECTION, cc: fctx.getFollowersUri(userId), object: actor, updated: instant(at) });
+  await fctx.sendActivity({ identifier: userId }, 'followers', update, DELIVERY);
 }
 
 /** An account was suspended: every post of it that went out is deleted where it went. */

@@ -1,14 +1,15 @@
 import { Announce, Like, PUBLIC_COLLECTION, Undo } from '@fedify/vocab';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBlog } from '~/features/blogs/blogs.service.server';
 import { blockRemote, unblockRemote } from './federation.service.server';
 import { TEST_DIALECTS } from '#test/dialects';
-import { type ServedTestApp, serveTestApp } from '#test/fedi-instance';
-import { type FediPeer, startFediPeer } from '#test/fedi-peer';
+import { type ServedTestApp, useServedAppAndPeer } from '#test/fedi-instance';
+import type { FediPeer } from '#test/fedi-peer';
 import type { TestUser } from '#test/test-app';
 import { PUBLIC_BLOG } from '#test/public-blog';
 
 describe.each(TEST_DIALECTS)('likes and boosts from the fediverse (%s)', (dialect) => {
+  const pair = useServedAppAndPeer(dialect);
   let site: ServedTestApp;
   let peer: FediPeer;
   let writer: TestUser;
@@ -18,16 +19,12 @@ describe.each(TEST_DIALECTS)('likes and boosts from the fediverse (%s)', (dialec
   const inbox = () => ({ id: writerUri, inboxId: new URL(`${writerUri.href}/inbox`) });
 
   beforeAll(async () => {
-    site = await serveTestApp(dialect);
-    peer = await startFediPeer();
+    site = pair.site();
+    peer = pair.peer();
     writer = await site.t.createUser({ name: 'Ada Lovelace' });
     moderator = await site.t.createUser({ name: 'Mo Derator' });
     await site.t.deps.database.db.insertInto('user_roles').values({ user_id: moderator.user.id, role: 'moderator', granted_by: null, granted_at: new Date().toISOString() }).execute();
     writerUri = new URL(`/ap/actors/${writer.user.id}`, site.origin);
-  });
-  afterAll(async () => {
-    await peer?.close();
-    await site?.close();
   });
 
   const publish = async (title: string, extra: Record<string, unknown> = {}) => {
