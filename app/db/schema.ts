@@ -398,7 +398,10 @@ export interface ModerationLogTable {
 
 export interface ReportsTable {
   id: string;
-  reporter_id: string;
+  /** A local reporter, or null for a report from another server (docs/decisions/080). */
+  reporter_id: string | null;
+  /** The remote actor that sent a `Flag`; null for a local reporter's report. */
+  remote_actor_uri: string | null;
   target_type: ReportTargetType;
   target_id: string;
   reason: string;
@@ -603,7 +606,7 @@ export const TABLE_COLUMNS = {
   mail_bounces: ['email', 'reason', 'created_at'],
   user_roles: ['user_id', 'role', 'granted_by', 'granted_at'],
   moderation_log: ['id', 'actor_id', 'action', 'target_type', 'target_id', 'reason', 'created_at'],
-  reports: ['id', 'reporter_id', 'target_type', 'target_id', 'reason', 'details', 'snapshot', 'status', 'created_at', 'resolved_at', 'resolved_by'],
+  reports: ['id', 'reporter_id', 'remote_actor_uri', 'target_type', 'target_id', 'reason', 'details', 'snapshot', 'status', 'created_at', 'resolved_at', 'resolved_by'],
   user_restrictions: ['user_id', 'kind', 'until', 'reason', 'created_by', 'created_at'],
   account_approvals: ['user_id', 'approved_by', 'approved_at', 'reason'],
   blog_views_daily: ['blog_id', 'day', 'views'],

@@ -1,5 +1,5 @@
 import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
-import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, isActor, Like, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
+import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Flag, Follow, Hashtag, Image, isActor, Like, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
 import { blogPathOf } from '~/features/blogs/blog-path';
 import { tagsOfRow } from '~/features/blogs/blogs.presenter';
 import { tagPath } from '~/features/tags/tag-path';
@@ -15,6 +15,7 @@ import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
 import * as service from './federation.service.server';
 import { SITE_ACTOR } from './federation.service.server';
 import { receiveRemoteReaction, receiveRemoteReactionUndo } from './reactions.service.server';
+import { receiveRemoteFlag } from './flags.service.server';
 
 /**
  * The site on the fediverse (docs/decisions/068), through Fedify: every writer a Person, the site
@@ -199,7 +200,12 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     })
     // Likes and boosts of our posts are counted beside the local likes (docs/decisions/080).
     .on(Like, async (fctx, like) => reaction(fctx.data, settings, like, 'like'))
-    .on(Announce, async (fctx, announce) => reaction(fctx.data, settings, announce, 'announce'));
+    .on(Announce, async (fctx, announce) => reaction(fctx.data, settings, announce, 'announce'))
+    // A report from another server about what is here lands in the moderation queue (docs/decisions/080).
+    .on(Flag, async (fctx, flag) => {
+      if (!flag.actorId || (await blocked(fctx.data, flag.actorId))) return;
+      await receiveRemoteFlag(fctx.data, settings.origin, { actorUri: flag.actorId.href, objects: flag.objectIds.map((o) => o.href), content: flag.content?.toString() ?? '' });
+    });
 
   running.set(base.db, site);
   void federation.startQueue(base).catch((error: unknown) => base.log.error({ err: error }, 'federation queue stopped'));

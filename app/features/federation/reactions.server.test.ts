@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createBlog } from '~/features/blogs/blogs.service.server';
 import { blockRemote, unblockRemote } from './federation.service.server';
 import { TEST_DIALECTS } from '#test/dialects';
-import { type ServedTestApp, useServedAppAndPeer } from '#test/fedi-instance';
+import { type ServedTestApp, useServedAppAndPeer, writerAndModerator } from '#test/fedi-instance';
 import type { FediPeer } from '#test/fedi-peer';
 import type { TestUser } from '#test/test-app';
 import { PUBLIC_BLOG } from '#test/public-blog';
@@ -21,10 +21,7 @@ describe.each(TEST_DIALECTS)('likes and boosts from the fediverse (%s)', (dialec
   beforeAll(async () => {
     site = pair.site();
     peer = pair.peer();
-    writer = await site.t.createUser({ name: 'Ada Lovelace' });
-    moderator = await site.t.createUser({ name: 'Mo Derator' });
-    await site.t.deps.database.db.insertInto('user_roles').values({ user_id: moderator.user.id, role: 'moderator', granted_by: null, granted_at: new Date().toISOString() }).execute();
-    writerUri = new URL(`/ap/actors/${writer.user.id}`, site.origin);
+    ({ writer, moderator, writerUri } = await writerAndModerator(site));
   });
 
   const publish = async (title: string, extra: Record<string, unknown> = {}) => {

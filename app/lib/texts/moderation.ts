@@ -3,6 +3,8 @@
  * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
+/** Who reported, for a report that came from another server (docs/decisions/080). */
+export const reportedFrom = (host: string) => `Reported from ${host}`;
 export const reportAlreadyOpen = 'You have already reported this; a moderator will look at it.';
 export const reportOwnContent = 'You cannot report your own content.';
 export const reportTargetMissing = 'There is nothing to report there.';
