@@ -37,6 +37,8 @@ export const DOMAIN_EVENTS = {
     parentAuthorId: id.nullable().default(null),
     remoteAuthor: z.object({ handle: z.string(), name: z.string().nullable() }).nullable().default(null),
   }),
+  /** A local author's comment is shown again: its writer un-hid it, or a moderator restored it (docs/decisions/080). */
+  'comment.shown': z.object({ commentId: id, authorId: id }),
   /** Its local author edited a comment that stays shown (docs/decisions/068). */
   'comment.edited': z.object({ commentId: id, authorId: id }),
   /** A local author's comment left its readers: deleted, hidden by the blog's writer, or removed by a moderator (docs/decisions/068). */

@@ -13,6 +13,8 @@ export const FEDERATION_SUBSCRIPTIONS = [
   onEvent('blog.updated', 'federation', async (ctx, event) => deliverUpdated(ctx, event.data.blogId, event.at)),
   onEvent('blog.withdrawn', 'federation', async (ctx, event) => deliverWithdrawn(ctx, event.data.blogId, event.data.ownerId, event.at)),
   onEvent('comment.posted', 'federation', async (ctx, event) => deliverCommentPosted(ctx, event.data.commentId)),
+  // Shown again after a hide or a removal: sent again as it was first (outgoingComment decides).
+  onEvent('comment.shown', 'federation', async (ctx, event) => deliverCommentPosted(ctx, event.data.commentId, event.at)),
   onEvent('comment.edited', 'federation', async (ctx, event) => deliverCommentEdited(ctx, event.data.commentId, event.at)),
   onEvent('comment.withdrawn', 'federation', async (ctx, event) => deliverCommentWithdrawn(ctx, event.data, event.at)),
   onEvent('account.renamed', 'federation', async (ctx, event) => {

@@ -440,8 +440,10 @@ async function sendComment(ctx: ServiceContext, commentId: string, make: (note: 
 }
 
 /** A local comment was shown under a post that went out: Create(Note) as a reply, from its author. */
-export function deliverCommentPosted(ctx: ServiceContext, commentId: string): Promise<void> {
-  return sendComment(ctx, commentId, (note) => new Create({ id: new URL(`${note.id!.href}#create`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, published: note.published }));
+export function deliverCommentPosted(ctx: ServiceContext, commentId: string, shownAgainAt?: string): Promise<void> {
+  // Shown again after a hide: a Create of its own id, which peers have not processed yet.
+  const suffix = shownAgainAt ? `/${shownAgainAt}` : '';
+  return sendComment(ctx, commentId, (note) => new Create({ id: new URL(`${note.id!.href}#create${suffix}`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, published: note.published }));
 }
 
 /** A local comment that went out was edited: Update(Note), to the same audience. */

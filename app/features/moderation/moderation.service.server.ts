@@ -424,6 +424,8 @@ export async function restoreContent(ctx: ServiceContext, type: ModeratedContent
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: null, removed_reason: null });
     await audit({ ...ctx, db }, actor.id, 'restore', { type, id }, input.reason, ownerId);
+    // A local author's comment shown again goes out again, where its removal had taken it back.
+    if (type === 'comment' && ownerId && modifiedCount > 0) await emit({ ...ctx, db }, 'comment.shown', { commentId: id, authorId: ownerId });
     return { modifiedCount };
   });
 }
