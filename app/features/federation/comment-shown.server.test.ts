@@ -1,23 +1,17 @@
 import { Create, Delete, Follow, Note } from '@fedify/vocab';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addComment, setCommentHidden } from '~/features/blogs/comments.service.server';
 import { createBlog } from '~/features/blogs/blogs.service.server';
 import { hideContent, restoreContent } from '~/features/moderation/moderation.service.server';
 import { TEST_DIALECTS } from '#test/dialects';
-import { type ServedTestApp, useServedAppAndPeer, writerAndModerator } from '#test/fedi-instance';
-import type { FediPeer } from '#test/fedi-peer';
+import { useServedAppAndPeer, writerAndModerator } from '#test/fedi-instance';
 import { PUBLIC_BLOG } from '#test/public-blog';
 
 describe.each(TEST_DIALECTS)('a comment shown again goes out again (%s)', (dialect) => {
   const pair = useServedAppAndPeer(dialect);
-  let site: ServedTestApp;
-  let peer: FediPeer;
-  beforeAll(() => {
-    site = pair.site();
-    peer = pair.peer();
-  });
 
   it("after its writer's hide, and after a moderator's removal: a Delete, then a Create the peer takes", async () => {
+    const [site, peer] = [pair.site(), pair.peer()];
     const { writer, moderator, writerUri } = await writerAndModerator(site);
     const reader = await site.t.createUser({ name: 'Local Reader' });
     const ctx = peer.federation.createContext(new URL(peer.origin), undefined);

@@ -16,6 +16,7 @@ import * as service from './federation.service.server';
 import { SITE_ACTOR } from './federation.service.server';
 import { receiveRemoteReaction, receiveRemoteReactionUndo } from './reactions.service.server';
 import { receiveRemoteFlag } from './flags.service.server';
+import { repliesOf } from './replies.service.server';
 
 /**
  * The site on the fediverse (docs/decisions/068), through Fedify: every writer a Person, the site
@@ -53,6 +54,7 @@ export const PATHS = {
   following: '/ap/actors/{identifier}/following',
   article: '/ap/posts/{id}',
   comment: '/ap/comments/{id}',
+  replies: '/ap/posts/{id}/replies',
   nodeinfo: '/nodeinfo/2.1',
 } as const;
 
@@ -126,6 +128,18 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     const post = await service.outgoingPost(fctx.data, id);
     return post ? articleOf(fctx, settings, post) : null;
   });
+
+  // A post's shown comments by their fediverse ids, a page at a time (docs/decisions/080).
+  federation
+    .setOrderedCollectionDispatcher('replies', Note, PATHS.replies, async (fctx, { id }, cursor) => {
+      if (cursor === null) return null;
+      const offset = Number(cursor) || 0;
+      const page = await repliesOf(fctx.data, id, { offset, limit: PAGE });
+      if (!page) return null;
+      const items = page.items.map((r) => new Note({ id: r.kind === 'remote' ? new URL(r.uri) : fctx.getObjectUri(Note, { id: r.commentId }) }));
+      return { items, nextCursor: page.more ? String(offset + PAGE) : null };
+    })
+    .setFirstCursor(() => '0');
 
   // A local comment under a federated post answers at its id only while every reader may see it.
   federation.setObjectDispatcher(Note, PATHS.comment, async (fctx, { id }) => {
@@ -325,6 +339,7 @@ export async function articleOf(fctx: Context<ServiceContext>, settings: Federat
       ...tagsOfRow(post).map((tag) => new Hashtag({ name: `#${hashtagOf(tag)}`, href: new URL(tagPath(tag), settings.origin) })),
     ],
     url: new URL(blogPathOf(post), settings.origin),
+    replies: fctx.getCollectionUri('replies', { id: post.id }),
     published: instant(post.created_at),
     updated: post.updated_at !== post.created_at ? instant(post.updated_at) : null,
   });
