@@ -1,6 +1,6 @@
 import { BLOGS_FRESHNESS, BLOGS_VIEWER_WRITES } from '~/features/blogs/blogs.freshness';
 import { EXPORTS_VIEWER_WRITES } from '~/features/exports/exports.freshness';
-import { FEDERATION_VIEWER_WRITES } from '~/features/federation/federation.freshness';
+import { FEDERATION_FRESHNESS, FEDERATION_VIEWER_WRITES } from '~/features/federation/federation.freshness';
 import { FOLLOWS_VIEWER_WRITES } from '~/features/follows/follows.freshness';
 import { IMAGES_VIEWER_WRITES } from '~/features/images/images.freshness';
 import { IMPORTS_VIEWER_WRITES } from '~/features/imports/imports.freshness';
@@ -23,7 +23,7 @@ import { followed, type FreshnessRule, unshown, type ViewerWrite, type ViewerWri
  */
 export * from './freshness-kit';
 
-export const FRESHNESS: readonly FreshnessRule[] = [...BLOGS_FRESHNESS, ...USERS_FRESHNESS];
+export const FRESHNESS: readonly FreshnessRule[] = [...BLOGS_FRESHNESS, ...USERS_FRESHNESS, ...FEDERATION_FRESHNESS];
 
 /** The database layer's own tables: the migrator's, and the versions the rules move. */
 const DB_VIEWER_WRITES: ViewerWrites = {

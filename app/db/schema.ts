@@ -226,6 +226,15 @@ export interface RemotePostRepliesTable {
   created_at: string;
 }
 
+/** A like or boost of a federated post from another server, by its activity id (docs/decisions/080). */
+export interface RemoteReactionsTable {
+  id: string;
+  blog_id: string;
+  actor_uri: string;
+  kind: 'like' | 'announce';
+  created_at: string;
+}
+
 /** A remote account (its actor id) or a whole server (its host) a moderator blocked. */
 export interface FederationBlocksTable {
   id: string;
@@ -426,7 +435,10 @@ export interface ModerationLogTable {
 
 export interface ReportsTable {
   id: string;
-  reporter_id: string;
+  /** A local reporter, or null for a report from another server (docs/decisions/080). */
+  reporter_id: string | null;
+  /** The remote actor that sent a `Flag`; null for a local reporter's report. */
+  remote_actor_uri: string | null;
   target_type: ReportTargetType;
   target_id: string;
   reason: string;
@@ -605,6 +617,7 @@ export interface Database {
   remote_follows: RemoteFollowsTable;
   remote_posts: RemotePostsTable;
   remote_post_replies: RemotePostRepliesTable;
+  remote_reactions: RemoteReactionsTable;
 }
 
 /**
@@ -645,7 +658,7 @@ export const TABLE_COLUMNS = {
   mail_bounces: ['email', 'reason', 'created_at'],
   user_roles: ['user_id', 'role', 'granted_by', 'granted_at'],
   moderation_log: ['id', 'actor_id', 'action', 'target_type', 'target_id', 'reason', 'created_at'],
-  reports: ['id', 'reporter_id', 'target_type', 'target_id', 'reason', 'details', 'snapshot', 'status', 'created_at', 'resolved_at', 'resolved_by'],
+  reports: ['id', 'reporter_id', 'remote_actor_uri', 'target_type', 'target_id', 'reason', 'details', 'snapshot', 'status', 'created_at', 'resolved_at', 'resolved_by'],
   user_restrictions: ['user_id', 'kind', 'until', 'reason', 'created_by', 'created_at'],
   account_approvals: ['user_id', 'approved_by', 'approved_at', 'reason'],
   blog_views_daily: ['blog_id', 'day', 'views'],
@@ -672,6 +685,7 @@ export const TABLE_COLUMNS = {
   remote_follows: ['id', 'follower_id', 'remote_actor_id', 'inbox', 'shared_inbox', 'follow_uri', 'state', 'created_at', 'accepted_at'],
   remote_posts: ['id', 'uri', 'remote_actor_id', 'kind', 'title', 'summary', 'content', 'url', 'published_at', 'updated_at', 'received_at'],
   remote_post_replies: ['id', 'remote_post_id', 'user_id', 'reply_text', 'created_at'],
+  remote_reactions: ['id', 'blog_id', 'actor_uri', 'kind', 'created_at'],
 } satisfies { [T in keyof Database]: ExactColumns<Database[T]> };
 
 /**
@@ -731,4 +745,5 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   remote_follows: true,
   remote_posts: true,
   remote_post_replies: true,
+  remote_reactions: true,
 };

@@ -37,6 +37,8 @@ export const DOMAIN_EVENTS = {
     parentAuthorId: id.nullable().default(null),
     remoteAuthor: z.object({ handle: z.string(), name: z.string().nullable() }).nullable().default(null),
   }),
+  /** A local author's comment is shown again: its writer un-hid it, or a moderator restored it (docs/decisions/080). */
+  'comment.shown': z.object({ commentId: id, authorId: id }),
   /** Its local author edited a comment that stays shown (docs/decisions/068). */
   'comment.edited': z.object({ commentId: id, authorId: id }),
   /** A local author's comment left its readers: deleted, hidden by the blog's writer, or removed by a moderator (docs/decisions/068). */
@@ -59,6 +61,8 @@ export const DOMAIN_EVENTS = {
   'notification.instant': z.object({ notificationId: id, userId: id, kind: noticeKind, email: z.string() }),
   /** A moderator acted on something (the moderation log's action and target). */
   'moderation.decided': z.object({ actorId: id.nullable(), action: z.string(), targetType: z.string(), targetId: id, ownerId: id.nullable().default(null), reason: z.string().default('') }),
+  /** A person changed their shown name (federation moves their handle to it, docs/decisions/080). */
+  'account.renamed': z.object({ userId: id }),
   'account.suspended': z.object({ userId: id, until: z.string().nullable(), reason: z.string() }),
   /**
    * An account deleted itself (docs/decisions/067). Its rows went with it by cascade; the

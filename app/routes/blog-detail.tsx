@@ -14,6 +14,8 @@ import { onDemand } from '~/components/on-demand';
 import { deferredSection } from '~/components/deferred-section';
 import { getOwnSuspension } from '~/kernel/standing.server';
 import { LikeButton } from '~/features/blogs/components/like-button';
+import { FediverseReactions } from '~/features/federation/components/fediverse-reactions';
+import { fediverseReactionsOf } from '~/features/federation/handles.service.server';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { followStateForWriter } from '~/features/follows/follows.service.server';
 import { Avatar } from '~/components/avatar';
@@ -116,16 +118,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     // An old title's address (or a mistyped one) answers 301 to the current (docs/decisions/069);
     // /blogs/{id} alone answers as it always did, its canonical link naming the slugged address.
     if ('slug' in params && params.slug !== undefined && params.slug !== blog.slug) return redirect(blogPath(blog), 301);
-    const [follow, end, suspension] = await Promise.all([
+    const [follow, end, suspension, fediverse] = await Promise.all([
       followStateForWriter(context.service, authorId),
       getPostEnd(context.service, { id: blog._id, ownerId: authorId, createdAt: blog.createdAt }),
       getOwnSuspension(context.service),
+      fediverseReactionsOf(context.service, blog._id),
     ]);
     const imageBases = ownImageBases(context.deps.config);
     // Sharing tags name only a photo of our store: a card built from another address would let
     // its host follow every share (docs/decisions/050).
     const sharedPhoto = ownPhoto(blog.photo, imageBases);
-    const page = { blog, authorId, authorPhoto, held, sharedPhoto, signedIn: context.user !== null, follow, end, suspension };
+    const page = { blog, authorId, authorPhoto, held, sharedPhoto, signedIn: context.user !== null, follow, end, suspension, fediverse };
     try {
       return data({ ...page, html: await renderMarkdown(blog.long_description, { nofollow: held, imageBases }) as string | null });
     } catch (error) {
@@ -207,7 +210,7 @@ function useCountView(id: string) {
 }
 
 export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, authorId, authorPhoto, html, signedIn, follow, end, suspension } = loaderData;
+  const { blog, authorId, authorPhoto, html, signedIn, follow, end, suspension, fediverse } = loaderData;
   const { isOwner } = blog;
   const { dialog } = useFeedback();
   useCountView(blog._id);
@@ -281,6 +284,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
         ) : null}
         <div className="mt-10 flex flex-wrap items-center gap-3 border-t border-base-300 pt-6">
           <LikeButton blogId={blog._id} likes={blog.likes} liked={likedByViewer(blog)} signedIn={signedIn} />
+          <FediverseReactions counts={fediverse} />
           <Link to={`/updateBlog/${blog._id}`} className={`btn btn-sm ${isOwner ? 'btn-primary' : 'btn-ghost'}`} onClick={onUpdate}>
             {MESSAGES.updateBlog}
           </Link>

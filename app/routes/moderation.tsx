@@ -254,7 +254,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
                   {e.until ? <> until <LocalTime iso={e.until} withTime /></> : null}.
                 </p>
                 <p className="mt-1 text-sm opacity-85">
-                  <LocalTime iso={e.at} withTime /> · {MESSAGES.auditWhy(e.reason)}
+                  <LocalTime iso={e.at} withTime />{e.reason ? <> · {MESSAGES.auditWhy(e.reason)}</> : null}
                 </p>
               </li>
               );

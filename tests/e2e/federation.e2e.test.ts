@@ -1,27 +1,22 @@
 import { Accept, Create, Delete, Follow, Note, PUBLIC_COLLECTION, Update } from '@fedify/vocab';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../support/auth';
 import { seedBlog, uploadPhoto } from '../support/blogs';
 import { screenshot, useBrowsers, VIEWPORTS, waitForHydration } from '../support/browser';
-import { eventually } from '../support/eventually';
-import { type FediPeer, startFediPeer } from '../support/fedi-peer';
+import { eventually, useFediServerAndPeer } from '../support/fedi-e2e';
+import type { FediPeer } from '../support/fedi-peer';
 import { linkedAuthorId } from '../support/instances';
-import { freePort } from '../support/processes.js';
-import { type RunningServer, startServer } from '../support/server';
+import type { RunningServer } from '../support/server';
 
 const { open } = useBrowsers();
 
 describe('the fediverse, through the built server and a peer written with Fedify (docs/decisions/068)', () => {
+  const running = useFediServerAndPeer();
   let server: RunningServer;
   let peer: FediPeer;
-  beforeAll(async () => {
-    const port = await freePort();
-    server = await startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, FEDERATION_ALLOW_PRIVATE: 'on', SITE_NAME: 'Afterglow' });
-    peer = await startFediPeer();
-  });
-  afterAll(async () => {
-    await peer?.close();
-    await server?.stop();
+  beforeAll(() => {
+    server = running.server();
+    peer = running.peer();
   });
 
   it('a peer follows a writer, gets her post, replies under it; she sees her handle and her follower, edits, deletes', async () => {

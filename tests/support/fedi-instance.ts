@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { afterAll, beforeAll } from 'vitest';
 import type { DialectName } from '~/db/schema';
-import { createTestApp, type TestApp } from './test-app';
+import { type FediPeer, startFediPeer } from './fedi-peer';
+import { createTestApp, type TestApp, type TestUser } from './test-app';
 
 export interface ServedTestApp {
   t: TestApp;
@@ -34,4 +36,27 @@ export async function serveTestApp(dialect: DialectName, env: Record<string, str
       await t.close();
     },
   };
+}
+
+/** A served test app of `dialect` and an independent peer for the enclosing block, both closed after it. */
+export function useServedAppAndPeer(dialect: DialectName, env: Record<string, string> = {}): { site(): ServedTestApp; peer(): FediPeer } {
+  let site: ServedTestApp | undefined;
+  let peer: FediPeer | undefined;
+  beforeAll(async () => {
+    site = await serveTestApp(dialect, env);
+    peer = await startFediPeer();
+  });
+  afterAll(async () => {
+    await peer?.close();
+    await site?.close();
+  });
+  return { site: () => site!, peer: () => peer! };
+}
+
+/** A writer and a moderator on a served app, and the writer's actor id. */
+export async function writerAndModerator(site: ServedTestApp): Promise<{ writer: TestUser; moderator: TestUser; writerUri: URL }> {
+  const writer = await site.t.createUser({ name: 'Ada Lovelace' });
+  const moderator = await site.t.createUser({ name: 'Mo Derator' });
+  await site.t.deps.database.db.insertInto('user_roles').values({ user_id: moderator.user.id, role: 'moderator', granted_by: null, granted_at: new Date().toISOString() }).execute();
+  return { writer, moderator, writerUri: new URL(`/ap/actors/${writer.user.id}`, site.origin) };
 }

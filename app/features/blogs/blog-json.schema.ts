@@ -65,5 +65,9 @@ export const BlogResponse = z.strictObject({
   removed: Removal,
   pending: Pending,
   mail: z.enum(['post', 'teaser']).optional().describe("Only to the blog's owner: what its newsletter and follower mails carry, the whole post or a teaser card"),
+  fediverse: z
+    .strictObject({ likes: z.number().int().describe('Likes from accounts on other servers'), boosts: z.number().int().describe('Boosts (shares) from accounts on other servers') })
+    .optional()
+    .describe('Only on GET /api/blogs/{id}, while the site federates and the blog goes out: its likes and boosts from other servers, counted apart from `likes` (docs/decisions/080)'),
   snippet: text.optional().describe('Only with `?q=`: an excerpt of the long description as HTML, the text escaped and the matched words in `<mark>`'),
 });

@@ -237,6 +237,7 @@ export async function setCommentHidden(ctx: ServiceContext, commentId: string, h
   const modifiedCount = await ctx.db.transaction().execute(async (trx) => {
     const changed = await repo.setHidden(trx, commentId, hidden ? { at: ctx.now().toISOString(), by: user.id } : null);
     if (changed && hidden && comment.user_id) await emit({ ...ctx, db: trx }, 'comment.withdrawn', { commentId, blogId: comment.blog_id, authorId: comment.user_id, parentId: comment.parent_id, how: 'hidden' });
+    if (changed && !hidden && comment.user_id) await emit({ ...ctx, db: trx }, 'comment.shown', { commentId, authorId: comment.user_id });
     return changed;
   });
   return { modifiedCount };

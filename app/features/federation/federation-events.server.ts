@@ -1,7 +1,7 @@
 import { onEvent } from '~/kernel/events.server';
 import { definePeriodic } from '~/kernel/schedule.server';
-import { deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
-import { assignMissingHandles } from './federation.service.server';
+import { deliverActorUpdated, deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
+import { assignMissingHandles, moveHandleToName } from './federation.service.server';
 import { pruneRemotePosts } from './remote-posts.service.server';
 
 /**
@@ -14,8 +14,14 @@ export const FEDERATION_SUBSCRIPTIONS = [
   onEvent('blog.updated', 'federation', async (ctx, event) => deliverUpdated(ctx, event.data.blogId, event.at)),
   onEvent('blog.withdrawn', 'federation', async (ctx, event) => deliverWithdrawn(ctx, event.data.blogId, event.data.ownerId, event.at)),
   onEvent('comment.posted', 'federation', async (ctx, event) => deliverCommentPosted(ctx, event.data.commentId)),
+  // Shown again after a hide or a removal: sent again as it was first (outgoingComment decides).
+  onEvent('comment.shown', 'federation', async (ctx, event) => deliverCommentPosted(ctx, event.data.commentId, event.at)),
   onEvent('comment.edited', 'federation', async (ctx, event) => deliverCommentEdited(ctx, event.data.commentId, event.at)),
   onEvent('comment.withdrawn', 'federation', async (ctx, event) => deliverCommentWithdrawn(ctx, event.data, event.at)),
+  onEvent('account.renamed', 'federation', async (ctx, event) => {
+    const site = federationOf(ctx);
+    if (site && (await moveHandleToName(ctx, event.data.userId, site.settings.siteName))) await deliverActorUpdated(ctx, event.data.userId, event.at);
+  }),
   onEvent('account.suspended', 'federation', async (ctx, event) => deliverSuspended(ctx, event.data.userId, event.at)),
 ];
 

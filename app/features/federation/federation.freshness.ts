@@ -1,4 +1,13 @@
-import { everyone, unshown, type ViewerWrites } from '~/db/freshness-kit';
+import { blog, everyone, followed, type FreshnessRule, unshown, type ViewerWrites } from '~/db/freshness-kit';
+
+/**
+ * What the federation feature's tables make stale (docs/decisions/055, 071, 080). Gathered with the
+ * other features' in app/db/freshness.ts.
+ */
+export const FEDERATION_FRESHNESS: readonly FreshnessRule[] = [
+  // Likes and boosts from other servers are counted on the post's page; they are never updated.
+  { table: 'remote_reactions', on: { insert: true, delete: true }, stale: [blog('blog_id')] },
+];
 
 /** Whose signed-in kept pages a write to the federation feature's tables makes stale (docs/decisions/076, 078). */
 export const FEDERATION_VIEWER_WRITES: ViewerWrites = {
@@ -16,4 +25,6 @@ export const FEDERATION_VIEWER_WRITES: ViewerWrites = {
   remote_follows: unshown,
   remote_posts: unshown,
   remote_post_replies: unshown,
+  // Likes and boosts from elsewhere move their post's revision (FEDERATION_FRESHNESS; docs/decisions/080).
+  remote_reactions: followed,
 };

@@ -93,6 +93,17 @@ export async function insertHandle(db: Db, q: { handle: string; userId: string; 
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** The person's current handle becomes an old one (it still resolves to them). */
+export async function retireCurrentHandle(db: Db, userId: string): Promise<void> {
+  await db.updateTable('actor_handles').set({ current: 0 }).where('user_id', '=', userId).where('current', '=', 1).execute();
+}
+
+/** One of the person's own handles becomes their current one again. */
+export async function makeHandleCurrent(db: Db, handle: string, userId: string): Promise<boolean> {
+  const result = await db.updateTable('actor_handles').set({ current: 1 }).where('handle', '=', handle).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0) > 0;
+}
+
 /** Users who never got a handle, oldest first. */
 export async function usersWithoutHandle(db: Db, limit: number): Promise<{ id: string; name: string }[]> {
   return db
@@ -255,6 +266,10 @@ export async function tableCounts(db: Db): Promise<{ handles: number; followers:
 export async function insertBlock(db: Db, row: Database['federation_blocks']): Promise<boolean> {
   const result = await db.insertInto('federation_blocks').values(row).onConflict((oc) => oc.columns(['kind', 'target']).doNothing()).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function findBlock(db: Db, id: string) {
+  return db.selectFrom('federation_blocks').select(['kind', 'target']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function deleteBlock(db: Db, id: string): Promise<number> {

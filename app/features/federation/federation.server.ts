@@ -1,5 +1,5 @@
 import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
-import { Accept, type Actor, Announce, Reject, Article, Create, Delete, Endpoints, Follow, Hashtag, Image, isActor, Mention, Note, Person, PUBLIC_COLLECTION, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
+import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Flag, Follow, Hashtag, Image, isActor, Like, Mention, Note, Person, PUBLIC_COLLECTION, Reject, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
 import { blogPathOf } from '~/features/blogs/blog-path';
 import { tagsOfRow } from '~/features/blogs/blogs.presenter';
 import { tagPath } from '~/features/tags/tag-path';
@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '~/db/schema';
 import { renderMarkdown } from '~/features/blogs/blogs.service.server';
 import type { ServiceContext } from '~/lib/core/service-context';
+import { suspensionOf } from '~/kernel/standing.server';
 import * as keysRepo from './federation.repo.server';
 import type { PostRow } from './federation.repo.server';
 import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
@@ -15,6 +16,9 @@ import { followedPostArrived, SUBSCRIBE_REL } from './remote-inbox.server';
 import { receiveFollowAccepted, receiveFollowedPostDelete, receiveFollowRejected } from './remote-posts.service.server';
 import * as service from './federation.service.server';
 import { SITE_ACTOR } from './federation.service.server';
+import { receiveRemoteReaction, receiveRemoteReactionUndo } from './reactions.service.server';
+import { receiveRemoteFlag } from './flags.service.server';
+import { repliesOf } from './replies.service.server';
 
 /**
  * The site on the fediverse (docs/decisions/068), through Fedify: every writer a Person, the site
@@ -52,6 +56,7 @@ export const PATHS = {
   following: '/ap/actors/{identifier}/following',
   article: '/ap/posts/{id}',
   comment: '/ap/comments/{id}',
+  replies: '/ap/posts/{id}/replies',
   nodeinfo: '/nodeinfo/2.1',
 } as const;
 
@@ -129,6 +134,18 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     return post ? articleOf(fctx, settings, post) : null;
   });
 
+  // A post's shown comments by their fediverse ids, a page at a time (docs/decisions/080).
+  federation
+    .setOrderedCollectionDispatcher('replies', Note, PATHS.replies, async (fctx, { id }, cursor) => {
+      if (cursor === null) return null;
+      const offset = Number(cursor) || 0;
+      const page = await repliesOf(fctx.data, id, { offset, limit: PAGE });
+      if (!page) return null;
+      const items = page.items.map((r) => new Note({ id: r.kind === 'remote' ? new URL(r.uri) : fctx.getObjectUri(Note, { id: r.commentId }) }));
+      return { items, nextCursor: page.more ? String(offset + PAGE) : null };
+    })
+    .setFirstCursor(() => '0');
+
   // A local comment under a federated post answers at its id only while every reader may see it.
   federation.setObjectDispatcher(Note, PATHS.comment, async (fctx, { id }) => {
     const outgoing = await service.outgoingComment(fctx.data, id);
@@ -166,6 +183,8 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     })
     .on(Undo, async (fctx, undo) => {
       if (await blocked(fctx.data, undo.actorId)) return;
+      // A like or boost taken back is found by its id and its sender: nothing needs fetching.
+      if (undo.objectId && undo.actorId && (await receiveRemoteReactionUndo(fctx.data, undo.objectId.href, undo.actorId.href))) return;
       const object = await undo.getObject(fctx);
       if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href || !object.objectId) return;
       const target = fctx.parseUri(object.objectId);
@@ -208,6 +227,14 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     })
     .on(Reject, async (fctx, reject) => {
       if (!(await blocked(fctx.data, reject.actorId)) && reject.objectId) await receiveFollowRejected(fctx.data, reject.objectId.href, reject.actorId!.href);
+    })
+    // Likes and boosts of our posts are counted beside the local likes (docs/decisions/080).
+    .on(Like, async (fctx, like) => reaction(fctx.data, settings, like, 'like'))
+    .on(Announce, async (fctx, announce) => reaction(fctx.data, settings, announce, 'announce'))
+    // A report from another server about what is here lands in the moderation queue (docs/decisions/080).
+    .on(Flag, async (fctx, flag) => {
+      if (!flag.actorId || (await blocked(fctx.data, flag.actorId))) return;
+      await receiveRemoteFlag(fctx.data, settings.origin, { actorUri: flag.actorId.href, objects: flag.objectIds.map((o) => o.href), content: flag.content?.toString() ?? '' });
     });
 
   running.set(base.db, site);
@@ -218,6 +245,13 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
 /** A moderator blocked the sender or its server: its activity is dropped unread (docs/decisions/068). */
 async function blocked(ctx: ServiceContext, actorId: URL | null): Promise<boolean> {
   return !actorId || service.isRemoteBlocked(ctx, actorId.href);
+}
+
+async function reaction(ctx: ServiceContext, settings: FederationSettings, activity: Like | Announce, kind: 'like' | 'announce'): Promise<void> {
+  if (!activity.id || !activity.actorId || !activity.objectId || (await blocked(ctx, activity.actorId))) return;
+  // The activity's id must be on its sender's own server (it is what a later Undo names).
+  if (activity.id.origin !== activity.actorId.origin) return;
+  await receiveRemoteReaction(ctx, settings.origin, { id: activity.id.href, actorUri: activity.actorId.href, object: activity.objectId.href, kind });
 }
 
 export async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> {
@@ -321,6 +355,7 @@ export async function articleOf(fctx: Context<ServiceContext>, settings: Federat
       ...tagsOfRow(post).map((tag) => new Hashtag({ name: `#${hashtagOf(tag)}`, href: new URL(tagPath(tag), settings.origin) })),
     ],
     url: new URL(blogPathOf(post), settings.origin),
+    replies: fctx.getCollectionUri('replies', { id: post.id }),
     published: instant(post.created_at),
     updated: post.updated_at !== post.created_at ? instant(post.updated_at) : null,
   });
@@ -378,6 +413,17 @@ export async function deliverWithdrawn(ctx: ServiceContext, blogId: string, owne
   );
 }
 
+/** A writer's handle moved with her name (docs/decisions/080): her followers get the actor again, same id, new handle. */
+export async function deliverActorUpdated(ctx: ServiceContext, userId: string, at: string): Promise<void> {
+  const site = federationOf(ctx);
+  if (!site || (await suspensionOf(ctx, userId))) return;
+  const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+  const actor = await actorOf(fctx, site.settings, userId);
+  if (!actor) return;
+  const update = new Update({ id: new URL(`${actor.id!.href}#update/${at}`), actor: actor.id, to: PUBLIC_COLLECTION, cc: fctx.getFollowersUri(userId), object: actor, updated: instant(at) });
+  await fctx.sendActivity({ identifier: userId }, 'followers', update, DELIVERY);
+}
+
 /** An account was suspended: every post of it that went out is deleted where it went. */
 export async function deliverSuspended(ctx: ServiceContext, userId: string, at: string): Promise<void> {
   if (!federationOf(ctx)) return;
@@ -425,8 +471,10 @@ async function sendComment(ctx: ServiceContext, commentId: string, make: (note: 
 }
 
 /** A local comment was shown under a post that went out: Create(Note) as a reply, from its author. */
-export function deliverCommentPosted(ctx: ServiceContext, commentId: string): Promise<void> {
-  return sendComment(ctx, commentId, (note) => new Create({ id: new URL(`${note.id!.href}#create`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, published: note.published }));
+export function deliverCommentPosted(ctx: ServiceContext, commentId: string, shownAgainAt?: string): Promise<void> {
+  // Shown again after a hide: a Create of its own id, which peers have not processed yet.
+  const suffix = shownAgainAt ? `/${shownAgainAt}` : '';
+  return sendComment(ctx, commentId, (note) => new Create({ id: new URL(`${note.id!.href}#create${suffix}`), actor: note.attributionId, to: PUBLIC_COLLECTION, ccs: note.ccIds, object: note, published: note.published }));
 }
 
 /** A local comment that went out was edited: Update(Note), to the same audience. */

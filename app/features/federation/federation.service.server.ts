@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { addRemoteComment, deleteRemoteComment, editRemoteComment, removeRemoteAuthorsComments } from '~/features/blogs/remote-comments.service.server';
-import { requireRole } from '~/features/moderation/moderation.service.server';
+import { audit, requireRole } from '~/features/moderation/moderation.service.server';
 import type { RemoteBlockInput } from './federation.schema';
 import { suspensionOf } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
@@ -8,6 +8,7 @@ import { newId } from '~/lib/core/ids.server';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { FEDERATION_TEXTS } from '~/lib/texts/federation';
 import * as repo from './federation.repo.server';
+import { deleteReactionsMatching } from './reactions.repo.server';
 
 /**
  * The rules of federation (docs/decisions/068): who is an actor and by which handle, what may
@@ -41,19 +42,24 @@ export function siteHandle(siteName: string): string {
   return handleFromName(siteName);
 }
 
+/** The handles tried for a name, in order: the name's own, then numbered ones; reserved ones skipped. */
+function* handleCandidates(base: string, siteName: string): Generator<string> {
+  for (let n = 1; n < 50; n++) {
+    const candidate = n === 1 ? base : `${base.slice(0, HANDLE_MAX - String(n).length)}${n}`;
+    if (!RESERVED.has(candidate) && candidate !== siteHandle(siteName)) yield candidate;
+  }
+}
+
 /**
  * The person's current handle, made once from their name when they have none: unique across
- * the site (a number is added when taken) and kept for good; a later rename does not move it.
+ * the site (a number is added when taken) and never given to anyone else.
  */
 export async function ensureHandle(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: string, siteName: string): Promise<string | null> {
   const profile = await repo.findActorProfile(ctx.db, userId);
   if (!profile) return null;
   if (profile.handle) return profile.handle;
   const base = handleFromName(profile.name);
-  const reserved = (h: string) => RESERVED.has(h) || h === siteHandle(siteName);
-  for (let n = 1; n < 50; n++) {
-    const candidate = n === 1 ? base : `${base.slice(0, HANDLE_MAX - String(n).length)}${n}`;
-    if (reserved(candidate)) continue;
+  for (const candidate of handleCandidates(base, siteName)) {
     if (await repo.insertHandle(ctx.db, { handle: candidate, userId, now: ctx.now().toISOString() })) return candidate;
     // Another instance may have given this person a handle at the same moment.
     const again = await repo.findActorProfile(ctx.db, userId);
@@ -62,6 +68,31 @@ export async function ensureHandle(ctx: Pick<ServiceContext, 'db' | 'now'>, user
   const fallback = `${base.slice(0, HANDLE_MAX - 9)}_${newId().slice(0, 8)}`;
   await repo.insertHandle(ctx.db, { handle: fallback, userId, now: ctx.now().toISOString() });
   return (await repo.findActorProfile(ctx.db, userId))?.handle ?? null;
+}
+
+/**
+ * A renamed person's handle follows their new name (docs/decisions/080): the new name's handle
+ * (or one of theirs from before, or a numbered one when it is taken) becomes current, and the old
+ * one stays theirs as an alias that still answers WebFinger for the same actor, whose id never
+ * changes. Nothing moves while the handle already reads as the name. Answers the new handle, or
+ * null when nothing moved.
+ */
+export async function moveHandleToName(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: string, siteName: string): Promise<string | null> {
+  const profile = await repo.findActorProfile(ctx.db, userId);
+  if (!profile?.handle) return null;
+  const base = handleFromName(profile.name);
+  if (profile.handle === base || [...handleCandidates(base, siteName)].includes(profile.handle)) return null;
+  return ctx.db.transaction().execute(async (db) => {
+    await repo.retireCurrentHandle(db, userId);
+    for (const candidate of handleCandidates(base, siteName)) {
+      const held = await repo.findHandle(db, candidate);
+      if (held && held.user_id !== userId) continue;
+      if (held ? await repo.makeHandleCurrent(db, candidate, userId) : await repo.insertHandle(db, { handle: candidate, userId, now: ctx.now().toISOString() })) return candidate;
+    }
+    // Every handle of the name is someone else's: the old one stays current.
+    await repo.makeHandleCurrent(db, profile.handle!, userId);
+    return null;
+  });
 }
 
 /** Gives a handle to people who have none yet (a periodic task), so every writer can be found. */
@@ -336,15 +367,24 @@ export async function blockRemote(ctx: ServiceContext, input: RemoteBlockInput):
   const block = await blockTarget(ctx, input.target);
   const made = await repo.insertBlock(ctx.db, { id: newId(), ...block, reason: input.reason, created_by: moderator.id, created_at: ctx.now().toISOString() });
   if (!made) throw new AppError('conflict', FEDERATION_TEXTS.alreadyBlocked);
+  await audit(ctx, moderator.id, 'block', auditTargetOf(block), input.reason);
   await repo.deleteFollowersMatching(ctx.db, block);
+  await deleteReactionsMatching(ctx.db, block);
   const removedComments = await removeRemoteAuthorsComments(ctx, { ...(block.kind === 'account' ? { actorUri: block.target } : { host: block.target }), reason: input.reason });
   return { ...block, removedComments };
 }
 
 export async function unblockRemote(ctx: ServiceContext, blockId: string): Promise<{ deletedCount: number }> {
-  await requireRole(ctx, 'moderator');
-  return { deletedCount: await repo.deleteBlock(ctx.db, blockId) };
+  const moderator = await requireRole(ctx, 'moderator');
+  const block = await repo.findBlock(ctx.db, blockId);
+  const deletedCount = await repo.deleteBlock(ctx.db, blockId);
+  // No reason is asked for lifting a block: the log's line says who and when.
+  if (block && deletedCount > 0) await audit(ctx, moderator.id, 'unblock', auditTargetOf(block), '');
+  return { deletedCount };
 }
+
+/** A block in the moderation log: an account by its actor id, a server by its host. */
+const auditTargetOf = (block: { kind: 'account' | 'instance'; target: string }) => ({ type: block.kind === 'account' ? 'remote_account' : 'instance', id: block.target });
 
 export interface RemoteBlockJson {
   id: string;

@@ -2,6 +2,7 @@ import type { ServiceContext } from '~/lib/core/service-context';
 import { federationOf } from './federation.server';
 import * as repo from './federation.repo.server';
 import { ensureHandle, listOwnRemoteFollowers, type OwnFollower, removeOwnRemoteFollower } from './federation.service.server';
+import { type RemoteReactionCounts, remoteReactionCounts } from './reactions.service.server';
 
 /**
  * What pages show of federation (docs/decisions/068): a writer's handle, and the writer's own
@@ -27,6 +28,11 @@ export async function ownFediverseFollowers(ctx: ServiceContext): Promise<OwnFol
 }
 
 export { removeOwnRemoteFollower };
+
+/** A post's likes and boosts from other servers (docs/decisions/080); null while federation is off or when the post does not go out. */
+export async function fediverseReactionsOf(ctx: ServiceContext, blogId: string): Promise<RemoteReactionCounts | null> {
+  return federationOf(ctx) ? remoteReactionCounts(ctx, blogId) : null;
+}
 
 /** What `npm run federation:status` prints: the queue and what federation keeps. */
 export async function federationStatus(ctx: Pick<ServiceContext, 'db'>): Promise<string[]> {

@@ -118,6 +118,16 @@ export async function insertReport(db: Db, row: Insertable<ReportsTable>): Promi
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
+/** A report from another server; 0 when that actor's report on the target is open already. */
+export async function insertRemoteReport(db: Db, row: Insertable<ReportsTable>): Promise<number> {
+  const result = await db
+    .insertInto('reports')
+    .values(row)
+    .onConflict((oc) => oc.columns(['remote_actor_uri', 'target_type', 'target_id']).where(sql<boolean>`status = 'open' and remote_actor_uri is not null`).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
 export async function findOpenReport(db: Db, id: string) {
   return db.selectFrom('reports').selectAll().where('id', '=', id).where('status', '=', 'open').executeTakeFirst();
 }

@@ -8,6 +8,7 @@ import { MESSAGES } from '~/lib/texts/messages';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { userOrThrow401, type ServiceContext, type SessionUser } from '~/lib/core/service-context';
 import * as repo from './moderation.repo.server';
+import { REPORT_DETAILS_MAX, type REPORT_REASONS } from './moderation.constants';
 import type { GrantModeratorInput, ModeratedContent, ModerationReasonInput, ReportInput, SuspendInput } from './moderation.schema';
 
 /**
@@ -274,6 +275,7 @@ export async function reportContent(ctx: ServiceContext, input: ReportInput): Pr
   const inserted = await repo.insertReport(ctx.db, {
     id,
     reporter_id: user.id,
+    remote_actor_uri: null,
     target_type: input.targetType,
     target_id: input.targetId,
     reason: input.reason,
@@ -284,6 +286,33 @@ export async function reportContent(ctx: ServiceContext, input: ReportInput): Pr
   if (inserted === 0) throw new AppError('conflict', MESSAGES.reportAlreadyOpen);
   return { insertedId: id };
 }
+
+/**
+ * A report from another server (an ActivityPub `Flag`, docs/decisions/080): its reporter is the
+ * remote actor that sent it, not a user here. Only what every reader may see can be reported this
+ * way; one open report per remote actor and target. Answers the report's id, or null when there is
+ * nothing to report or it is open already.
+ */
+export async function reportFromElsewhere(ctx: ServiceContext, input: { actorUri: string; targetType: ReportTargetType; targetId: string; text: string }): Promise<string | null> {
+  const snapshot = await snapshotOf({ ...ctx, user: null }, input.targetType, input.targetId);
+  if (!snapshot) return null;
+  const id = newId();
+  const inserted = await repo.insertRemoteReport(ctx.db, {
+    id,
+    reporter_id: null,
+    remote_actor_uri: input.actorUri,
+    target_type: input.targetType,
+    target_id: input.targetId,
+    reason: REMOTE_REPORT_REASON,
+    details: input.text.slice(0, REPORT_DETAILS_MAX) || null,
+    snapshot: JSON.stringify(snapshot),
+    created_at: ctx.now().toISOString(),
+  });
+  return inserted > 0 ? id : null;
+}
+
+/** A Flag names no reason from our list: its own words are the report's details. */
+const REMOTE_REPORT_REASON: (typeof REPORT_REASONS)[number] = 'Something else';
 
 export interface QueueReportJson {
   id: string;
@@ -331,7 +360,8 @@ export async function listModerationQueue(ctx: ServiceContext): Promise<QueueIte
     // Newest first: the last one seen is the oldest, whose snapshot is the one first reported.
     group.title = snapshot.title ?? null;
     group.text = snapshot.text;
-    group.reports.push({ id: row.id, reporterName: row.reporter_name || MESSAGES.defaultDisplayName, reason: row.reason, details: row.details, at: row.created_at });
+    const reporterName = row.remote_actor_uri ? MESSAGES.reportedFrom(new URL(row.remote_actor_uri).host) : row.reporter_name || MESSAGES.defaultDisplayName;
+    group.reports.push({ id: row.id, reporterName, reason: row.reason, details: row.details, at: row.created_at });
   }
   return [...groups.values()];
 }
@@ -394,6 +424,8 @@ export async function restoreContent(ctx: ServiceContext, type: ModeratedContent
   return ctx.db.transaction().execute(async (db) => {
     const modifiedCount = await repo.setRemoved(db, TABLE[type], id, { removed_at: null, removed_reason: null });
     await audit({ ...ctx, db }, actor.id, 'restore', { type, id }, input.reason, ownerId);
+    // A local author's comment shown again goes out again, where its removal had taken it back.
+    if (type === 'comment' && ownerId && modifiedCount > 0) await emit({ ...ctx, db }, 'comment.shown', { commentId: id, authorId: ownerId });
     return { modifiedCount };
   });
 }
@@ -444,6 +476,7 @@ async function readable(ctx: ServiceContext, entries: AuditEntryJson[]): Promise
     const id = entry.targetId;
     if (entry.targetType === 'user') return { ...entry, until, targetName: users.get(id) ?? null, targetPath: users.has(id) ? `/authors/${id}` : null };
     if (entry.targetType === 'blog') return { ...entry, until, targetName: blogs.get(id) ?? null, targetPath: blogs.has(id) ? `/blogs/${id}` : null };
+    if (entry.targetType === 'remote_account' || entry.targetType === 'instance') return { ...entry, until, targetName: id, targetPath: '/moderation/fediverse' };
     const comment = entry.targetType === 'comment' ? comments.get(id) : undefined;
     return { ...entry, until, targetName: comment?.name ?? null, targetPath: comment ? `/blogs/${comment.blog_id}#comments` : null };
   });

@@ -147,7 +147,9 @@ export async function updateOwnProfile(ctx: ServiceContext, email: string, input
     const at = ctx.now().toISOString();
     const account = { id: user.id, email: user.email, name: user.name, image: user.image };
     await insertProfileIfMissing(trx, newProfileRow(ctx, account));
+    const before = changes.name !== undefined ? (await findProfile(trx, user.id))?.name : undefined;
     await updateProfile(trx, user.id, { ...changes, updated_at: at });
+    if (changes.name !== undefined && (changes.name ?? user.name) !== (before ?? user.name)) await emit({ ...ctx, db: trx }, 'account.renamed', { userId: user.id });
   });
   ctx.log.info({ userId: user.id }, 'profile updated');
   return viewOf(ctx, user);

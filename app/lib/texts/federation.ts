@@ -22,4 +22,9 @@ export const FEDERATION_TEXTS = {
   blocked: 'Blocked',
   unblocked: 'Unblocked',
   noBlocks: 'Nothing is blocked.',
+  /** Beside the like button: likes and boosts of the post from other servers (docs/decisions/080). */
+  reactions: (likes: number, boosts: number) => {
+    const parts = [likes > 0 ? `${likes} ${likes === 1 ? 'like' : 'likes'}` : null, boosts > 0 ? `${boosts} ${boosts === 1 ? 'boost' : 'boosts'}` : null].filter(Boolean);
+    return `${parts.join(' and ')} from the fediverse`;
+  },
 } as const;

@@ -3,6 +3,8 @@
  * The product's texts verbatim, each in one place; read them through `MESSAGES` (app/lib/texts/messages.ts).
  */
 
+/** Who reported, for a report that came from another server (docs/decisions/080). */
+export const reportedFrom = (host: string) => `Reported from ${host}`;
 export const reportAlreadyOpen = 'You have already reported this; a moderator will look at it.';
 export const reportOwnContent = 'You cannot report your own content.';
 export const reportTargetMissing = 'There is nothing to report there.';
@@ -75,6 +77,8 @@ export const auditAction = (action: string): { verb: string; after: string } => 
     revoke_admin: ['removed', 'as admin'],
     grant_moderator: ['made', 'a moderator'],
     revoke_moderator: ['removed', 'as moderator'],
+    block: ['blocked'],
+    unblock: ['unblocked'],
   };
   const [verb, after = ''] = words[action] ?? [action.replaceAll('_', ' ')];
   return { verb, after };
@@ -84,6 +88,9 @@ export const auditTarget = (type: string, name: string | null): string => {
   if (type === 'comment') return name === null ? 'a comment' : `a comment on “${name}”`;
   if (type === 'blog') return name === null ? 'a blog' : `“${name}”`;
   if (type === 'report') return 'a report';
+  // Blocks on the fediverse (docs/decisions/080): named by what was blocked, which stays readable.
+  if (type === 'remote_account') return `the account ${name ?? 'on another server'}`;
+  if (type === 'instance') return `the server ${name ?? 'elsewhere'}`;
   return name ?? 'an account no longer here';
 };
 export const auditWhy = (reason: string) => `Why: ${reason}`;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BlogResponse, Pending } from '~/features/blogs/blog-json.schema';
 import { BlogIdSchema, CommentSchema, CreateBlogSchema, ListBlogsQuerySchema, PageQuerySchema, UpdateBlogSchema } from '~/features/blogs/blogs.schema';
 import * as blogs from '~/features/blogs/blogs.service.server';
+import { fediverseReactionsOf } from '~/features/federation/handles.service.server';
 import { DraftIdSchema, DraftSchema } from '~/features/blogs/drafts.schema';
 import * as drafts from '~/features/blogs/drafts.service.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
@@ -37,7 +38,10 @@ export const BLOG_OPERATIONS: Operation[] = [
   ),
   defineOperation(
     { method: 'get', path: '/api/blogs/{id}', params: ID, cache: 'blog', tag: 'Blogs', auth: 'optional', summary: 'One blog with its comments', responses: { 200: { description: 'The blog', schema: BlogResponse }, ...bad, ...missing } },
-    async ({ c, ctx, params }) => c.json(await blogs.getBlog(ctx, params.id)),
+    async ({ c, ctx, params }) => {
+      const [blog, fediverse] = await Promise.all([blogs.getBlog(ctx, params.id), fediverseReactionsOf(ctx, params.id)]);
+      return c.json(fediverse ? { ...blog, fediverse } : blog);
+    },
   ),
   defineOperation(
     { method: 'put', path: '/api/blogs/{id}', params: ID, limit: RATE_LIMITS.blogWrite, tag: 'Blogs', auth: 'required', summary: 'Update a blog (owner only); the photo is kept when absent', body: UpdateBlogSchema, responses: { 200: { description: 'Updated', schema: ModifiedResponse }, ...denied, ...bad, ...missing } },
