@@ -79,6 +79,20 @@ export function readCurrentVersions(database: DatabaseHandle, blogId: string | n
   return { ...known.versions, blog: revision };
 }
 
+/**
+ * The versions when they are known without waiting: SQLite's own read, or what PostgreSQL's
+ * listener told this instance. Null when only a query could tell (the listener away, a
+ * transaction open): a caller that cannot wait leaves the request to the path that can, and no
+ * query is started that nobody would wait for (with the database away, its failure would go
+ * unheard).
+ */
+export function knownVersions(database: DatabaseHandle, blogId: string | null = null): PageVersions | null {
+  if (database.pgPool) return database.versionListener?.answer(blogId) ?? null;
+  if (!database.sqlite || database.sqlite.inTransaction) return null;
+  const versions = readCurrentVersions(database, blogId);
+  return versions instanceof Promise ? null : versions;
+}
+
 /** Blog revisions kept between two writes on SQLite: a bound, not a working set (writes clear it). */
 const KNOWN_REVISIONS = 10_000;
 

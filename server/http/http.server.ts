@@ -190,14 +190,20 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     const query = target.indexOf('?');
     const path = query === -1 ? target : target.slice(0, query);
     const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    const answer = kept.early({
-      url: `${scheme}://${host}${target}`,
-      path,
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value.join(', ') : value;
-      },
-    });
+    let answer: ReturnType<typeof kept.early>;
+    try {
+      answer = kept.early({
+        url: `${scheme}://${host}${target}`,
+        path,
+        header: (name) => {
+          const value = req.headers[name];
+          return Array.isArray(value) ? value.join(', ') : value;
+        },
+      });
+    } catch {
+      // The versions could not be read (SQLite failing): the chain answers, with its 503.
+      return false;
+    }
     if (!answer) return false;
     let csp = policies.get(answer.scriptSources);
     if (csp === undefined) {

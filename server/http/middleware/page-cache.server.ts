@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
-import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
+import { knownVersions, type PageVersions, readCurrentVersions } from '~/db/content-version.server';
 import { countsFreshness } from '~/features/blogs/view-counter.server';
 import { tallies } from '~/lib/render/metrics.server';
 import type { CachedRead, Cacheability } from '~/lib/render/cacheability';
@@ -164,8 +164,8 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): P
     if (!read) return null;
     const entry = cache.get(`${request.url}\n${request.header('accept-language') ?? ''}`);
     if (!entry) return null;
-    const versions = readCurrentVersions(deps.database, read.cache === 'blog' ? blogOf(read, request.path) : null);
-    if (versions instanceof Promise || !isFresh(entry, versions, deps.now().getTime())) return null;
+    const versions = knownVersions(deps.database, read.cache === 'blog' ? blogOf(read, request.path) : null);
+    if (!versions || !isFresh(entry, versions, deps.now().getTime())) return null;
     const encoding = entry.body.length >= 1024 ? pickEncoding(request.header('accept-encoding')) : null;
     const body = encoding ? entry.made[encoding] : entry.body;
     if (!body) return null;
