@@ -159,6 +159,10 @@ describe('writing tools: Write/Preview, the toolbar and pictures in the body', (
     expect(await body.isVisible()).toBe(false);
     await screenshot(page, 'writing-tools-preview-desktop-light');
     expect(await axeViolations(page)).toEqual([]);
+    // The pictures' enlarge buttons come with the body's tools, which load after the body shows
+    // (docs/decisions/077): compare the preview and the page once each has them.
+    const toolsRan = (root: typeof preview) => expect.poll(() => root.locator('[data-lightbox]').count()).toBeGreaterThan(0);
+    await toolsRan(preview);
     const previewHtml = await preview.innerHTML();
     expect(previewHtml).toContain('<h2>Dusk</h2>');
     expect(previewHtml).toContain('<a href="https://example.com/castle" rel="ugc noopener">castle</a>');
@@ -173,6 +177,7 @@ describe('writing tools: Write/Preview, the toolbar and pictures in the body', (
     // Published: the page shows the same HTML, and the pictures load under its CSP.
     await publish(page, `Pictures in the body ${Date.now()}`);
     const pageBody = page.getByTestId('long-description');
+    await toolsRan(pageBody);
     expect(await pageBody.innerHTML()).toBe(previewHtml);
     for (const img of await pageBody.locator('img').all()) {
       await scrollToElement(img);
