@@ -26,4 +26,5 @@ describeFormatJourney('a writer moves her WordPress blog here (its .xml export)'
   oldPath: (n) => `/moving-day-${n}/`,
   pictureRequests: PICTURES + 1,
   threads: true,
+  postgres: true,
 });
