@@ -11,13 +11,13 @@ describeOnDialects('the background worker on %s', (t) => {
     const one = startJobRunner(t.deps, jobs, { worker: 'one', loop: false });
     const two = startJobRunner(t.deps, jobs, { worker: 'two', loop: false });
     const reports = await Promise.all([one.runBatch(), two.runBatch()]);
-    expect(reports.reduce((n, r) => n + r.done, 0)).toBe(8);
+    expect(reports.reduce((n, r) => n + r.done, 0)).toBe(9);
     const rows = await findJobs(t.deps.database.db, {});
     expect(rows.map((r) => r.kind).sort()).toEqual(['every:exports-sweep', 'every:federation-handles', 'every:federation-remote-posts', 'every:jobs-prune', 'every:mail-digest', 'every:notification-digest', 'every:notification-purge', 'every:spam-hold-release', 'every:upload-sweep']);
     expect(rows.every((r) => r.status === 'done' && r.attempts === 1)).toBe(true);
     // The same periods are not offered again by a later batch.
     await one.runBatch();
-    expect(await findJobs(t.deps.database.db, {})).toHaveLength(8);
+    expect(await findJobs(t.deps.database.db, {})).toHaveLength(9);
     await Promise.all([one.stop(), two.stop()]);
   });
 });
