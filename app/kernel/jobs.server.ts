@@ -116,9 +116,10 @@ export interface JobBatchOptions {
 const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 /**
- * Claims one batch of due jobs and runs them in order: one after another, except that jobs of a
- * kind with a `concurrency` above 1 run beside each other, up to that many at once; a job of a
- * one-at-a-time kind waits for those and runs alone.
+ * Claims one batch of due jobs and runs them: jobs of a kind with a `concurrency` above 1 first,
+ * kind by kind, beside each other up to that many at once; then the one-at-a-time kinds, each
+ * alone. The database hands the claimed rows back in no set order,
+ * so without the grouping a one-at-a-time job between two deliveries would make them wait in turn.
  */
 export async function runJobBatch(ctx: ServiceContext, registry: JobRegistry, options: JobBatchOptions): Promise<JobBatchReport> {
   const { worker } = options;
@@ -133,13 +134,17 @@ export async function runJobBatch(ctx: ServiceContext, registry: JobRegistry, op
     limit: options.limit,
   });
   const report: JobBatchReport = { claimed: jobs.length, done: 0, retry: 0, dead: 0, released: 0 };
+  const limitOf = (kind: string) => Math.max(1, registry.get(kind)?.concurrency ?? 1);
+  const parallelFirst = (a: repo.ClaimedJob, b: repo.ClaimedJob) =>
+    Number(limitOf(a.kind) === 1) - Number(limitOf(b.kind) === 1) || (limitOf(a.kind) > 1 && limitOf(b.kind) > 1 ? a.kind.localeCompare(b.kind) : 0);
+  const ordered = jobs.toSorted(parallelFirst);
   const running = new Set<Promise<void>>();
-  for (const [index, job] of jobs.entries()) {
-    const limit = Math.max(1, registry.get(job.kind)?.concurrency ?? 1);
+  for (const [index, job] of ordered.entries()) {
+    const limit = limitOf(job.kind);
     while (running.size >= limit) await Promise.race(running);
     if (options.stopping?.() || ctx.now().getTime() > startBefore) {
       await Promise.all(running);
-      const left = jobs.slice(index).map((j) => j.id);
+      const left = ordered.slice(index).map((j) => j.id);
       await repo.releaseClaims(ctx.db, worker, left);
       report.released = left.length;
       break;
