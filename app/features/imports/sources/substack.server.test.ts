@@ -91,6 +91,13 @@ describe('readSubstack: a large export with the odd cases', async () => {
     expect(withPath.map((p) => p.sourceId)).toEqual(['200000007']);
     // n % 40 === 7 for n below 300: eight posts share the slug, seven get no path.
     expect(bundle.posts.filter((p) => p.oldPaths.length === 0)).toHaveLength(7);
+    // Each of the seven is named in the report, with the post that has the path.
+    expect(bundle.skipped.filter((s) => s.item.endsWith(': old path /p/weekly-notes'))).toEqual(
+      [47, 87, 127, 167, 207, 247, 287].map((n) => ({
+        item: `post ${200_000_000 + n}.weekly-notes “${post(bundle.posts, String(200_000_000 + n)).title}”: old path /p/weekly-notes`,
+        reason: `post 200000007.weekly-notes “${post(bundle.posts, '200000007').title}” has that path first`,
+      })),
+    );
   });
 
   it('reads every subscriber once, and reports the rows that are not addresses', () => {

@@ -3,34 +3,14 @@
  * (`post_id` is `<number>.<slug>`), each body is `posts/<post_id>.html`, and the subscribers are
  * in `email_list*.csv`. Substack names no author and keeps no comments in the export.
  */
-import { parse } from 'csv-parse/sync';
 import { htmlToMarkdown, htmlToText, markdownImageUrls } from '../html-to-markdown.server.ts';
 import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportPost, type ImportSubscriber } from '../import-model.ts';
-
-type Row = Record<string, string | undefined>;
-
-function csv(bytes: Buffer, file: string): Row[] {
-  try {
-    return parse(bytes, { columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), bom: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as Row[];
-  } catch (error) {
-    throw new ArchiveRefused(`${file} is not a readable CSV file (${error instanceof Error ? error.message : String(error)}).`);
-  }
-}
-
-const truthy = (value: string | undefined) => /^(true|t|1|yes)$/i.test((value ?? '').trim());
-
-function isoOrNull(value: string | undefined): string | null {
-  const text = (value ?? '').trim();
-  if (!text) return null;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
+import { csvRows as csv, gatherSubscribers, isoOrNull, truthy } from './csv.server.ts';
 
 /** Substack's audiences: everyone, free subscribers only, paid (and founding) members only. */
 const AUDIENCE: Record<string, ImportPost['visibility']> = { everyone: 'public', only_free: 'members', only_paid: 'paid', founding: 'paid' };
 /** Post types that are posts here; a discussion thread is not. */
 const POST_TYPES = new Set(['newsletter', 'podcast', 'video', '']);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface SubstackOptions {
   /** The publication's address (`https://name.substack.com` or its own domain), when the person names it. */
@@ -51,7 +31,8 @@ export async function readSubstack(entries: ArchiveEntries, options: SubstackOpt
   const skipped: ImportBundle['skipped'] = [];
   const posts: ImportPost[] = [];
   const seen = new Set<string>();
-  const takenPaths = new Set<string>();
+  /** Each old path → the post that has it (the first in posts.csv to claim it). */
+  const takenPaths = new Map<string, string>();
   for (const row of csv(await entries.read(postsCsv), postsCsv)) {
     const postId = (row.post_id ?? '').trim();
     const title = (row.title ?? '').trim();
@@ -83,9 +64,16 @@ export async function readSubstack(entries: ArchiveEntries, options: SubstackOpt
     const published = truthy(row.is_published);
     const slug = match[2]?.trim() ?? '';
     const oldPaths: string[] = [];
-    if (published && slug && !takenPaths.has(`/p/${slug}`)) {
-      oldPaths.push(`/p/${slug}`);
-      takenPaths.add(`/p/${slug}`);
+    if (published && slug) {
+      const path = `/p/${slug}`;
+      const first = takenPaths.get(path);
+      if (first === undefined) {
+        oldPaths.push(path);
+        takenPaths.set(path, label);
+      } else {
+        // Two posts cannot both answer one address: the first keeps it, and the report says so.
+        skipped.push({ item: `${label}: old path ${path}`, reason: `${first} has that path first` });
+      }
     }
     const audience = (row.audience ?? 'everyone').trim().toLowerCase() || 'everyone';
     posts.push({
@@ -107,25 +95,14 @@ export async function readSubstack(entries: ArchiveEntries, options: SubstackOpt
     });
   }
 
-  const subscribers: ImportSubscriber[] = [];
-  const emails = new Set<string>();
+  const list = { subscribers: [] as ImportSubscriber[], skipped, seen: new Set<string>() };
   for (const file of files.filter((path) => path.startsWith(root) && /(^|\/)email_list[^/]*\.csv$/i.test(path)).sort()) {
-    for (const row of csv(await entries.read(file), file)) {
-      const email = (row.email ?? '').trim().toLowerCase();
-      if (!EMAIL.test(email)) {
-        skipped.push({ item: `subscriber “${row.email ?? ''}” in ${file.slice(root.length)}`, reason: 'not an email address' });
-        continue;
-      }
-      if (emails.has(email)) continue;
-      emails.add(email);
-      subscribers.push({
-        email,
-        name: (row.name ?? '').trim() || null,
-        // Substack marks an address it no longer mails (unsubscribed or bounced) as email_disabled.
-        status: truthy(row.email_disabled) ? 'unsubscribed' : 'active',
-        createdAt: isoOrNull(row.created_at),
-      });
-    }
+    gatherSubscribers(csv(await entries.read(file), file), file.slice(root.length), list, (row) => ({
+      name: (row.name ?? '').trim() || null,
+      // Substack marks an address it no longer mails (unsubscribed or bounced) as email_disabled.
+      status: truthy(row.email_disabled) ? 'unsubscribed' : 'active',
+      createdAt: isoOrNull(row.created_at),
+    }));
   }
-  return { source: 'substack', siteUrl, authors: [], posts, subscribers, skipped };
+  return { source: 'substack', siteUrl, authors: [], posts, subscribers: list.subscribers, skipped };
 }

@@ -154,6 +154,12 @@ describe('readWordpress: a large export with the odd cases', async () => {
     expect(dupes.filter((p) => p.oldPaths.includes('/hello-world/'))).toHaveLength(1);
     const all = bundle.posts.flatMap((p) => p.oldPaths);
     expect(new Set(all).size).toBe(all.length);
+    // Each post that could not have it is named in the report, with the post that has it.
+    const first = bundle.posts.find((p) => p.oldPaths.includes('/hello-world/'))!;
+    const notes = bundle.skipped.filter((s) => s.item.endsWith(': old path /hello-world/'));
+    expect(notes).toHaveLength(COUNT / 50 - 1);
+    expect(notes.map((s) => s.item.slice(0, s.item.indexOf(' “')))).toEqual(dupes.filter((p) => p !== first).map((p) => `post ${p.sourceId}`));
+    expect(new Set(notes.map((s) => s.reason))).toEqual(new Set([`post ${first.sourceId} “${first.title}” has that path first`]));
   });
 
   it('reads the same export split over several files of an archive, and from a stream cut at any byte', async () => {

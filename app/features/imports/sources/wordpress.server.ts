@@ -354,7 +354,8 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
   const skipped: ImportBundle['skipped'] = [];
   const attachments = new Map<string, { url: string; parent: string }>();
   const skippedKinds = new Map<string, number>();
-  const takenPaths = new Set<string>();
+  /** Each old path → the post that has it (the first in the export to claim it). */
+  const takenPaths = new Map<string, string>();
   // Featured images and galleries name attachments that may come later in the file: resolved at the end.
   const posts: { post: ImportPost; label: string; thumbnail: string | undefined; base: string | null }[] = [];
   const creators = new Set<string>();
@@ -387,8 +388,14 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
       const fromLink = pathOf(item.link);
       if (fromLink) oldPaths.push(fromLink);
       const slugPath = item.postName.trim() ? `/${item.postName.trim()}/` : null;
-      if (slugPath && !oldPaths.includes(slugPath) && !takenPaths.has(slugPath)) oldPaths.push(slugPath);
-      for (const path of oldPaths) takenPaths.add(path);
+      if (slugPath && !oldPaths.includes(slugPath)) {
+        const first = takenPaths.get(slugPath);
+        // Two posts cannot both answer one address: the first keeps the bare slug, and the report
+        // says so (a permalink two posts share goes to the writer, which says so as it writes).
+        if (first === undefined) oldPaths.push(slugPath);
+        else skipped.push({ item: `${label}: old path ${slugPath}`, reason: `${first} has that path first` });
+      }
+      for (const path of oldPaths) if (!takenPaths.has(path)) takenPaths.set(path, label);
     }
 
     const comments: ImportComment[] = [];
