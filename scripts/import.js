@@ -1,6 +1,8 @@
-// `npm run import -- FILE --as EMAIL [--consented] [--site URL]`: imports a Ghost JSON export, a
-// Jekyll or Hugo site zip, or an afterglow export into the account named (docs/decisions/072),
-// with a progress line, then prints the report: what came, what was skipped and why.
+// `npm run import -- FILE --as EMAIL [--consented] [--site URL]`: imports a Ghost JSON export (zipped
+// with its images and members CSV, or alone), Ghost's members CSV alone, a WordPress, Substack or
+// Medium export, a Jekyll or Hugo site zip, or an afterglow export into the account named
+// (docs/decisions/072, 073, 090), with a progress line, then prints the report: what came, what
+// was skipped and why. Subscribers come pending, each mailed a confirmation;
 // `--consented`: the operator states the archive's subscribers consented (no confirmation mail).
 // `--whole-site` (the account named is an admin): each of the archive's authors goes to an account
 // (docs/decisions/083): `--author "SOURCE=EMAIL"` (SOURCE: her id, email or name in the archive;
@@ -49,7 +51,7 @@ await withDeps('import failed: ', async ({ importArchive }, deps) => {
   console.log(`imported from ${r.source}: ${r.posts.imported} posts (${r.posts.unchanged} already here, ${r.posts.skipped} skipped), ` +
     `${r.comments.imported} comments, ${r.images.stored} images stored (${r.images.reused} reused, ${r.images.missing} missing), ` +
     `${r.legacyPaths} old paths, subscribers: ${r.subscribers.pending} pending, ${r.subscribers.confirmed} confirmed, ${r.subscribers.existing} already here, ${r.subscribers.skipped} left out`);
-  console.log('categories:', Object.entries(r.categoryMapping).map(([from, to]) => `${from} → ${to}`).join(', ') || 'none');
+  console.log('categories:', Object.entries(r.categoryMapping).map(([from, to]) => `${from || '(posts without a category)'} → ${to}`).join(', ') || 'none');
   for (const a of r.authors ?? []) {
     console.log(`author ${a.name}: ${a.posts} posts ${a.outcome === 'skipped' ? 'left out' : `to ${a.outcome === 'new' ? 'the new account' : 'the account'} ${a.account} ${a.outcome === 'new' ? '(mailed a link to set a password)' : ''}`}`.trimEnd());
   }

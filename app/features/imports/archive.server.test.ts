@@ -52,7 +52,7 @@ describe('opening an archive (docs/decisions/072)', () => {
     expect((await archive.read('ghost.json')).toString()).toBe('{"db":[]}');
     const text = path.join(dir, 'notes.txt');
     await writeFile(text, 'hello');
-    expect(await refusal(openArchive(text))).toMatch(/^refused: notes.txt is neither a zip archive nor a JSON or XML file/);
+    expect(await refusal(openArchive(text))).toMatch(/^refused: notes.txt is neither a zip archive nor a JSON, XML or CSV file/);
     const broken = path.join(dir, 'broken.zip');
     await writeFile(broken, Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100)]));
     expect(await refusal(openArchive(broken))).toMatch(/^refused: The file is not a readable zip archive/);

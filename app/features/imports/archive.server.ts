@@ -7,8 +7,8 @@ import { type ArchiveEntries, ArchiveRefused } from './import-model';
  * An archive opened for reading without unpacking it (docs/decisions/072): the zip's central
  * directory is read and checked once, before anything is used; each file's bytes are read on
  * demand, one at a time, and counted while they are inflated, so a large archive never sits in
- * memory and a lying header cannot inflate past its limit. A plain JSON or XML file is accepted
- * as an archive of one file.
+ * memory and a lying header cannot inflate past its limit. A plain JSON, XML or CSV file (Ghost's
+ * members export) is accepted as an archive of one file.
  */
 export interface ArchiveLimits {
   /** Files (and folders) the archive may hold. */
@@ -128,7 +128,7 @@ function readEntry(zip: yauzl.ZipFile, name: string, entry: yauzl.Entry, limit: 
   });
 }
 
-/** Opens `file` (a zip, or one JSON/XML file) as archive entries, with every guard checked up front. */
+/** Opens `file` (a zip, or one JSON, XML or CSV file) as archive entries, with every guard checked up front. */
 export async function openArchive(file: string, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<OpenArchive> {
   const handle = await openFile(file, 'r');
   let head: Buffer;
@@ -160,7 +160,7 @@ export async function openArchive(file: string, limits: ArchiveLimits = DEFAULT_
     };
   }
   const name = path.basename(file);
-  if (!/\.(json|xml)$/i.test(name)) throw new ArchiveRefused(`${name} is neither a zip archive nor a JSON or XML file.`);
+  if (!/\.(json|xml|csv)$/i.test(name)) throw new ArchiveRefused(`${name} is neither a zip archive nor a JSON, XML or CSV file.`);
   if (size > limits.maxFileBytes) throw new ArchiveRefused(`${name} is larger than ${limits.maxFileBytes} bytes; nothing was imported.`);
   return {
     list: () => [name],

@@ -36,7 +36,8 @@ export interface ImportPost {
   comments: ImportComment[];
 }
 export interface ImportComment { sourceId: string; parentSourceId: string | null; authorName: string; authorUrl: string | null; text: string; createdAt: string; approved: boolean }
-export interface ImportSubscriber { email: string; name: string | null; status: 'active' | 'unsubscribed' | 'bounced'; createdAt: string | null }
+/** `active` comes as pending (or confirmed, when the operator says they consented); the others stay out, the report saying why. */
+export interface ImportSubscriber { email: string; name: string | null; status: 'active' | 'unsubscribed' | 'bounced' | 'deleted'; createdAt: string | null }
 /** An image either inside the archive (a path in the zip) or at an old URL, fetched once, guarded. */
 export type ImportImageRef = { kind: 'archive'; path: string } | { kind: 'url'; url: string };
 /** A reader takes a readable archive and yields the bundle; it never writes to the database. */

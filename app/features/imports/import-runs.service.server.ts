@@ -12,7 +12,7 @@ import { readBundle } from './imports-readers.server';
 import { type ImportOptions, ImportOptionsSchema, type SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { type AuthorPlan, checkAuthorChoices, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
-import { bundleSize, defaultCategoryMapping, type ImportReport, writeBundle } from './imports.service.server';
+import { bundleSize, defaultCategoryMapping, type ImportReport, subscribersLeftOut, writeBundle } from './imports.service.server';
 
 /**
  * An import as a run of the job queue (docs/decisions/072). A run is first scanned (the archive
@@ -27,6 +27,8 @@ export interface ImportScan {
   source: ImportBundle['source'];
   posts: number;
   subscribers: number;
+  /** Of those, the ones that stay out: unsubscribed, bounced or deleted at the source (docs/decisions/090; absent in runs scanned before). */
+  subscribersOut?: number;
   authors: { sourceId: string; name: string; email: string | null }[];
   categoryMapping: Record<string, string>;
   skipped: ImportBundle['skipped'];
@@ -230,6 +232,7 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
         source: bundle.source,
         posts: bundle.posts.length,
         subscribers: bundle.subscribers.length,
+        subscribersOut: subscribersLeftOut(bundle),
         authors: bundle.authors.map(({ sourceId, name, email }) => ({ sourceId, name, email })),
         categoryMapping: { ...defaultCategoryMapping(bundle), ...options.categories },
         skipped: bundle.skipped,

@@ -1,5 +1,6 @@
 import { type ArchiveEntries, ArchiveRefused, type ImportBundle } from './import-model';
 import { isAfterglowExport, readAfterglow } from './sources/afterglow.server';
+import { findGhostMembers, readGhostMembersExport } from './sources/ghost-members.server';
 import { findGhostJson, isGhostExport, readGhost } from './sources/ghost.server';
 import { isMarkdownSite, readMarkdown } from './sources/markdown.server';
 import { readMedium } from './sources/medium.server';
@@ -54,5 +55,7 @@ export async function readBundle(entries: ArchiveEntries, options: { siteUrl?: s
   if (await looksLikeWordpress(entries)) return readWordpress(entries);
   if (looksLikeSubstack(entries)) return readSubstack(entries, { siteUrl: options.siteUrl ?? undefined });
   if (await looksLikeMedium(entries)) return readMedium(entries);
-  throw new ArchiveRefused('This archive is none of the formats this site imports (an afterglow export, a Ghost JSON export, a Jekyll or Hugo site, a WordPress export, a Substack or a Medium export zip).');
+  const members = await findGhostMembers(entries);
+  if (members.length > 0) return readGhostMembersExport(entries, members);
+  throw new ArchiveRefused('This archive is none of the formats this site imports (an afterglow export, a Ghost JSON export or members CSV, a Jekyll or Hugo site, a WordPress export, a Substack or a Medium export zip).');
 }

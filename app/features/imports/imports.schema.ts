@@ -9,9 +9,16 @@ export const SiteAuthorChoiceSchema = z.discriminatedUnion('choice', [
 ], 'Choose what becomes of each author’s posts.');
 export type SiteAuthorChoice = z.infer<typeof SiteAuthorChoiceSchema>;
 
+/**
+ * The category mapping's key for the posts whose source names no category (Substack and Medium
+ * name none at all): one choice for all of them, Personal unless the importer picks another
+ * (docs/decisions/090). No source name is empty, so it stands for nothing else.
+ */
+export const NO_CATEGORY = '';
+
 /** The import's choices (docs/decisions/072), from the screens and the command line alike. */
 export const ImportOptionsSchema = z.object({
-  /** Source category (or tag) name → one of our seven; names left out take the default mapping. */
+  /** Source category (or tag) name, or NO_CATEGORY, → one of our seven; names left out take the default mapping. */
   categories: z.record(z.string().max(200), z.enum(BLOG_CATEGORIES, 'Choose one of the seven categories.')).default({}),
   /** Source author id → an account's id (a site import); unmapped authors' posts go to the importer. */
   authors: z.record(z.string().max(200), z.string().max(100)).default({}),

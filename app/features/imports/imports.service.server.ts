@@ -6,7 +6,7 @@ import { adoptImportedTags } from '~/features/tags/tags.service.server';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost } from './import-model';
-import type { ImportOptions } from './imports.schema';
+import { type ImportOptions, NO_CATEGORY } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { firstSentence } from './markdown-images';
 import type { AuthorOutcome } from './site-authors.service.server';
@@ -20,7 +20,7 @@ import type { AuthorOutcome } from './site-authors.service.server';
 
 export interface ImportReport {
   source: ImportBundle['source'];
-  /** The category mapping used: every source name that appeared, with the category it became. */
+  /** The category mapping used: every source name that appeared, with the category it became (NO_CATEGORY: the posts without one). */
   categoryMapping: Record<string, BlogCategory>;
   posts: { imported: number; unchanged: number; skipped: number };
   comments: { imported: number; skipped: number };
@@ -55,21 +55,33 @@ export function defaultCategory(name: string): BlogCategory {
   return CATEGORY_WORDS.find(([, words]) => words.test(name))?.[0] ?? DEFAULT_CATEGORY;
 }
 
-/** The name a post's category comes from: its first category, else its first tag. */
-const categoryName = (post: ImportPost): string | null => post.categories[0] ?? post.tags[0] ?? null;
+/** The mapping's key a post's category comes from: its first category, else its first tag, else NO_CATEGORY. */
+function categoryKey(post: ImportPost): string {
+  const name = post.categories[0] ?? post.tags[0] ?? '';
+  return name.trim() ? name : NO_CATEGORY;
+}
 
-/** The default mapping of every name the bundle's posts take their category from (what the screen shows). */
+/** The category a key becomes unless the importer chose otherwise: a name by its words, no name Personal. */
+const categoryOf = (key: string): BlogCategory => (key === NO_CATEGORY ? DEFAULT_CATEGORY : defaultCategory(key));
+
+/**
+ * The default mapping of every name the bundle's posts take their category from (what the screen
+ * shows), with NO_CATEGORY for the posts that have none: one choice for all of them (decision 090).
+ */
 export function defaultCategoryMapping(bundle: ImportBundle): Record<string, BlogCategory> {
   const mapping: Record<string, BlogCategory> = {};
   for (const post of bundle.posts) {
-    const name = categoryName(post);
-    if (name !== null && !(name in mapping)) mapping[name] = defaultCategory(name);
+    const key = categoryKey(post);
+    if (!(key in mapping)) mapping[key] = categoryOf(key);
   }
   return mapping;
 }
 
 /** How many items the bundle has to write (the progress bar's whole). */
 export const bundleSize = (bundle: ImportBundle) => bundle.posts.length + bundle.subscribers.length;
+
+/** The bundle's subscribers that stay out whatever the importer does: unsubscribed, bounced or deleted at the source. */
+export const subscribersLeftOut = (bundle: ImportBundle) => bundle.subscribers.filter((subscriber) => subscriber.status !== 'active').length;
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const validDate = (value: string | null) => (value && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : null);
@@ -247,9 +259,9 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   const body = withOwnImages(post.markdown, images.urls);
   const title = clip(post.title.trim() || firstSentence(body, 80) || 'Untitled', BLOG_LIMITS.title);
   const summary = clip((post.summary?.trim() || firstSentence(body, BLOG_LIMITS.short_description) || title).replace(/\s+/g, ' '), BLOG_LIMITS.short_description);
-  const name = categoryName(post);
-  const category = name === null ? DEFAULT_CATEGORY : (options.categories[name] ?? defaultCategory(name));
-  if (name !== null) report.categoryMapping[name] = category;
+  const key = categoryKey(post);
+  const category = options.categories[key] ?? categoryOf(key);
+  report.categoryMapping[key] = category;
   const createdAt = validDate(post.publishedAt) ?? validDate(post.updatedAt) ?? now;
   const ownerId = (post.authorSourceId && options.authors[post.authorSourceId]) || run.ownerId;
   const focus = images.cover ? await imageFocus(ctx, images.cover) : null;

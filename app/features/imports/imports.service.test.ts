@@ -12,8 +12,8 @@ import { entriesOf, openArchive } from './archive.server';
 import { confirmImport, getImportRun, startImport } from './import-runs.service.server';
 import type { ImportBundle } from './import-model';
 import { readBundle } from './imports-readers.server';
-import { writeBundle } from './imports.service.server';
-import { ImportOptionsSchema } from './imports.schema';
+import { defaultCategoryMapping, writeBundle } from './imports.service.server';
+import { ImportOptionsSchema, NO_CATEGORY } from './imports.schema';
 
 const dirs = tempDirs();
 afterAll(() => dirs.removeAll());
@@ -134,7 +134,8 @@ describeOnDialects('importing on %s', (t) => {
     expect(report.tags).toEqual([{ blogId: expect.any(String), names: ['soup'] }]);
     expect(report.skipped).toContainEqual({ item: `Good one: tag ${'long'.repeat(30)}`, reason: expect.stringContaining('not a tag this site can keep') });
     expect((await db().selectFrom('blog_tags').innerJoin('tags', 'tags.id', 'blog_tags.tag_id').select('tags.name').where('blog_tags.blog_id', '=', report.tags[0]!.blogId).execute()).map((r) => r.name)).toEqual(['soup']);
-    expect(report.categoryMapping).toEqual({ Cooking: 'Food & Health' });
+    // The post without a category became Personal, under the key that stands for all such posts.
+    expect(report.categoryMapping).toEqual({ Cooking: 'Food & Health', [NO_CATEGORY]: 'Personal' });
     const titles = (await blogsOf(owner.user.id)).map((r) => r.title);
     expect(titles.sort()).toEqual(['Broken picture', 'Good one']);
     expect((await t.request('/bad-1/')).status).toBe(404); // nothing of the skipped post was written
@@ -148,6 +149,20 @@ describeOnDialects('importing on %s', (t) => {
     const consented = await writeBundle(t.context(owner.user), owner.user.id, { ...bundle, posts: [], subscribers: [{ email: 'yes@reader.example', name: null, status: 'active', createdAt: null }] }, entries, options({ consented: true }));
     expect(consented.report.subscribers.confirmed).toBe(1);
     expect((await db().selectFrom('subscribers').select('confirmed_at').where('email', '=', 'yes@reader.example').executeTakeFirstOrThrow()).confirmed_at).not.toBeNull();
+  });
+
+  it('gives every post of a source without categories the one category the importer chose for them all', async () => {
+    const owner = await t.createUser({ name: 'Nora None' });
+    const post = (n: number, categories: string[] = []): ImportBundle['posts'][number] => ({
+      sourceId: `none-${n}`, authorSourceId: null, title: `No category ${n}`, markdown: 'Words.', summary: null, status: 'published', visibility: 'public',
+      publishedAt: null, updatedAt: null, categories, tags: [], cover: null, images: [], oldPaths: [], comments: [],
+    });
+    const bundle: ImportBundle = { source: 'substack', siteUrl: null, authors: [], posts: [post(1), post(2), post(3, ['  '])], subscribers: [], skipped: [] };
+    // What the review shows: one line for all of them, Personal unless changed; a blank name is no name.
+    expect(defaultCategoryMapping(bundle)).toEqual({ [NO_CATEGORY]: 'Personal' });
+    const { report } = await writeBundle(t.context(owner.user), owner.user.id, bundle, entriesOf({}), options({ categories: { [NO_CATEGORY]: 'Technology' } }));
+    expect(report.categoryMapping).toEqual({ [NO_CATEGORY]: 'Technology' });
+    expect((await blogsOf(owner.user.id)).map((r) => r.category)).toEqual(['Technology', 'Technology', 'Technology']);
   });
 
   it('runs as a job: scanned, shown for review, written with progress; a hostile zip fails with nothing written', async () => {

@@ -1,14 +1,33 @@
+/** The platforms by their own names. */
+const SOURCE_NAMES: Record<string, string> = { ghost: 'Ghost', wordpress: 'WordPress', substack: 'Substack', medium: 'Medium', markdown: 'Markdown', afterglow: 'Afterglow' };
+
 /** The import screen's words (docs/product.md#importing-from-another-platform). */
 export const IMPORT_TEXTS = {
   title: 'Import posts',
-  intro: 'Bring your posts from Ghost (its JSON export, alone or zipped with its images), WordPress (its .xml export), Substack or Medium (their export zips), a Jekyll or Hugo site (a zip), or another Afterglow site. Pictures, comments and old links come along.',
+  intro: 'Bring your posts from Ghost (its JSON export, alone or zipped with its images and its members CSV), WordPress (its .xml export), Substack or Medium (their export zips), a Jekyll or Hugo site (a zip), or another Afterglow site. Pictures, comments, old links and subscribers come along. Ghost’s members CSV can come alone too.',
   archiveLabel: 'Archive',
-  archiveHint: (mb: number) => `A .zip, .json or .xml file of at most ${mb} MB. Larger archives can be imported by the site's operator.`,
+  archiveHint: (mb: number) => `A .zip, .json, .xml or .csv file of at most ${mb} MB. Larger archives can be imported by the site's operator.`,
   upload: 'Read the archive',
   progressLabel: 'Import progress',
   progress: (done: number, total: number, percent: number) => `${done} of ${total} items (${percent}%)`,
   found: (source: string, posts: number, subscribers: number) => `Found ${posts} posts${subscribers ? ` and ${subscribers} subscribers` : ''} in this ${source} archive. Nothing is written until you import.`,
+  /** The review's line on subscribers (docs/decisions/090): how many come, how many stay out. */
+  subscribersFound: (coming: number, out: number) =>
+    `${coming} ${coming === 1 ? 'subscriber comes' : 'subscribers come'} as pending: each gets a mail to confirm, and posts only after confirming.` +
+    (out ? ` ${out} ${out === 1 ? 'stays' : 'stay'} out: unsubscribed, bounced or deleted at the source.` : ''),
   mappingLegend: 'Which of our categories each of yours becomes',
+  /** A source without categories (Substack, Medium): one choice for every post. */
+  noCategories: (source: string, category: string) => `${SOURCE_NAMES[source] ?? source} exports have no categories: every post becomes ${category}. You can choose another for all of them.`,
+  noCategoriesLabel: 'Category of every post',
+  /** The line for the posts without a category among those with one. */
+  noCategoryLine: 'Posts without a category',
+  reportSubscribers: (s: { pending: number; confirmed: number; existing: number; skipped: number }) =>
+    `Subscribers: ${[
+      s.pending ? `${s.pending} pending, each sent a mail to confirm` : '',
+      s.confirmed ? `${s.confirmed} confirmed, their consent stated by the operator` : '',
+      s.existing ? `${s.existing} subscribed here already` : '',
+      s.skipped ? `${s.skipped} left out, listed below` : '',
+    ].filter(Boolean).join('; ')}.`,
   confirm: 'Import',
   skippedSummary: (n: number) => `${n} ${n === 1 ? 'thing' : 'things'} did not come, and why`,
   reportLine: (r: { posts: { imported: number; unchanged: number; skipped: number }; comments: { imported: number }; images: { stored: number; reused: number }; legacyPaths: number }) =>
@@ -28,7 +47,7 @@ export const SITE_IMPORT_TEXTS = {
   title: 'Import a site',
   link: 'Import a site',
   intro: 'Move a whole site here from its export. Each author’s posts go to an account you choose: one already here, a new one, or none.',
-  archiveHint: (mb: number) => `A .zip or .json file of at most ${mb} MB. Larger archives go through the command line (npm run import).`,
+  archiveHint: (mb: number) => `A .zip, .json, .xml or .csv file of at most ${mb} MB. Larger archives go through the command line (npm run import).`,
   authorsLegend: 'Whose account each author’s posts go to',
   author: (name: string, email: string | null, posts: number) => `${name}${email ? ` (${email})` : ''}, ${posts} ${posts === 1 ? 'post' : 'posts'}`,
   choiceLabel: 'Posts go to',

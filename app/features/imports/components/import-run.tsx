@@ -1,8 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Form, useNavigation, useRevalidator } from 'react-router';
 import { BLOG_CATEGORIES } from '~/features/blogs/blogs.constants';
 import { IMPORT_TEXTS } from '~/lib/texts/imports';
 import type { ImportRunView } from '../import-runs.service.server';
+import { NO_CATEGORY } from '../imports.schema';
 
 const WORKING = new Set(['scanning', 'queued', 'running']);
 
@@ -28,7 +29,7 @@ export function ArchiveUpload({ maxUploadMb, hint }: { maxUploadMb: number; hint
       <input type="hidden" name="intent" value="upload" />
       <label className="flex flex-col gap-1">
         <span className="font-semibold">{IMPORT_TEXTS.archiveLabel}</span>
-        <input type="file" name="archive" required accept=".zip,.json,.xml,application/zip,application/json,application/xml,text/xml" className="file-input file-input-bordered w-full" />
+        <input type="file" name="archive" required accept=".zip,.json,.xml,.csv,application/zip,application/json,application/xml,text/xml,text/csv" className="file-input file-input-bordered w-full" />
         <span className="text-sm opacity-80">{hint ?? IMPORT_TEXTS.archiveHint(maxUploadMb)}</span>
       </label>
       <button type="submit" className="btn btn-primary self-start" disabled={navigation.state !== 'idle'}>
@@ -67,8 +68,11 @@ export function ReviewForm({ run, children }: { run: ImportRunView; children?: R
       <input type="hidden" name="intent" value="confirm" />
       <input type="hidden" name="runId" value={run.id} />
       <p>{IMPORT_TEXTS.found(run.scan.source, run.scan.posts, run.scan.subscribers)}</p>
+      {run.scan.subscribers > 0 ? (
+        <p data-testid="import-subscribers">{IMPORT_TEXTS.subscribersFound(run.scan.subscribers - (run.scan.subscribersOut ?? 0), run.scan.subscribersOut ?? 0)}</p>
+      ) : null}
       {children}
-      <CategoryMapping mapping={run.scan.categoryMapping} />
+      <CategoryMapping mapping={run.scan.categoryMapping} source={run.scan.source} />
       <button type="submit" className="btn btn-primary self-start">
         {IMPORT_TEXTS.confirm}
       </button>
@@ -76,24 +80,54 @@ export function ReviewForm({ run, children }: { run: ImportRunView; children?: R
   );
 }
 
-/** One select per source category name, set to what the scan proposes. */
-export function CategoryMapping({ mapping }: { mapping: Record<string, string> }) {
-  if (Object.keys(mapping).length === 0) return null;
+function CategorySelect({ name, value, onChange }: { name: string; value: string; onChange?: (category: string) => void }) {
+  return (
+    <select name={`category:${name}`} defaultValue={value} onChange={onChange && ((event) => onChange(event.target.value))} className="select select-bordered">
+      {BLOG_CATEGORIES.map((c) => (
+        <option key={c} value={c}>
+          {c}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/**
+ * One select per source category name, set to what the scan proposes, and one for the posts
+ * without a category; a source that names none (Substack, Medium) is said so plainly, with the one
+ * category every post gets and the select that changes it (docs/decisions/090).
+ */
+export function CategoryMapping({ mapping, source }: { mapping: Record<string, string>; source: string }) {
+  const names = Object.entries(mapping).filter(([name]) => name !== NO_CATEGORY);
+  const none = mapping[NO_CATEGORY];
+  const [every, setEvery] = useState(none ?? '');
+  if (names.length === 0) {
+    if (none === undefined) return null;
+    return (
+      <div className="flex flex-col gap-2" data-testid="import-no-categories">
+        <p>{IMPORT_TEXTS.noCategories(source, every)}</p>
+        <label className="flex flex-wrap items-center gap-2">
+          <span className="min-w-40 font-semibold">{IMPORT_TEXTS.noCategoriesLabel}</span>
+          <CategorySelect name={NO_CATEGORY} value={none} onChange={setEvery} />
+        </label>
+      </div>
+    );
+  }
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="font-semibold">{IMPORT_TEXTS.mappingLegend}</legend>
-      {Object.entries(mapping).map(([name, category]) => (
+      {names.map(([name, category]) => (
         <label key={name} className="flex flex-wrap items-center gap-2">
           <span className="min-w-40">{name}</span>
-          <select name={`category:${name}`} defaultValue={category} className="select select-bordered">
-            {BLOG_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
+          <CategorySelect name={name} value={category} />
         </label>
       ))}
+      {none !== undefined ? (
+        <label className="flex flex-wrap items-center gap-2">
+          <span className="min-w-40 italic">{IMPORT_TEXTS.noCategoryLine}</span>
+          <CategorySelect name={NO_CATEGORY} value={none} />
+        </label>
+      ) : null}
     </fieldset>
   );
 }
@@ -111,6 +145,7 @@ export function RunOutcome({ run, children }: { run: ImportRunView; children?: R
   return (
     <div className="mt-4" data-testid="import-report">
       <p>{IMPORT_TEXTS.reportLine(run.report)}</p>
+      {Object.values(run.report.subscribers).some((n) => n > 0) ? <p data-testid="import-report-subscribers">{IMPORT_TEXTS.reportSubscribers(run.report.subscribers)}</p> : null}
       {children}
       {run.report.skipped.length > 0 ? (
         <details className="mt-3">

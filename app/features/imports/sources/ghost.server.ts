@@ -3,11 +3,13 @@ import { htmlToMarkdown } from '../html-to-markdown.server';
 import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBundle, type ImportPost } from '../import-model';
 import { imageTargets, locateImage, MISSING_IMAGE, sitePath } from '../markdown-images';
 import { renderLexical, renderMobiledoc, restoreMarkdownCards } from './ghost-cards.server';
+import { findGhostMembers, readGhostMembers } from './ghost-members.server';
 
 /**
  * Ghost's JSON export (Settings → Labs → Export), with or without its `{"db":[…]}` wrapper, alone
  * or in a zip beside its `content/images/` folder (docs/decisions/072). Pages are left out; a body
- * comes from `html` when the export has it, else from `mobiledoc` or `lexical` rendered here.
+ * comes from `html` when the export has it, else from `mobiledoc` or `lexical` rendered here. The
+ * members export, a CSV Ghost makes apart, comes along when it is in the zip too (090).
  */
 
 type Row = Record<string, unknown>;
@@ -148,5 +150,6 @@ export async function readGhost(input: ArchiveEntries | Buffer, options: { siteU
       comments: [],
     });
   }
+  bundle.subscribers = await readGhostMembers(entries, await findGhostMembers(entries), bundle.skipped);
   return bundle;
 }
