@@ -8,8 +8,9 @@ describeFormatJourney('a writer moves her Medium stories here (its export zip)',
   name: 'medium',
   archive: (images, _pictures, dir) => writeZip(dir, 'medium-export.zip', mediumZip(images, COUNT).members),
   found: `Found ${COUNT} posts in this medium archive. Nothing is written until you import.`,
-  // Medium has no categories: every post becomes Personal, and there is nothing to map.
+  // Medium has no categories: the review says so, and every post gets the one the writer picks.
   mapping: {},
+  noCategories: { text: 'Medium exports have no categories: every post becomes Personal. You can choose another for all of them.', choose: 'Education' },
   report: `${COUNT} posts imported (0 were here already, 0 skipped), 0 comments, ${PICTURES} pictures, ${(COUNT - 1) * 2} old links redirected.`,
   skipped: (images) => [
     `Moving day 9: image ${images.url}/pictures/gone.jpg: could not be fetched: its server answered 404`,

@@ -1,4 +1,5 @@
 import type { ZipMember } from './archives';
+import { type GhostMemberRow, ghostMembersCsv } from './archives/ghost-members';
 import { captionedImage, csvText, SUBSTACK_SITE } from './archives/substack';
 import { mediumArchive, type MediumStory } from './archives/medium';
 import { wxr, type WxrComment, type WxrItem } from './archives/wordpress';
@@ -109,7 +110,14 @@ export const pictureRequests = (images: ImageServer) => images.requests.filter((
 const iso = (date: Date) => date.toISOString();
 const wpDate = (date: Date) => iso(date).replace('T', ' ').slice(0, 19);
 
-/** A Ghost 5 export zip: ghost.json (in its db wrapper) with content/images/ beside it. */
+/** The members of the Ghost blog: two Ghost mails (one a paying member), one it no longer mails. */
+export const GHOST_MEMBERS: GhostMemberRow[] = [
+  { id: 'm1', email: 'Reader.One@Mail.example', name: 'Reader One', subscribed_to_emails: 'true', created_at: '2021-01-01T00:00:00.000Z', labels: 'Early' },
+  { id: 'm2', email: 'gone@mail.example', name: 'Gone Reader', subscribed_to_emails: 'false', created_at: '2021-01-02T00:00:00.000Z' },
+  { id: 'm3', email: 'patron@mail.example', name: 'Pat Ron', subscribed_to_emails: 'true', stripe_customer_id: 'cus_1', created_at: '2021-01-03T00:00:00.000Z', tiers: 'Gold' },
+];
+
+/** A Ghost 5 export zip: ghost.json (in its db wrapper) with content/images/ beside it, and the members CSV Ghost exports apart. */
 export function ghostZip(images: ImageServer, pictures: Buffer[], count: number): { members: ZipMember[]; plan: PlannedPost[] } {
   const at: PictureAt = (k) => (k === 'missing' ? '__GHOST_URL__/content/images/2020/01/missing.jpg' : k < IN_ARCHIVE ? `__GHOST_URL__/content/images/2020/01/picture-${k}.jpg` : pictureUrl(images, k));
   const plan = planPosts(count, at);
@@ -139,6 +147,7 @@ export function ghostZip(images: ImageServer, pictures: Buffer[], count: number)
   };
   const members: ZipMember[] = [{ name: 'moving.ghost.2024-11-20.json', body: JSON.stringify({ db: [{ meta: { exported_on: 1, version: '5.96.0' }, data }] }) }];
   for (let k = 0; k < IN_ARCHIVE; k++) members.push({ name: `content/images/2020/01/picture-${k}.jpg`, body: pictures[k]!, store: true });
+  members.push({ name: 'members.2024-11-20.csv', body: ghostMembersCsv(GHOST_MEMBERS) });
   return { members, plan };
 }
 

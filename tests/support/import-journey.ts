@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './auth';
-import { screenshot, scrollToElement, useBrowsers, waitForHydration } from './browser';
+import { screenshot, scrollToElement, useBrowsers, VIEWPORTS, waitForHydration } from './browser';
 import { TEST_DIALECTS } from './databases';
 import { type ImageServer, startImageServer } from './image-server';
 import {
@@ -33,6 +33,12 @@ export interface ImportSeen {
   found: string;
   /** Each mapping line's source name → the category its select holds. */
   mapping: Record<string, string>;
+  /** A source without categories: the sentence saying so, and the one select's category (docs/decisions/090). */
+  noCategories: { text: string; category: string } | null;
+  /** The review's line on subscribers: how many come, how many stay out. */
+  subscribers: string | null;
+  /** The report's line on subscribers. */
+  reportSubscribers: string | null;
   /** The progress bar's values read while the import ran (the last is the bar at the end). */
   progress: number[];
   /** The bar's maximum at the end. */
@@ -44,7 +50,14 @@ export interface ImportSeen {
   skipped: string[];
 }
 
-export async function importThroughScreen(page: Page, baseUrl: string, file: string): Promise<ImportSeen> {
+/** The text of the element with this test id, or null when the page has none. */
+const textOf = async (page: Page, testId: string) => ((await page.getByTestId(testId).count()) ? ((await page.getByTestId(testId).textContent()) ?? '') : null);
+
+/**
+ * `shot`: the review (before importing) is kept as screenshots `<shot>-review-desktop` and
+ * `<shot>-review-phone`; `choose`: source name → the category the importer picks instead.
+ */
+export async function importThroughScreen(page: Page, baseUrl: string, file: string, options: { shot?: string; choose?: Record<string, string> } = {}): Promise<ImportSeen> {
   await page.goto(`${baseUrl}/profile/import`);
   await waitForHydration(page);
   // The file chooser offers the archive: its kind is among those the field accepts.
@@ -57,6 +70,17 @@ export async function importThroughScreen(page: Page, baseUrl: string, file: str
   const mapping: Record<string, string> = {};
   for (const line of await page.locator('fieldset label').all()) {
     mapping[(await line.locator('span').textContent()) ?? ''] = await line.locator('select').inputValue();
+  }
+  const none = page.getByTestId('import-no-categories');
+  const noCategories = (await none.count()) ? { text: (await none.locator('p').textContent()) ?? '', category: await none.getByLabel('Category of every post').inputValue() } : null;
+  const subscribers = await textOf(page, 'import-subscribers');
+  for (const [name, category] of Object.entries(options.choose ?? {})) await page.getByLabel(name).selectOption(category);
+  if (options.shot) {
+    await screenshot(page, `${options.shot}-review-desktop`);
+    const viewport = page.viewportSize();
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, `${options.shot}-review-phone`);
+    if (viewport) await page.setViewportSize(viewport);
   }
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   const progress: number[] = [];
@@ -82,6 +106,9 @@ export async function importThroughScreen(page: Page, baseUrl: string, file: str
   return {
     found,
     mapping,
+    noCategories,
+    subscribers,
+    reportSubscribers: await textOf(page, 'import-report-subscribers'),
     progress,
     total: Number(await bar.getAttribute('max')),
     status: (await page.getByTestId('import-status').textContent()) ?? '',
@@ -142,6 +169,15 @@ export interface FormatJourney {
   found: string;
   /** The category mapping the screen proposes (DEFAULT_MAPPING unless the format names its categories otherwise, or has none). */
   mapping?: Record<string, string>;
+  /**
+   * A format without categories: the review's sentence saying so, and the category the importer
+   * then picks for every post (what All blogs' cards show after; docs/decisions/090).
+   */
+  noCategories?: { text: string; choose: string };
+  /** The review's line on subscribers, and the report's (none when the archive has no subscribers). */
+  subscribers?: { review: string; report: string };
+  /** More the format's journey does on the same server once the first import is checked (before the second). */
+  more?(run: { page: Page; server: { url: string; dataDir: string }; writerEmail: string; images: ImageServer }): Promise<void>;
   /** The report's first line after the first import. */
   report: string;
   /** Lines the "did not come" list must hold (the image server's address is known only then). */
@@ -185,11 +221,16 @@ export function describeFormatJourney(title: string, count: number, journey: For
 
     it(`imports ${count} posts through the screen; each post, picture and old link checked; a second import changes nothing`, { timeout: 300_000 }, async () => {
       const writer = await open();
-      await signUp(writer.context, server.url, { name: 'Mo Ving' });
+      const account = await signUp(writer.context, server.url, { name: 'Mo Ving' });
 
-      const first = await importThroughScreen(writer.page, server.url, file);
+      const choose: Record<string, string> = journey.noCategories ? { 'Category of every post': journey.noCategories.choose } : {};
+      const first = await importThroughScreen(writer.page, server.url, file, { shot: `import-formats-${journey.name}`, choose });
       expect(first.found).toBe(journey.found);
       expect(first.mapping).toEqual(journey.mapping ?? DEFAULT_MAPPING);
+      // A source without categories says so, and which of ours every post gets: Personal unless changed.
+      expect(first.noCategories).toEqual(journey.noCategories ? { text: journey.noCategories.text, category: 'Personal' } : null);
+      expect(first.subscribers).toBe(journey.subscribers?.review ?? null);
+      expect(first.reportSubscribers).toBe(journey.subscribers?.report ?? null);
       expect(first.status).toBe('Done.');
       expect(first.progress.at(-1)).toBe(first.total);
       expect(first.report).toBe(journey.report);
@@ -262,6 +303,16 @@ export function describeFormatJourney(title: string, count: number, journey: For
         await scrollToElement(thread.first());
         await screenshot(visitor.page, `import-formats-${journey.name}-thread`);
       }
+
+      if (journey.noCategories) {
+        // Every post got the one category picked for them all: a visitor reads it on each card.
+        await visitor.page.goto(`${server.url}/allblogs`);
+        const cards = visitor.page.getByTestId('blog-grid').locator(':scope > li');
+        expect(await cards.count()).toBe(12);
+        for (const card of await cards.all()) expect(await card.textContent()).toContain(journey.noCategories.choose);
+      }
+
+      await journey.more?.({ page: writer.page, server: { url: server.url, dataDir: server.dataDir }, writerEmail: account.email, images });
 
       const second = await importThroughScreen(writer.page, server.url, file);
       expect(second.report).toBe(`0 posts imported (${count} were here already, 0 skipped), 0 comments, 0 pictures, 0 old links redirected.`);

@@ -145,7 +145,7 @@ export function RunOutcome({ run, children }: { run: ImportRunView; children?: R
   return (
     <div className="mt-4" data-testid="import-report">
       <p>{IMPORT_TEXTS.reportLine(run.report)}</p>
-      {Object.values(run.report.subscribers).some((n) => n > 0) ? <p data-testid="import-report-subscribers">{IMPORT_TEXTS.reportSubscribers(run.report.subscribers)}</p> : null}
+      {Object.values(run.report.subscribers).some((n) => n > 0) ? <p className="mt-2" data-testid="import-report-subscribers">{IMPORT_TEXTS.reportSubscribers(run.report.subscribers)}</p> : null}
       {children}
       {run.report.skipped.length > 0 ? (
         <details className="mt-3">
