@@ -49,7 +49,7 @@ describeFormatJourney('a writer moves her Ghost blog here (its JSON export zippe
       subscribers: '2 subscribers come as pending: each gets a mail to confirm, and posts only after confirming. 1 stays out: unsubscribed, bounced or deleted at the source.',
       status: 'Done.',
       report: '0 posts imported (0 were here already, 0 skipped), 0 comments, 0 pictures, 0 old links redirected.',
-      reportSubscribers: 'Subscribers: 1 pending, each sent a mail to confirm; 1 subscribed here already; 1 left out, listed below.',
+      reportSubscribers: 'Subscribers: 1 pending, sent a mail to confirm; 1 subscribed here already; 1 left out, listed below.',
     });
     expect(seen.skipped).toEqual(['subscriber left@mail.example: unsubscribed at the source']);
     await screenshot(page, 'import-formats-ghost-members-report');

@@ -13,8 +13,8 @@ describeFormatJourney('a writer moves her Substack here (its export zip)', COUNT
   mapping: {},
   noCategories: { text: 'Substack exports have no categories: every post becomes Personal. You can choose another for all of them.', choose: 'Technology' },
   subscribers: {
-    review: '1 subscriber comes as pending: each gets a mail to confirm, and posts only after confirming. 1 stays out: unsubscribed, bounced or deleted at the source.',
-    report: 'Subscribers: 1 pending, each sent a mail to confirm; 1 left out, listed below.',
+    review: '1 subscriber comes as pending: a mail asks them to confirm, and posts go to them only after they do. 1 stays out: unsubscribed, bounced or deleted at the source.',
+    report: 'Subscribers: 1 pending, sent a mail to confirm; 1 left out, listed below.',
   },
   report: `${COUNT} posts imported (0 were here already, 0 skipped), 0 comments, ${PICTURES} pictures, ${COUNT - 2} old links redirected.`,
   skipped: (images) => [

@@ -13,7 +13,11 @@ export const IMPORT_TEXTS = {
   found: (source: string, posts: number, subscribers: number) => `Found ${posts} posts${subscribers ? ` and ${subscribers} subscribers` : ''} in this ${source} archive. Nothing is written until you import.`,
   /** The review's line on subscribers (docs/decisions/090): how many come, how many stay out. */
   subscribersFound: (coming: number, out: number) =>
-    `${coming} ${coming === 1 ? 'subscriber comes' : 'subscribers come'} as pending: each gets a mail to confirm, and posts only after confirming.` +
+    (coming === 0
+      ? 'No subscriber comes.'
+      : coming === 1
+        ? '1 subscriber comes as pending: a mail asks them to confirm, and posts go to them only after they do.'
+        : `${coming} subscribers come as pending: each gets a mail to confirm, and posts only after confirming.`) +
     (out ? ` ${out} ${out === 1 ? 'stays' : 'stay'} out: unsubscribed, bounced or deleted at the source.` : ''),
   mappingLegend: 'Which of our categories each of yours becomes',
   /** A source without categories (Substack, Medium): one choice for every post. */
@@ -23,7 +27,7 @@ export const IMPORT_TEXTS = {
   noCategoryLine: 'Posts without a category',
   reportSubscribers: (s: { pending: number; confirmed: number; existing: number; skipped: number }) =>
     `Subscribers: ${[
-      s.pending ? `${s.pending} pending, each sent a mail to confirm` : '',
+      s.pending ? `${s.pending} pending, ${s.pending === 1 ? 'sent' : 'each sent'} a mail to confirm` : '',
       s.confirmed ? `${s.confirmed} confirmed, their consent stated by the operator` : '',
       s.existing ? `${s.existing} subscribed here already` : '',
       s.skipped ? `${s.skipped} left out, listed below` : '',
