@@ -4,7 +4,7 @@ import { findGhostMembers, readGhostMembersExport } from './sources/ghost-member
 import { findGhostJson, isGhostExport, readGhost } from './sources/ghost.server';
 import { isMarkdownSite, readMarkdown } from './sources/markdown.server';
 import { readMedium } from './sources/medium.server';
-import { readSubstack } from './sources/substack.server';
+import { findSubstackLists, readSubstack, readSubstackListsExport } from './sources/substack.server';
 import { readWordpress } from './sources/wordpress.server';
 
 /** The formats this site reads, each recognised by what the archive holds (docs/decisions/072, 073). */
@@ -57,5 +57,7 @@ export async function readBundle(entries: ArchiveEntries, options: { siteUrl?: s
   if (await looksLikeMedium(entries)) return readMedium(entries);
   const members = await findGhostMembers(entries);
   if (members.length > 0) return readGhostMembersExport(entries, members);
-  throw new ArchiveRefused('This archive is none of the formats this site imports (an afterglow export, a Ghost JSON export or members CSV, a Jekyll or Hugo site, a WordPress export, a Substack or a Medium export zip).');
+  const lists = await findSubstackLists(entries);
+  if (lists.length > 0) return readSubstackListsExport(entries, lists);
+  throw new ArchiveRefused('This archive is none of the formats this site imports (an afterglow export, a Ghost JSON export or members CSV, a Jekyll or Hugo site, a WordPress export, a Substack or a Medium export zip, a Substack subscriber list).');
 }

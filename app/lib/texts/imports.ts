@@ -4,7 +4,7 @@ const SOURCE_NAMES: Record<string, string> = { ghost: 'Ghost', wordpress: 'WordP
 /** The import screen's words (docs/product.md#importing-from-another-platform). */
 export const IMPORT_TEXTS = {
   title: 'Import posts',
-  intro: 'Bring your posts from Ghost (its JSON export, alone or zipped with its images and its members CSV), WordPress (its .xml export), Substack or Medium (their export zips), a Jekyll or Hugo site (a zip), or another Afterglow site. Pictures, comments, old links and subscribers come along. Ghost’s members CSV can come alone too.',
+  intro: 'Bring your posts from Ghost (its JSON export, alone or zipped with its images and its members CSV), WordPress (its .xml export), Substack or Medium (their export zips), a Jekyll or Hugo site (a zip), or another Afterglow site. Pictures, comments, old links and subscribers come along. Ghost’s members CSV and Substack’s subscriber list (email_list….csv) can come alone too.',
   archiveLabel: 'Archive',
   archiveHint: (mb: number) => `A .zip, .json, .xml or .csv file of at most ${mb} MB. Larger archives can be imported by the site's operator.`,
   upload: 'Read the archive',

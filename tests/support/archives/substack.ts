@@ -91,6 +91,9 @@ export function subscriberRows(count: number): Record<string, string>[] {
   return rows;
 }
 
+/** Substack's subscriber list (`email_list.<publication>.csv`) with the given rows. */
+export const substackListCsv = (subscribers: Record<string, string>[]) => csvText(LIST_COLUMNS, subscribers);
+
 /** The export's files: posts.csv, the bodies, the statistics beside them, the subscriber list. */
 export function substackArchive(posts: SubstackPost[], subscribers: Record<string, string>[], folder = ''): ArchiveFiles {
   const files: ArchiveFiles = new Map();
@@ -115,6 +118,6 @@ export function substackArchive(posts: SubstackPost[], subscribers: Record<strin
     files.set(`${folder}posts/${p.id}.${p.slug}.opens.csv`, 'email,timestamp\r\n');
     files.set(`${folder}posts/${p.id}.${p.slug}.delivers.csv`, 'email,timestamp\r\n');
   }
-  files.set(`${folder}email_list.dusk.csv`, csvText(LIST_COLUMNS, subscribers));
+  files.set(`${folder}email_list.dusk.csv`, substackListCsv(subscribers));
   return files;
 }

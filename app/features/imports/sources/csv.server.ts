@@ -4,7 +4,7 @@
  * words those platforms write for yes, dates and addresses.
  */
 import { parse } from 'csv-parse/sync';
-import { ArchiveRefused, type ImportSubscriber } from '../import-model.ts';
+import { type ArchiveEntries, ArchiveRefused, type ImportSubscriber } from '../import-model.ts';
 
 export type CsvRow = Record<string, string | undefined>;
 
@@ -26,6 +26,15 @@ export function csvHeader(bytes: Buffer): string[] {
   } catch {
     return [];
   }
+}
+
+/** The archive's CSV files whose header `recognised` takes, in name order (a list is known by its columns, not its name). */
+export async function csvFilesWithHeader(entries: ArchiveEntries, recognised: (columns: string[]) => boolean): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of entries.list().filter((path) => /\.csv$/i.test(path)).sort()) {
+    if (recognised(csvHeader(await entries.read(name)))) found.push(name);
+  }
+  return found;
 }
 
 export const truthy = (value: string | undefined) => /^(true|t|1|yes)$/i.test((value ?? '').trim());

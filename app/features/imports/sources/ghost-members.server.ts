@@ -6,19 +6,13 @@
  * labels and tiers have nothing here to become.
  */
 import type { ArchiveEntries, ImportBundle, ImportSubscriber } from '../import-model.ts';
-import { csvHeader, csvRows, gatherSubscribers, isoOrNull } from './csv.server.ts';
+import { csvFilesWithHeader, csvRows, gatherSubscribers, isoOrNull } from './csv.server.ts';
 
 /** The columns that tell Ghost's members export from any other list of addresses. */
 export const isGhostMembersHeader = (columns: string[]) => columns.includes('email') && columns.includes('subscribed_to_emails');
 
 /** The archive's CSV files that are Ghost members exports, in name order. */
-export async function findGhostMembers(entries: ArchiveEntries): Promise<string[]> {
-  const found: string[] = [];
-  for (const name of entries.list().filter((path) => /\.csv$/i.test(path)).sort()) {
-    if (isGhostMembersHeader(csvHeader(await entries.read(name)))) found.push(name);
-  }
-  return found;
-}
+export const findGhostMembers = (entries: ArchiveEntries): Promise<string[]> => csvFilesWithHeader(entries, isGhostMembersHeader);
 
 /** Ghost prefixes a value a spreadsheet would take for a formula with an apostrophe: the name is read without it. */
 const unescaped = (value: string) => value.replace(/^'(?=[=+\-@\t])/, '');

@@ -1,8 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeZip } from '#test/archives';
 import { archiveEntries } from '#test/archives/entries';
-import { bulkSubstackPosts, cdnImage, csvText, knownSubstackPosts, SUBSTACK_SITE, substackArchive, subscriberRows } from '#test/archives/substack';
+import { bulkSubstackPosts, cdnImage, csvText, knownSubstackPosts, SUBSTACK_SITE, substackArchive, substackListCsv, subscriberRows } from '#test/archives/substack';
+import { tempDirs } from '#test/temp-dirs';
+import { openArchive } from '../archive.server';
 import { ArchiveRefused, type ImportPost } from '../import-model';
-import { readSubstack } from './substack.server';
+import { readBundle } from '../imports-readers.server';
+import { findSubstackLists, readSubstack } from './substack.server';
+
+const dirs = tempDirs();
+afterAll(() => dirs.removeAll());
 
 const post = (posts: ImportPost[], id: string) => posts.find((p) => p.sourceId === id)!;
 
@@ -119,5 +128,56 @@ describe('readSubstack: archives that are not Substack exports', () => {
     const bundle = await readSubstack(archiveEntries(files));
     expect(bundle.posts.map((p) => p.title)).toEqual(['A']);
     expect(bundle.skipped.map((s) => s.reason)).toEqual(['listed twice in posts.csv', 'its post_id is not Substack’s <number>.<slug>']);
+  });
+});
+
+describe('Substack’s subscriber list alone', () => {
+  /** What subscriberRows(3) becomes, as the zip's own list gives it. */
+  const THREE = [
+    { email: 'reader.0@mail.example', name: null, status: 'unsubscribed', createdAt: '2021-01-01T00:00:00.000Z' },
+    { email: 'reader.1@mail.example', name: null, status: 'active', createdAt: '2021-01-01T01:00:00.000Z' },
+    { email: 'reader.2@mail.example', name: null, status: 'active', createdAt: '2021-01-01T02:00:00.000Z' },
+  ];
+
+  it('is recognised uploaded alone (a .csv file), by its header whatever its name: subscribers, no posts, the bad rows reported', async () => {
+    const dir = dirs.make('substack-list-');
+    for (const name of ['email_list.dusk.csv', 'my readers.csv']) {
+      const file = path.join(dir, name);
+      await writeFile(file, substackListCsv(subscriberRows(50)));
+      const entries = await openArchive(file);
+      const bundle = await readBundle(entries);
+      await entries.close();
+      expect(bundle).toMatchObject({ source: 'substack', siteUrl: null, authors: [], posts: [] });
+      expect(bundle.subscribers).toHaveLength(49);
+      expect(bundle.subscribers.slice(0, 3)).toEqual(THREE);
+      expect(bundle.skipped).toEqual([{ item: `subscriber “not-an-address-49” in ${name}`, reason: 'not an email address' }]);
+    }
+  });
+
+  it('is recognised in a zip without posts.csv, each address once across two lists', async () => {
+    const file = await writeZip(dirs.make('substack-lists-'), 'lists.zip', [
+      { name: 'export/email_list.dusk.csv', body: substackListCsv(subscriberRows(3)) },
+      { name: 'export/email_list.dawn.csv', body: substackListCsv([{ email: 'READER.1@mail.example', email_disabled: 'true' }, { email: 'new@mail.example', email_disabled: 'false' }]) },
+    ]);
+    const entries = await openArchive(file);
+    expect(await findSubstackLists(entries)).toEqual(['export/email_list.dawn.csv', 'export/email_list.dusk.csv']);
+    const bundle = await readBundle(entries);
+    await entries.close();
+    // Name order: the dawn list comes first, and its row for reader.1 wins.
+    expect(bundle.subscribers.map((s) => [s.email, s.status])).toEqual([
+      ['reader.1@mail.example', 'unsubscribed'],
+      ['new@mail.example', 'active'],
+      ['reader.0@mail.example', 'unsubscribed'],
+      ['reader.2@mail.example', 'active'],
+    ]);
+    expect(bundle.posts).toEqual([]);
+  });
+
+  it('is not taken for a post’s statistics file, which has addresses but no email_disabled column', async () => {
+    const file = path.join(dirs.make('substack-opens-'), '139482001.the-first-letter.opens.csv');
+    await writeFile(file, 'email,timestamp\r\nreader@mail.example,2024-01-01T00:00:00Z\r\n');
+    const entries = await openArchive(file);
+    await expect(readBundle(entries)).rejects.toThrow(/none of the formats this site imports/);
+    await entries.close();
   });
 });

@@ -1,11 +1,12 @@
 /**
  * Substack's export zip as an import bundle (docs/decisions/073): `posts.csv` lists the posts
  * (`post_id` is `<number>.<slug>`), each body is `posts/<post_id>.html`, and the subscribers are
- * in `email_list*.csv`. Substack names no author and keeps no comments in the export.
+ * in `email_list*.csv`, which may also come alone (docs/decisions/090). Substack names no author
+ * and keeps no comments in the export.
  */
 import { htmlToMarkdown, htmlToText, markdownImageUrls } from '../html-to-markdown.server.ts';
 import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportPost, type ImportSubscriber } from '../import-model.ts';
-import { csvRows as csv, gatherSubscribers, isoOrNull, truthy } from './csv.server.ts';
+import { csvFilesWithHeader, csvRows as csv, gatherSubscribers, isoOrNull, truthy } from './csv.server.ts';
 
 /** Substack's audiences: everyone, free subscribers only, paid (and founding) members only. */
 const AUDIENCE: Record<string, ImportPost['visibility']> = { everyone: 'public', only_free: 'members', only_paid: 'paid', founding: 'paid' };
@@ -95,8 +96,23 @@ export async function readSubstack(entries: ArchiveEntries, options: SubstackOpt
     });
   }
 
+  const lists = files.filter((path) => path.startsWith(root) && /(^|\/)email_list[^/]*\.csv$/i.test(path)).sort();
+  return { source: 'substack', siteUrl, authors: [], posts, subscribers: await readSubstackSubscribers(entries, lists, root, skipped), skipped };
+}
+
+/**
+ * The columns that tell Substack's subscriber list (`email_list.<publication>.csv`: email,
+ * active_subscription, expiry, plan, email_disabled, …) from any other list of addresses.
+ */
+export const isSubstackListHeader = (columns: string[]) => columns.includes('email') && columns.includes('email_disabled');
+
+/** The archive's CSV files that are Substack subscriber lists, in name order. */
+export const findSubstackLists = (entries: ArchiveEntries): Promise<string[]> => csvFilesWithHeader(entries, isSubstackListHeader);
+
+/** The subscribers of the given lists, each address once; rows without an address go to `skipped` (named without `root`). */
+async function readSubstackSubscribers(entries: ArchiveEntries, files: string[], root: string, skipped: ImportBundle['skipped']): Promise<ImportSubscriber[]> {
   const list = { subscribers: [] as ImportSubscriber[], skipped, seen: new Set<string>() };
-  for (const file of files.filter((path) => path.startsWith(root) && /(^|\/)email_list[^/]*\.csv$/i.test(path)).sort()) {
+  for (const file of files) {
     gatherSubscribers(csv(await entries.read(file), file), file.slice(root.length), list, (row) => ({
       name: (row.name ?? '').trim() || null,
       // Substack marks an address it no longer mails (unsubscribed or bounced) as email_disabled.
@@ -104,5 +120,11 @@ export async function readSubstack(entries: ArchiveEntries, options: SubstackOpt
       createdAt: isoOrNull(row.created_at),
     }));
   }
-  return { source: 'substack', siteUrl, authors: [], posts, subscribers: list.subscribers, skipped };
+  return list.subscribers;
+}
+
+/** Substack's subscriber list uploaded alone (or zipped without posts.csv): subscribers, no posts. */
+export async function readSubstackListsExport(entries: ArchiveEntries, files: string[]): Promise<ImportBundle> {
+  const skipped: ImportBundle['skipped'] = [];
+  return { source: 'substack', siteUrl: null, authors: [], posts: [], subscribers: await readSubstackSubscribers(entries, files, '', skipped), skipped };
 }
