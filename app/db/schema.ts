@@ -288,6 +288,10 @@ export interface SubscribersTable {
   /** Null until the address confirmed (double opt-in); only confirmed addresses get mail. */
   confirmed_at: string | null;
   delivery: Generated<MailDelivery>;
+  /** The platform an import brought the address from (`substack`, `ghost`, …); null for a sign-up here. */
+  imported_from: string | null;
+  /** Who imported it: their confirmation mail tells that this writer moved the newsletter (docs/decisions/090). */
+  imported_by: string | null;
 }
 
 export interface FollowsTable {
@@ -645,7 +649,7 @@ export const TABLE_COLUMNS = {
   comment_likes: ['comment_id', 'user_id', 'created_at'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
-  subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery'],
+  subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery', 'imported_from', 'imported_by'],
   profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at', 'bio', 'website', 'links', 'show_views'],
   user: ['id', 'name', 'email', 'image', 'emailVerified'],
   account: ['id', 'userId', 'providerId', 'updatedAt'],

@@ -7,7 +7,7 @@ import { type LocalSmtpServer, mailText, startSmtpServer } from '#test/smtp-serv
 import { tempDirs } from '#test/temp-dirs';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 import { createMailSender } from '#server/jobs/mail-sender.server';
-import { confirmSubscription } from '~/features/newsletter/newsletter.service.server';
+import { confirmSubscription, subscribe } from '~/features/newsletter/newsletter.service.server';
 import { confirmImport, getImportRun, startImport } from './import-runs.service.server';
 
 const PUBLIC_URL = 'https://afterglow.example.test';
@@ -43,7 +43,7 @@ describe.each(TEST_DIALECTS)('Ghost members imported on %s', (dialect) => {
     await smtp?.stop();
   });
 
-  it('shows how many come and how many stay out, then makes those Ghost mails pending, each confirming through our mail', async () => {
+  it('shows how many come and how many stay out, then makes those Ghost mails pending, each confirming through a mail that tells the move', async () => {
     const file = path.join(dir, 'members.2024-11-20.csv');
     await writeFile(file, ghostMembersCsv(knownMembers()));
     const { runId } = await startImport(t.context(writer.user), { fileName: 'members.2024-11-20.csv', filePath: file, keepFile: true });
@@ -71,12 +71,31 @@ describe.each(TEST_DIALECTS)('Ghost members imported on %s', (dialect) => {
     sender.close();
     for (const email of COMING) await smtp.waitForMail(email);
     for (const email of OUT) expect(mailsTo(email)).toEqual([]);
+    // Nobody asked for it here: the mail tells who moved the newsletter from where, and that ignoring it changes nothing.
     const text = mailText(mailsTo('reader.one@old.example')[0]!.raw);
-    expect(text).toContain('Confirm my subscription');
-    const token = new RegExp(`Confirm it: ${PUBLIC_URL}/mail/confirm/(\\S+)`).exec(text)![1]!;
+    const site = t.deps.config.SITE_NAME;
+    expect(text).toContain(`Subject: Your newsletter from Ghost has moved to ${site}`);
+    expect(text).toContain(`Gwen Moving moved their newsletter here, to ${site}, from Ghost, and your address came with it.`);
+    expect(text).toContain('Keep receiving it');
+    expect(text).toContain('If you ignore this mail, nothing happens: nothing more will be sent to you.');
+    expect(text).not.toContain('hopefully you');
+    const token = new RegExp(`Confirm to keep receiving it: ${PUBLIC_URL}/mail/confirm/(\\S+)`).exec(text)![1]!;
     // What the link's page does (routes/mail-confirm.tsx).
     expect(await confirmSubscription(t.context(null), t.deps.config.SESSION_SECRET, token)).toMatchObject({ email: 'reader.one@old.example' });
     expect(await subscribers(COMING)).toEqual({ 'reader.one@old.example': true, 'patron@old.example': false, 'formula@old.example': false });
+
+    // A reader signing up here meanwhile gets the newsletter's own words, and the same kind of link.
+    await subscribe(t.context(null), { email: 'signed.up@new.example' });
+    await t.runJobs(new Date());
+    const again = createMailSender(t.deps);
+    expect((await again.runBatch()).sent).toBe(1);
+    again.close();
+    const own = mailText((await smtp.waitForMail('signed.up@new.example')).raw);
+    expect(own).toContain(`Subject: Confirm your subscription to ${site}`);
+    expect(own).toContain(`Someone, hopefully you, asked for the ${site} newsletter at this address.`);
+    expect(own).not.toContain('moved their newsletter');
+    const ownToken = new RegExp(`Confirm it: ${PUBLIC_URL}/mail/confirm/(\\S+)`).exec(own)![1]!;
+    expect(await confirmSubscription(t.context(null), t.deps.config.SESSION_SECRET, ownToken)).toMatchObject({ email: 'signed.up@new.example' });
   });
 
   it('confirms them without a mail when the operator states they consented; one already here is left as she is', async () => {

@@ -414,7 +414,7 @@ export async function writeBundle(
       report.subscribers.skipped += 1;
       report.skipped.push({ item: `subscriber ${email.slice(0, 80)}`, reason: 'not an email address' });
     } else {
-      const outcome = await importSubscriber(ctx, { email, createdAt: validDate(subscriber.createdAt), consented: options.consented });
+      const outcome = await importSubscriber(ctx, { email, createdAt: validDate(subscriber.createdAt), consented: options.consented, importedFrom: bundle.source, importedBy: ownerId });
       if (outcome === 'exists') report.subscribers.existing += 1;
       else report.subscribers[outcome] += 1;
     }

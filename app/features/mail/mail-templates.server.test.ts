@@ -46,3 +46,33 @@ describe('pictures in newsletter and follow mails (docs/decisions/050)', () => {
     expect(images(html)).toEqual([`https://cdn.example.org/photos/${STORED}`]);
   });
 });
+
+describe('the confirmation of an address an import brought (docs/decisions/090)', () => {
+  const config = () => loadConfig({ SESSION_SECRET: 's'.repeat(40), PUBLIC_URL: 'https://blog.example.org', DATA_DIR: dirs.make('mail-moved-') });
+  const confirmation = (moved: QueuedMail['moved']): QueuedMail => ({
+    ...mail('post', []),
+    kind: 'confirm',
+    stream: 'confirm',
+    confirm: { kind: 'confirm', subscriberId: 's1' },
+    ...(moved ? { moved } : {}),
+  });
+
+  it('tells the move by the writer, escaped in the HTML, or by a writer of the site when the account is gone', () => {
+    const site = config().SITE_NAME;
+    const named = renderQueuedMail(config(), confirmation({ source: 'substack', writerName: 'Ann <b>& co' }));
+    expect(named.subject).toBe(`Your newsletter from Substack has moved to ${site}`);
+    expect(named.text).toContain(`Ann <b>& co moved their newsletter here, to ${site}, from Substack, and your address came with it.\nConfirm to keep receiving it: https://blog.example.org/mail/confirm/`);
+    expect(named.html).toContain('Ann &#60;b&#62;&#38; co moved their newsletter here');
+    expect(named.html).not.toContain('<b>');
+    const gone = renderQueuedMail(config(), confirmation({ source: 'ghost', writerName: null }));
+    expect(gone.text).toContain(`A writer on ${site} moved their newsletter here, to ${site}, from Ghost, and your address came with it.`);
+    expect(gone.text).toContain('If you ignore this mail, nothing happens: nothing more will be sent to you.');
+  });
+
+  it('leaves a sign-up’s confirmation in the newsletter’s own words', () => {
+    const own = renderQueuedMail(config(), confirmation(undefined));
+    expect(own.subject).toBe(`Confirm your subscription to ${config().SITE_NAME}`);
+    expect(own.text).toMatch(/^Someone, hopefully you, asked for the .* newsletter at this address\.\nConfirm it: https:\/\/blog\.example\.org\/mail\/confirm\/\S+\n\nIgnore this mail and nothing more will be sent\./);
+    expect(own.html).not.toContain('moved');
+  });
+});

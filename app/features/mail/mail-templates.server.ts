@@ -1,5 +1,6 @@
 import { type ImageStoreConfig, ownImageBases, ownPhoto } from '~/features/images/images.service.server';
 import { blogPathOf } from '~/features/blogs/blog-path';
+import { importSourceName } from '~/lib/texts/imports';
 import type { MailBlog, QueuedMail } from './mail.service.server';
 import { signMailToken } from './mail-token.server';
 import { mailBodyHtml } from './mail-body.server';
@@ -137,15 +138,7 @@ export function renderQueuedMail(config: MailConfig, mail: QueuedMail): Mail {
   const footerHtml = `${esc(why)}<br><a href="${esc(unsubscribeUrl)}" style="color:${C.accent};">Unsubscribe</a> · <a href="${esc(manageUrl)}" style="color:${C.accent};">Manage preferences</a>`;
   const footerText = `${why}\nUnsubscribe: ${unsubscribeUrl}\nManage preferences: ${manageUrl}`;
 
-  if (mail.kind === 'confirm') {
-    const confirmUrl = mailLink(config, `/mail/confirm/${signMailToken(config.SESSION_SECRET, mail.confirm!)}`);
-    const subject = `Confirm your subscription to ${config.SITE_NAME}`;
-    const body = `<tr><td style="padding:24px 28px;"><h1 style="margin:0 0 12px;font:bold 24px/1.3 Georgia,serif;">One click to confirm</h1>
-<p style="margin:0 0 18px;font:16px/1.6 Georgia,serif;">Someone, hopefully you, asked for the ${esc(config.SITE_NAME)} newsletter at this address. Confirm it and new stories will come to you; ignore this mail and nothing more will.</p>
-<a href="${esc(confirmUrl)}" style="display:inline-block;background:${C.accent};color:#fff;text-decoration:none;font:bold 15px/1 Arial,sans-serif;padding:12px 20px;border-radius:8px;">Confirm my subscription</a></td></tr>`;
-    const text = `Someone, hopefully you, asked for the ${config.SITE_NAME} newsletter at this address.\nConfirm it: ${confirmUrl}\n\nIgnore this mail and nothing more will be sent.\n\n-- \nUnsubscribe: ${unsubscribeUrl}`;
-    return { to: mail.email, subject, text, html: layout(config, subject, body, `<a href="${esc(unsubscribeUrl)}" style="color:${C.accent};">Unsubscribe</a>`), messageId, headers };
-  }
+  if (mail.kind === 'confirm') return { to: mail.email, messageId, headers, ...renderConfirmation(config, mail, unsubscribeUrl) };
 
   if (mail.stream === 'notice') return { to: mail.email, messageId, headers, ...renderNotices(config, mail, footerHtml, footerText) };
 
@@ -162,6 +155,42 @@ export function renderQueuedMail(config: MailConfig, mail: QueuedMail): Mail {
   const body = intro + mail.blogs.map((b) => blogBlock(config, b)).join('<tr><td style="padding:8px 28px;"><hr style="border:0;border-top:1px solid #f1e4d8;"></td></tr>');
   const text = `${mail.blogs.map((b) => blogText(config, b)).join('\n\n---\n\n')}\n\n-- \n${footerText}`;
   return { to: mail.email, subject, text, html: layout(config, subject, body, footerHtml), messageId, headers };
+}
+
+/**
+ * The double opt-in mail. A sign-up's says someone asked for the newsletter; that of an address
+ * an import brought (docs/decisions/090), which nobody asked for here, says the writer moved the
+ * newsletter from the other platform and asks to confirm to keep receiving it. One link for both.
+ */
+function renderConfirmation(config: MailConfig, mail: QueuedMail, unsubscribeUrl: string): Pick<Mail, 'subject' | 'text' | 'html'> {
+  const confirmUrl = mailLink(config, `/mail/confirm/${signMailToken(config.SESSION_SECRET, mail.confirm!)}`);
+  const from = mail.moved ? importSourceName(mail.moved.source) : '';
+  const words = mail.moved
+    ? {
+        subject: `Your newsletter from ${from} has moved to ${config.SITE_NAME}`,
+        heading: 'Your newsletter has moved',
+        told: `${mail.moved.writerName ?? `A writer on ${config.SITE_NAME}`} moved their newsletter here, to ${config.SITE_NAME}, from ${from}, and your address came with it.`,
+        ask: 'Confirm to keep receiving it.',
+        button: 'Keep receiving it',
+        textLink: 'Confirm to keep receiving it',
+        ignore: 'If you ignore this mail, nothing happens: nothing more will be sent to you.',
+      }
+    : {
+        subject: `Confirm your subscription to ${config.SITE_NAME}`,
+        heading: 'One click to confirm',
+        told: `Someone, hopefully you, asked for the ${config.SITE_NAME} newsletter at this address.`,
+        ask: 'Confirm it and new stories will come to you; ignore this mail and nothing more will.',
+        button: 'Confirm my subscription',
+        textLink: 'Confirm it',
+        ignore: 'Ignore this mail and nothing more will be sent.',
+      };
+  const body = `<tr><td style="padding:24px 28px;"><h1 style="margin:0 0 12px;font:bold 24px/1.3 Georgia,serif;">${esc(words.heading)}</h1>
+<p style="margin:0 0 18px;font:16px/1.6 Georgia,serif;">${esc(words.told)} ${esc(words.ask)}</p>
+<a href="${esc(confirmUrl)}" style="display:inline-block;background:${C.accent};color:#fff;text-decoration:none;font:bold 15px/1 Arial,sans-serif;padding:12px 20px;border-radius:8px;">${esc(words.button)}</a>${
+    mail.moved ? `\n<p style="margin:18px 0 0;font:14px/1.6 Georgia,serif;color:${C.muted};">${esc(words.ignore)}</p>` : ''
+  }</td></tr>`;
+  const text = `${words.told}\n${words.textLink}: ${confirmUrl}\n\n${words.ignore}\n\n-- \nUnsubscribe: ${unsubscribeUrl}`;
+  return { subject: words.subject, text, html: layout(config, words.subject, body, `<a href="${esc(unsubscribeUrl)}" style="color:${C.accent};">Unsubscribe</a>`) };
 }
 
 /**

@@ -193,7 +193,11 @@ export async function followedWritersWithDigest(db: Db, followerId: string): Pro
 }
 
 export async function findSubscriberById(db: Db, id: string) {
-  return db.selectFrom('subscribers').select(['id', 'email', 'confirmed_at', 'delivery']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('subscribers')
+    .select(['id', 'email', 'confirmed_at', 'delivery', 'imported_from', shownName('subscribers.imported_by').as('imported_by_name')])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function findUserEmail(db: Db, id: string): Promise<string | null> {

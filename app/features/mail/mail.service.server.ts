@@ -147,6 +147,8 @@ export interface QueuedMail {
   blogs: MailBlog[];
   /** Signed into the confirmation link (confirmations only). */
   confirm: MailTokenSubject | null;
+  /** A confirmation to an address an import brought: where from and who moved the newsletter (docs/decisions/090). */
+  moved?: { source: string; writerName: string | null };
   /** Signed into the one-click unsubscribe link. */
   unsubscribe: MailTokenSubject;
   /** What a notification mail tells (empty for the others). */
@@ -202,6 +204,7 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
     }
     let blogs: MailBlog[] = [];
     let confirm: MailTokenSubject | null = null;
+    let moved: QueuedMail['moved'];
     let notices: NoticeLine[] = [];
     if (message?.kind === 'notice' && message.notification_id) {
       const [userId = '', kind] = row.ref.split(':');
@@ -222,6 +225,7 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
     } else if (message?.kind === 'confirm') {
       const subscriber = await repo.findSubscriberById(ctx.db, row.ref);
       if (subscriber && !subscriber.confirmed_at) confirm = { kind: 'confirm', subscriberId: subscriber.id };
+      if (subscriber?.imported_from) moved = { source: subscriber.imported_from, writerName: subscriber.imported_by_name };
     }
     if (blogs.length === 0 && !confirm && notices.length === 0) {
       await repo.markFailed(ctx.db, row.id, 'nothing to send: the blog is no longer public, the subscription is gone or the notification is');
@@ -237,6 +241,7 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
       attempts: row.attempts,
       blogs,
       confirm,
+      ...(moved ? { moved } : {}),
       unsubscribe: unsubscribeSubject(row.stream, message!.kind, row.ref),
       notices,
     });

@@ -4,7 +4,10 @@ import type { Database, MailDelivery } from '~/db/schema';
 type Db = Kysely<Database>;
 
 /** Inserts unless the (lower-cased) email is already there: false means already subscribed, race-free. */
-export async function insertSubscriber(db: Db, row: { id: string; email: string; created_at: string; confirmed_at: string | null }): Promise<boolean> {
+export async function insertSubscriber(
+  db: Db,
+  row: { id: string; email: string; created_at: string; confirmed_at: string | null; imported_from?: string; imported_by?: string },
+): Promise<boolean> {
   const result = await db
     .insertInto('subscribers')
     .values(row)

@@ -33,16 +33,27 @@ export async function subscribe(ctx: ServiceContext, input: SubscribeInput): Pro
 
 /**
  * A subscriber an import brings (docs/decisions/072): kept pending with our confirmation mail
- * (double opt-in, as a new subscription), or confirmed at once when the operator stated they
+ * (double opt-in, as a new subscription, its words telling the move: docs/decisions/090), or confirmed at once when the operator stated they
  * consented. An address already here is left as it is. Addresses that bounced stay out: the send
  * queue never mails them.
  */
-export async function importSubscriber(ctx: ServiceContext, subscriber: { email: string; createdAt: string | null; consented: boolean }): Promise<'pending' | 'confirmed' | 'exists'> {
+export async function importSubscriber(
+  ctx: ServiceContext,
+  subscriber: { email: string; createdAt: string | null; consented: boolean; importedFrom: string; importedBy: string },
+): Promise<'pending' | 'confirmed' | 'exists'> {
   const email = subscriber.email.toLowerCase();
   const now = ctx.now().toISOString();
   return ctx.db.transaction().execute(async (trx) => {
     const id = newId();
-    const inserted = await repo.insertSubscriber(trx, { id, email, created_at: subscriber.createdAt ?? now, confirmed_at: subscriber.consented ? now : null });
+    const inserted = await repo.insertSubscriber(trx, {
+      id,
+      email,
+      created_at: subscriber.createdAt ?? now,
+      confirmed_at: subscriber.consented ? now : null,
+      // Its confirmation mail tells the move from there by this writer (docs/decisions/090).
+      imported_from: subscriber.importedFrom,
+      imported_by: subscriber.importedBy,
+    });
     if (!inserted) return 'exists';
     if (subscriber.consented) return 'confirmed';
     await emit({ ...ctx, db: trx }, 'subscriber.pending', { subscriberId: id, email });

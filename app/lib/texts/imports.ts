@@ -1,6 +1,9 @@
 /** The platforms by their own names. */
 const SOURCE_NAMES: Record<string, string> = { ghost: 'Ghost', wordpress: 'WordPress', substack: 'Substack', medium: 'Medium', markdown: 'Markdown', afterglow: 'Afterglow' };
 
+/** A source's name as its platform writes it (`substack` → Substack). */
+export const importSourceName = (source: string) => SOURCE_NAMES[source] ?? source;
+
 /** The import screen's words (docs/product.md#importing-from-another-platform). */
 export const IMPORT_TEXTS = {
   title: 'Import posts',
@@ -21,7 +24,7 @@ export const IMPORT_TEXTS = {
     (out ? ` ${out} ${out === 1 ? 'stays' : 'stay'} out: unsubscribed, bounced or deleted at the source.` : ''),
   mappingLegend: 'Which of our categories each of yours becomes',
   /** A source without categories (Substack, Medium): one choice for every post. */
-  noCategories: (source: string, category: string) => `${SOURCE_NAMES[source] ?? source} exports have no categories: every post becomes ${category}. You can choose another for all of them.`,
+  noCategories: (source: string, category: string) => `${importSourceName(source)} exports have no categories: every post becomes ${category}. You can choose another for all of them.`,
   noCategoriesLabel: 'Category of every post',
   /** The line for the posts without a category among those with one. */
   noCategoryLine: 'Posts without a category',
