@@ -1,13 +1,8 @@
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, expect } from 'vitest';
+import { afterAll } from 'vitest';
 import { writeZip } from '../support/archives';
 import { ghostMembersCsv } from '../support/archives/ghost-members';
-import { screenshot } from '../support/browser';
 import { IN_ARCHIVE, ghostZip, PICTURES } from '../support/import-formats';
-import { describeFormatJourney, importThroughScreen } from '../support/import-journey';
+import { describeFormatJourney, importListAlone } from '../support/import-journey';
 import { tempDirs } from '../support/temp-dirs';
 
 const COUNT = 300;
@@ -32,34 +27,32 @@ describeFormatJourney('a writer moves her Ghost blog here (its JSON export zippe
   ],
   oldPath: (n) => `/moving-day-${n}/`,
   pictureRequests: PICTURES - IN_ARCHIVE,
-  async more({ page, server, writerEmail }) {
-    const dir = dirs.make('ghost-members-');
-    // Ghost's members CSV uploaded alone, later: one member is here already, one is new, one Ghost no longer mails.
-    const alone = path.join(dir, 'members.2024-11-21.csv');
-    await writeFile(alone, ghostMembersCsv([
-      { email: 'reader.one@mail.example', subscribed_to_emails: 'true' },
-      { email: 'new.reader@mail.example', name: 'New Reader', subscribed_to_emails: 'true' },
-      { email: 'left@mail.example', subscribed_to_emails: 'false' },
-    ]));
-    const seen = await importThroughScreen(page, server.url, alone, { shot: 'import-formats-ghost-members' });
-    expect(seen).toMatchObject({
-      found: 'Found 0 posts and 3 subscribers in this ghost archive. Nothing is written until you import.',
-      mapping: {},
-      noCategories: null,
-      subscribers: '2 subscribers come as pending: each gets a mail to confirm, and posts only after confirming. 1 stays out: unsubscribed, bounced or deleted at the source.',
-      status: 'Done.',
-      report: '0 posts imported (0 were here already, 0 skipped), 0 comments, 0 pictures, 0 old links redirected.',
-      reportSubscribers: 'Subscribers: 1 pending, sent a mail to confirm; 1 subscribed here already; 1 left out, listed below.',
-    });
-    expect(seen.skipped).toEqual(['subscriber left@mail.example: unsubscribed at the source']);
-    await screenshot(page, 'import-formats-ghost-members-report');
-
-    // The operator's command line, stating the members consented: confirmed, no mail to confirm.
-    const consented = path.join(dir, 'members-consented.csv');
-    await writeFile(consented, ghostMembersCsv([{ email: 'agreed@mail.example', subscribed_to_emails: 'true' }, { email: 'new.reader@mail.example', subscribed_to_emails: 'true' }]));
-    const env = { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' };
-    const { stdout } = await promisify(execFile)(process.execPath, ['scripts/import.js', consented, '--as', writerEmail, '--consented'], { env, encoding: 'utf8' });
-    expect(stdout).toContain('imported from ghost: 0 posts (0 already here, 0 skipped)');
-    expect(stdout).toContain('subscribers: 0 pending, 1 confirmed, 1 already here, 0 left out');
+  async more(run) {
+    // Ghost's members CSV uploaded alone, later: one member is here already, one is new, one Ghost no longer mails;
+    // then the operator's command line, stating the members consented: confirmed, no mail to confirm.
+    await importListAlone(
+      run,
+      {
+        dir: dirs.make('ghost-members-'),
+        alone: ['members.2024-11-21.csv', ghostMembersCsv([
+          { email: 'reader.one@mail.example', subscribed_to_emails: 'true' },
+          { email: 'new.reader@mail.example', name: 'New Reader', subscribed_to_emails: 'true' },
+          { email: 'left@mail.example', subscribed_to_emails: 'false' },
+        ])],
+        consented: ['members-consented.csv', ghostMembersCsv([{ email: 'agreed@mail.example', subscribed_to_emails: 'true' }, { email: 'new.reader@mail.example', subscribed_to_emails: 'true' }])],
+        shot: 'import-formats-ghost-members',
+      },
+      {
+        found: 'Found 0 posts and 3 subscribers in this ghost archive. Nothing is written until you import.',
+        mapping: {},
+        noCategories: null,
+        subscribers: '2 subscribers come as pending: each gets a mail to confirm, and posts only after confirming. 1 stays out: unsubscribed, bounced or deleted at the source.',
+        status: 'Done.',
+        report: '0 posts imported (0 were here already, 0 skipped), 0 comments, 0 pictures, 0 old links redirected.',
+        reportSubscribers: 'Subscribers: 1 pending, sent a mail to confirm; 1 subscribed here already; 1 left out, listed below.',
+        skipped: ['subscriber left@mail.example: unsubscribed at the source'],
+      },
+      ['imported from ghost: 0 posts (0 already here, 0 skipped)', 'subscribers: 0 pending, 1 confirmed, 1 already here, 0 left out'],
+    );
   },
 });

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './auth';
@@ -321,4 +324,30 @@ export function describeFormatJourney(title: string, count: number, journey: For
       expect(await allBlogsCount(visitor.page, server.url)).toBe(visible);
     });
   });
+}
+
+/**
+ * A subscriber list imported alone (docs/decisions/090): `alone` through the writer's screen, with
+ * what the screen shows checked against `seen` and the report kept as `<shot>-report`; then
+ * `consented` by the operator's command line with --consented, its output holding each of `printed`.
+ */
+export async function importListAlone(
+  run: { page: Page; server: { url: string; dataDir: string }; writerEmail: string },
+  files: { dir: string; alone: [name: string, body: string]; consented: [name: string, body: string]; shot: string },
+  seen: Partial<ImportSeen> & { skipped: string[] },
+  printed: string[],
+): Promise<void> {
+  const alone = path.join(files.dir, files.alone[0]);
+  await writeFile(alone, files.alone[1]);
+  const { skipped, ...shown } = seen;
+  const got = await importThroughScreen(run.page, run.server.url, alone, { shot: files.shot });
+  expect(got).toMatchObject(shown);
+  expect(got.skipped).toEqual(skipped);
+  await screenshot(run.page, `${files.shot}-report`);
+
+  const consented = path.join(files.dir, files.consented[0]);
+  await writeFile(consented, files.consented[1]);
+  const env = { ...process.env, DATA_DIR: run.server.dataDir, LOG_LEVEL: 'warn' };
+  const { stdout } = await promisify(execFile)(process.execPath, ['scripts/import.js', consented, '--as', run.writerEmail, '--consented'], { env, encoding: 'utf8' });
+  for (const line of printed) expect(stdout).toContain(line);
 }
