@@ -282,7 +282,7 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
   try {
     archive = await openArchive(row.file_path, archiveLimits);
     if (payload.phase === 'scan') {
-      let bundle: ImportBundle | null = await readBundle(archive, { siteUrl: options.siteUrl });
+      const bundle = await readBundle(archive, { siteUrl: options.siteUrl });
       const scan: ImportScan = {
         source: bundle.source,
         posts: bundle.posts.length,
@@ -294,7 +294,6 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
       };
       const total = bundleSize(bundle);
       const staged = await stageBundle(ctx, row.id, bundle);
-      bundle = null;
       const next = options.confirmed ? 'queued' : 'review';
       await ctx.db.transaction().execute(async (trx) => {
         await repo.updateRun(trx, row.id, { status: next, source: scan.source, total_items: total, report: JSON.stringify({ scan, staged }), updated_at: ctx.now().toISOString() });
