@@ -539,6 +539,16 @@ export interface ImportAuthorsTable {
   created_at: string;
 }
 
+/** A run's posts and subscribers as its scan read them, written part by part (docs/decisions/091). */
+export interface ImportStagingTable {
+  run_id: string;
+  /** The item's place in the bundle: posts first, then subscribers (what `done_items` counts). */
+  position: number;
+  kind: 'post' | 'subscriber';
+  /** JSON: the reader's ImportPost or ImportSubscriber. */
+  body: string;
+}
+
 /** What a source item became: importing it again finds it here and changes nothing. */
 export interface ImportItemsTable {
   source: string;
@@ -610,6 +620,7 @@ export interface Database {
   import_runs: ImportRunsTable;
   import_items: ImportItemsTable;
   import_authors: ImportAuthorsTable;
+  import_staging: ImportStagingTable;
   legacy_paths: LegacyPathsTable;
   exports: ExportsTable;
   actor_handles: ActorHandlesTable;
@@ -678,6 +689,7 @@ export const TABLE_COLUMNS = {
   import_runs: ['id', 'owner_id', 'file_name', 'file_path', 'options', 'status', 'source', 'total_items', 'done_items', 'report', 'created_at', 'updated_at', 'finished_at'],
   import_items: ['source', 'kind', 'source_id', 'target_id', 'run_id', 'created_at'],
   import_authors: ['source', 'source_id', 'user_id', 'made', 'run_id', 'created_at'],
+  import_staging: ['run_id', 'position', 'kind', 'body'],
   legacy_paths: ['path', 'blog_id', 'created_at'],
   exports: ['id', 'user_id', 'scope', 'status', 'size_bytes', 'error', 'created_at', 'finished_at', 'expires_at', 'mailed_at'],
   actor_handles: ['handle', 'user_id', 'current', 'created_at'],
@@ -738,6 +750,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   import_runs: true,
   import_items: true,
   import_authors: true,
+  import_staging: true,
   legacy_paths: true,
   exports: true,
   actor_handles: true,

@@ -11,15 +11,17 @@ import { ArchiveRefused, type ImportBundle } from './import-model';
 import { readBundle } from './imports-readers.server';
 import { type ImportOptions, ImportOptionsSchema, type SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
-import { type AuthorPlan, checkAuthorChoices, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
-import { bundleSize, defaultCategoryMapping, type ImportReport, subscribersLeftOut, writeBundle } from './imports.service.server';
+import { type AuthorPlan, type BundleOutline, checkAuthorChoices, outlineOf, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
+import { type BundleItem, bundleItems, bundleSize, type BundleToWrite, defaultCategoryMapping, type ImportReport, subscribersLeftOut, writeBundle } from './imports.service.server';
 
 /**
  * An import as a run of the job queue (docs/decisions/072). A run is first scanned (the archive
  * opened and read, nothing written) so the importer sees what came and the category mapping;
  * once confirmed it is written, in parts of at most WRITE_SLICE_MS each (a part never outlives
- * its job's lease: it queues the next, which carries on from the item it reached). The archive
- * waits in the data folder until the run ends.
+ * its job's lease: it queues the next, which carries on from the item it reached). The scan
+ * stages what it read in the database (`import_staging`, docs/decisions/091), so a part reads
+ * only the items left to it, on whichever instance it runs, and the archive is opened again
+ * only for its pictures. The archive waits in the data folder until the run ends.
  */
 
 /** What a scan found, shown before anything is written. */
@@ -55,10 +57,17 @@ export interface ImportRunView {
 export const WRITE_SLICE_MS = 120_000;
 /** Progress is written at most this often (a bar polled every second or two needs no more). */
 const PROGRESS_EVERY_MS = 500;
+/** Items staged per statement (each its own short transaction), and read per query by a write part. */
+const STAGE_ROWS = 200;
+const READ_ROWS = 25;
 
 interface Stored {
   scan?: ImportScan;
+  /** What the scan staged: how many posts and subscribers, and each source author's posts (docs/decisions/091). */
+  staged?: { posts: number; subscribers: number; postsByAuthor: BundleOutline['postsByAuthor'] };
   report?: ImportReport;
+  /** The pictures the parts so far adopted (or could not have), by reference: a later part neither reads nor counts them again. */
+  images?: Record<string, string | null>;
   error?: string;
 }
 
@@ -102,13 +111,17 @@ async function siteRun(ctx: ServiceContext, id: string) {
   return row;
 }
 
-export const importJob = defineJob({
-  kind: 'import',
-  payload: z.object({ runId: z.string(), phase: z.enum(['scan', 'write']), part: z.number().int().min(0) }),
-  maxAttempts: 3,
-  retryMs: 30_000,
-  run: (ctx, payload, job) => runImportJob(ctx, payload, job),
-});
+/** The import job with its parts' length: WRITE_SLICE_MS, or less for a test that wants a run in many parts. */
+export const importJobWith = (limits: { sliceMs: number }) =>
+  defineJob({
+    kind: 'import',
+    payload: z.object({ runId: z.string(), phase: z.enum(['scan', 'write']), part: z.number().int().min(0) }),
+    maxAttempts: 3,
+    retryMs: 30_000,
+    run: (ctx, payload, job) => runImportJob(ctx, payload, job, limits.sliceMs),
+  });
+
+export const importJob = importJobWith({ sliceMs: WRITE_SLICE_MS });
 
 type StartInput = { fileName: string; filePath: string; options?: Partial<ImportOptions>; confirmed?: boolean; keepFile?: boolean };
 
@@ -214,10 +227,54 @@ const archiveLimits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS;
 async function finish(ctx: ServiceContext, run: { id: string; file_path: string; keepFile: boolean }, patch: { status: 'done' | 'failed'; report: Stored }) {
   const now = ctx.now().toISOString();
   await repo.updateRun(ctx.db, run.id, { status: patch.status, report: JSON.stringify(patch.report), updated_at: now, finished_at: now });
+  await repo.dropStaged(ctx.db, run.id);
   if (!run.keepFile) await rm(run.file_path, { force: true });
 }
 
-async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase: 'scan' | 'write'; part: number }, job: JobRun): Promise<void> {
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Stages the bundle's items for the write parts, a few hundred rows per statement with a turn of
+ * the event loop between them (pages keep being answered while a large scan is stored). A scan
+ * run again writes the same rows over the first's.
+ */
+async function stageBundle(ctx: ServiceContext, runId: string, bundle: ImportBundle): Promise<NonNullable<Stored['staged']>> {
+  let rows: Parameters<typeof repo.stageItems>[1] = [];
+  let position = 0;
+  for (const item of bundleItems(bundle)) {
+    rows.push({ run_id: runId, position: position++, kind: item.kind, body: JSON.stringify(item.kind === 'post' ? item.post : item.subscriber) });
+    if (rows.length === STAGE_ROWS) {
+      await repo.stageItems(ctx.db, rows);
+      rows = [];
+      await nextTurn();
+    }
+  }
+  await repo.stageItems(ctx.db, rows);
+  return { posts: bundle.posts.length, subscribers: bundle.subscribers.length, postsByAuthor: outlineOf(bundle).postsByAuthor };
+}
+
+/** A run's staged items as the writer reads them: a few rows at a time, from where the run stands. */
+function stagedBundle(ctx: ServiceContext, runId: string, scan: ImportScan, staged: NonNullable<Stored['staged']>): BundleToWrite {
+  const size = staged.posts + staged.subscribers;
+  return {
+    source: scan.source,
+    skipped: scan.skipped,
+    size,
+    items: async function* (from) {
+      for (let at = from; at < size; ) {
+        const rows = await repo.stagedItems(ctx.db, runId, at, READ_ROWS);
+        for (const row of rows) {
+          if (row.position >= size) return;
+          yield (row.kind === 'post' ? { kind: 'post', post: JSON.parse(row.body) } : { kind: 'subscriber', subscriber: JSON.parse(row.body) }) as BundleItem;
+        }
+        if (rows.length < READ_ROWS) return;
+        at = rows.at(-1)!.position + 1;
+      }
+    },
+  };
+}
+
+async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase: 'scan' | 'write'; part: number }, job: JobRun, sliceMs: number): Promise<void> {
   const row = await repo.findRun(ctx.db, payload.runId);
   if (!row || row.status === 'done' || row.status === 'failed') return;
   const options = JSON.parse(row.options) as ImportOptions & { confirmed: boolean; keepFile: boolean };
@@ -226,8 +283,8 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
   let archive: Awaited<ReturnType<typeof openArchive>> | null = null;
   try {
     archive = await openArchive(row.file_path, archiveLimits);
-    const bundle = await readBundle(archive, { siteUrl: options.siteUrl });
     if (payload.phase === 'scan') {
+      const bundle = await readBundle(archive, { siteUrl: options.siteUrl });
       const scan: ImportScan = {
         source: bundle.source,
         posts: bundle.posts.length,
@@ -236,25 +293,37 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
         authors: bundle.authors.map(({ sourceId, name, email }) => ({ sourceId, name, email })),
         categoryMapping: { ...defaultCategoryMapping(bundle), ...options.categories },
         skipped: bundle.skipped,
-        ...(options.site ? { siteAuthors: await planAuthors(ctx, bundle, options) } : {}),
+        ...(options.site ? { siteAuthors: await planAuthors(ctx, outlineOf(bundle), options) } : {}),
       };
+      const total = bundleSize(bundle);
+      const staged = await stageBundle(ctx, row.id, bundle);
       const next = options.confirmed ? 'queued' : 'review';
       await ctx.db.transaction().execute(async (trx) => {
-        await repo.updateRun(trx, row.id, { status: next, source: bundle.source, total_items: bundleSize(bundle), report: JSON.stringify({ scan }), updated_at: ctx.now().toISOString() });
+        await repo.updateRun(trx, row.id, { status: next, source: scan.source, total_items: total, report: JSON.stringify({ scan, staged }), updated_at: ctx.now().toISOString() });
         if (options.confirmed) await enqueueJob({ ...ctx, db: trx }, importJob, { runId: row.id, phase: 'write', part: 0 }, { key: `import:${row.id}:write:0` });
       });
       return;
     }
+    // A run scanned before its scan staged anything (a release ago) is staged now, once.
+    if (!stored.scan || !stored.staged) {
+      const bundle = await readBundle(archive, { siteUrl: options.siteUrl });
+      stored.staged = await stageBundle(ctx, row.id, bundle);
+      stored.scan ??= { source: bundle.source, posts: bundle.posts.length, subscribers: bundle.subscribers.length, authors: outlineOf(bundle).authors, categoryMapping: {}, skipped: bundle.skipped };
+      await repo.updateRun(ctx.db, row.id, { report: JSON.stringify(stored) });
+    }
+    const { scan, staged } = stored as Required<Pick<Stored, 'scan' | 'staged'>>;
     await repo.updateRun(ctx.db, row.id, { status: 'running', updated_at: ctx.now().toISOString() });
     let lastWrite = 0;
     // A site import's authors are resolved in every part: what an earlier part made is found again, not made twice.
-    const authors = options.site ? await resolveAuthors(ctx, { id: row.id, adminId: row.owner_id }, bundle, options) : null;
-    const result = await writeBundle(ctx, row.owner_id, bundle, archive, authors ? { ...options, authors: authors.accounts } : options, {
+    const outline: BundleOutline = { source: scan.source, authors: scan.authors, postsByAuthor: staged.postsByAuthor };
+    const authors = options.site ? await resolveAuthors(ctx, { id: row.id, adminId: row.owner_id }, outline, options) : null;
+    const result = await writeBundle(ctx, row.owner_id, stagedBundle(ctx, row.id, scan, staged), archive, authors ? { ...options, authors: authors.accounts } : options, {
       skipAuthors: authors?.skip,
       runId: row.id,
       start: row.done_items,
       report: stored.report,
-      deadline: Date.now() + WRITE_SLICE_MS,
+      images: stored.images,
+      deadline: Date.now() + sliceMs,
       progress: async (done) => {
         if (Date.now() - lastWrite < PROGRESS_EVERY_MS) return;
         lastWrite = Date.now();
@@ -263,16 +332,18 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
     });
     if (authors) {
       result.report.authors = authors.outcomes;
-      if (payload.part === 0) for (const key of unknownChoices(bundle, options.authorChoices)) result.report.skipped.push({ item: `the mapping of ${key}`, reason: 'no author in the archive has that id, email or name' });
+      if (payload.part === 0) for (const key of unknownChoices(outline, options.authorChoices)) result.report.skipped.push({ item: `the mapping of ${key}`, reason: 'no author in the archive has that id, email or name' });
     }
     if (result.finished) {
       await repo.updateRun(ctx.db, row.id, { done_items: result.done });
-      await finish(ctx, ending, { status: 'done', report: { ...stored, report: result.report } });
+      await finish(ctx, ending, { status: 'done', report: { ...stored, images: undefined, report: result.report } });
       ctx.log.info({ run: row.id, posts: result.report.posts, images: result.report.images }, 'import done');
       return;
     }
     await ctx.db.transaction().execute(async (trx) => {
-      await repo.updateRun(trx, row.id, { done_items: result.done, report: JSON.stringify({ ...stored, report: result.report }), updated_at: ctx.now().toISOString() });
+      await repo.updateRun(trx, row.id, { done_items: result.done, report: JSON.stringify({ ...stored, report: result.report, images: result.images }), updated_at: ctx.now().toISOString() });
+      // What this part wrote is not read again.
+      await repo.dropStaged(trx, row.id, result.done);
       const part = payload.part + 1;
       await enqueueJob({ ...ctx, db: trx }, importJob, { runId: row.id, phase: 'write', part }, { key: `import:${row.id}:write:${part}` });
     });

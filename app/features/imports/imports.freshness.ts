@@ -8,4 +8,6 @@ export const IMPORTS_VIEWER_WRITES: ViewerWrites = {
   legacy_paths: unshown,
   // Which account each source author's posts went to, for the next import (docs/decisions/083).
   import_authors: unshown,
+  // What a run's scan read, waiting to be written part by part (docs/decisions/091).
+  import_staging: unshown,
 };

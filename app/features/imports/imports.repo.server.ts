@@ -114,3 +114,28 @@ export async function insertImportAuthor(db: Db, row: Insertable<Database['impor
   const result = await db.insertInto('import_authors').values(row).onConflict((oc) => oc.columns(['source', 'source_id']).doNothing()).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+/**
+ * Stages a run's items (docs/decisions/091). Run again (a scan retried, or run twice on two
+ * instances), a position keeps the last body written: both scans read the same archive.
+ */
+export async function stageItems(db: Db, rows: Insertable<Database['import_staging']>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('import_staging')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['run_id', 'position']).doUpdateSet((eb) => ({ kind: eb.ref('excluded.kind'), body: eb.ref('excluded.body') })))
+    .execute();
+}
+
+/** A run's staged items from `from` on, in order, at most `limit`. */
+export async function stagedItems(db: Db, runId: string, from: number, limit: number) {
+  return db.selectFrom('import_staging').select(['position', 'kind', 'body']).where('run_id', '=', runId).where('position', '>=', from).orderBy('position').limit(limit).execute();
+}
+
+/** Forgets a run's staged items before `before` (all of them without it). */
+export async function dropStaged(db: Db, runId: string, before?: number): Promise<void> {
+  let query = db.deleteFrom('import_staging').where('run_id', '=', runId);
+  if (before !== undefined) query = query.where('position', '<', before);
+  await query.execute();
+}

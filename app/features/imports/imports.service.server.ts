@@ -5,7 +5,7 @@ import { importSubscriber } from '~/features/newsletter/newsletter.service.serve
 import { adoptImportedTags } from '~/features/tags/tags.service.server';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost } from './import-model';
+import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost, type ImportSubscriber } from './import-model';
 import { type ImportOptions, NO_CATEGORY } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { firstSentence } from './markdown-images';
@@ -83,6 +83,38 @@ export const bundleSize = (bundle: ImportBundle) => bundle.posts.length + bundle
 /** The bundle's subscribers that stay out whatever the importer does: unsubscribed, bounced or deleted at the source. */
 export const subscribersLeftOut = (bundle: ImportBundle) => bundle.subscribers.filter((subscriber) => subscriber.status !== 'active').length;
 
+/** One item to write, in the bundle's order: its posts, then its subscribers. */
+export type BundleItem = { kind: 'post'; post: ImportPost } | { kind: 'subscriber'; subscriber: ImportSubscriber };
+
+/**
+ * What the writer needs of a bundle: what it is, what its reader left out, and its items from a
+ * place on, whether they are in memory or staged in the database by a run's scan (docs/decisions/091).
+ */
+export interface BundleToWrite {
+  source: ImportBundle['source'];
+  skipped: ImportBundle['skipped'];
+  /** Posts and subscribers in all. */
+  size: number;
+  /** The items from position `from` (0: the first post) to the end. */
+  items(from: number): AsyncIterable<BundleItem>;
+}
+
+/** The items of a bundle in memory, in the order they are written. */
+export function* bundleItems(bundle: ImportBundle): Generator<BundleItem> {
+  for (const post of bundle.posts) yield { kind: 'post', post };
+  for (const subscriber of bundle.subscribers) yield { kind: 'subscriber', subscriber };
+}
+
+const inMemory = (bundle: ImportBundle): BundleToWrite => ({
+  source: bundle.source,
+  skipped: bundle.skipped,
+  size: bundleSize(bundle),
+  items: async function* (from) {
+    let position = 0;
+    for (const item of bundleItems(bundle)) if (position++ >= from) yield item;
+  },
+});
+
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const validDate = (value: string | null) => (value && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : null);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -99,7 +131,7 @@ interface PostImages {
 interface Run {
   ctx: ServiceContext;
   ownerId: string;
-  bundle: ImportBundle;
+  source: ImportBundle['source'];
   entries: ArchiveEntries;
   options: ImportOptions;
   runId: string | null;
@@ -227,7 +259,7 @@ async function writeComments(run: Run, trx: ServiceContext['db'], post: ImportPo
       hidden_by: null,
       deleted_at: null,
     });
-    await repo.insertImportItem(trx, { source: run.bundle.source, kind: 'comment', source_id: `${post.sourceId}#${comment.sourceId}`, target_id: id, run_id: run.runId, created_at: now });
+    await repo.insertImportItem(trx, { source: run.source, kind: 'comment', source_id: `${post.sourceId}#${comment.sourceId}`, target_id: id, run_id: run.runId, created_at: now });
     placed.set(comment.sourceId, { id, rootId: parent ? parent.rootId : id, depth, parentId });
     count += 1;
   }
@@ -237,9 +269,9 @@ async function writeComments(run: Run, trx: ServiceContext['db'], post: ImportPo
 class AlreadyImported extends Error {}
 
 async function writePost(run: Run, post: ImportPost): Promise<void> {
-  const { ctx, bundle, options, report } = run;
+  const { ctx, source, options, report } = run;
   const label = post.title || post.sourceId;
-  if (await repo.findImportItem(ctx.db, bundle.source, 'post', post.sourceId)) {
+  if (await repo.findImportItem(ctx.db, source, 'post', post.sourceId)) {
     report.posts.unchanged += 1;
     return;
   }
@@ -270,7 +302,7 @@ async function writePost(run: Run, post: ImportPost): Promise<void> {
   try {
     await ctx.db.transaction().execute(async (trx) => {
       // Claimed first: a second worker on the same item waits here, then finds it taken.
-      if (!(await repo.insertImportItem(trx, { source: bundle.source, kind: 'post', source_id: post.sourceId, target_id: blogId, run_id: run.runId, created_at: now }))) throw new AlreadyImported();
+      if (!(await repo.insertImportItem(trx, { source, kind: 'post', source_id: post.sourceId, target_id: blogId, run_id: run.runId, created_at: now }))) throw new AlreadyImported();
       await repo.insertImportedBlog(trx, {
         id: blogId,
         owner_id: ownerId,
@@ -378,6 +410,8 @@ export interface WriteHooks {
   progress?: (done: number, total: number) => Promise<void>;
   /** Source authors whose posts stay out (a site import's "leave out"). */
   skipAuthors?: ReadonlySet<string>;
+  /** The pictures an earlier part adopted or could not have, by reference (its answer's `images`). */
+  images?: Record<string, string | null>;
 }
 
 /**
@@ -387,41 +421,42 @@ export interface WriteHooks {
 export async function writeBundle(
   ctx: ServiceContext,
   ownerId: string,
-  bundle: ImportBundle,
+  bundle: ImportBundle | BundleToWrite,
   entries: ArchiveEntries,
   options: ImportOptions,
   hooks: WriteHooks = {},
-): Promise<{ report: ImportReport; done: number; finished: boolean }> {
-  const report = hooks.report ?? { ...emptyReport(bundle.source), skipped: [...bundle.skipped] };
-  const run: Run = { ctx, ownerId, bundle, entries, options, runId: hooks.runId ?? null, report, byRef: new Map(), skipAuthors: hooks.skipAuthors ?? new Set() };
-  const total = bundleSize(bundle);
+): Promise<{ report: ImportReport; done: number; finished: boolean; images: Record<string, string | null> }> {
+  const toWrite = 'items' in bundle ? bundle : inMemory(bundle);
+  const report = hooks.report ?? { ...emptyReport(toWrite.source), skipped: [...toWrite.skipped] };
+  const run: Run = { ctx, ownerId, source: toWrite.source, entries, options, runId: hooks.runId ?? null, report, byRef: new Map(Object.entries(hooks.images ?? {})), skipAuthors: hooks.skipAuthors ?? new Set() };
   let done = hooks.start ?? 0;
+  let written = 0;
   const overdue = () => hooks.deadline !== undefined && Date.now() > hooks.deadline;
-  for (; done < bundle.posts.length; ) {
-    if (overdue()) return { report, done, finished: false };
-    await writePost(run, bundle.posts[done]!);
+  for await (const item of toWrite.items(done)) {
+    // One item at least, however late the part began: a run always moves on.
+    if (written > 0 && overdue()) return { report, done, finished: false, images: Object.fromEntries(run.byRef) };
+    if (item.kind === 'post') await writePost(run, item.post);
+    else await writeSubscriber(run, item.subscriber);
     done += 1;
-    await hooks.progress?.(done, total);
+    written += 1;
+    await hooks.progress?.(done, toWrite.size);
   }
-  for (; done < total; ) {
-    if (overdue()) return { report, done, finished: false };
-    const subscriber = bundle.subscribers[done - bundle.posts.length]!;
-    const email = subscriber.email.trim().toLowerCase();
-    if (subscriber.status !== 'active') {
-      report.subscribers.skipped += 1;
-      report.skipped.push({ item: `subscriber ${email}`, reason: `${subscriber.status} at the source` });
-    } else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
-      report.subscribers.skipped += 1;
-      report.skipped.push({ item: `subscriber ${email.slice(0, 80)}`, reason: 'not an email address' });
-    } else {
-      const outcome = await importSubscriber(ctx, { email, createdAt: validDate(subscriber.createdAt), consented: options.consented, importedFrom: bundle.source, importedBy: ownerId });
-      if (outcome === 'exists') report.subscribers.existing += 1;
-      else report.subscribers[outcome] += 1;
-    }
-    done += 1;
-    await hooks.progress?.(done, total);
+  return { report, done, finished: true, images: Object.fromEntries(run.byRef) };
+}
+
+async function writeSubscriber({ ctx, options, report, source, ownerId }: Run, subscriber: ImportSubscriber): Promise<void> {
+  const email = subscriber.email.trim().toLowerCase();
+  if (subscriber.status !== 'active') {
+    report.subscribers.skipped += 1;
+    report.skipped.push({ item: `subscriber ${email}`, reason: `${subscriber.status} at the source` });
+  } else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
+    report.subscribers.skipped += 1;
+    report.skipped.push({ item: `subscriber ${email.slice(0, 80)}`, reason: 'not an email address' });
+  } else {
+    const outcome = await importSubscriber(ctx, { email, createdAt: validDate(subscriber.createdAt), consented: options.consented, importedFrom: source, importedBy: ownerId });
+    if (outcome === 'exists') report.subscribers.existing += 1;
+    else report.subscribers[outcome] += 1;
   }
-  return { report, done, finished: true };
 }
 
 /** Where an imported post's old path now is (`/blogs/<id>`), or null; tried with and without its trailing slash. */

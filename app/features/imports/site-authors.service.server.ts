@@ -4,7 +4,7 @@ import { claimAccountMail, type Mail } from '~/features/users/account-mails';
 import { defineJob, enqueueJob } from '~/kernel/jobs.server';
 import { AppError } from '~/lib/core/errors';
 import type { ServiceContext } from '~/lib/core/service-context';
-import type { ImportBundle } from './import-model';
+import type { ImportAuthor, ImportBundle } from './import-model';
 import type { ImportOptions, SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
 
@@ -39,22 +39,34 @@ export interface AuthorOutcome {
 /** Whether this run made the account (an earlier part of it, before a retry or a continuation). */
 const madeBy = (earlier: { made: string; run_id: string | null } | undefined, runId: string) => earlier?.made === 'new' && earlier.run_id === runId;
 
-const postCounts = (bundle: ImportBundle) => {
+/**
+ * What the mapping reads of a bundle: its source, its authors and each one's posts. The scan
+ * keeps it with the run, so a write part maps authors without the bundle (docs/decisions/091).
+ */
+export interface BundleOutline {
+  source: ImportBundle['source'];
+  authors: Pick<ImportAuthor, 'sourceId' | 'name' | 'email'>[];
+  /** Source author id → her posts in the bundle. */
+  postsByAuthor: Record<string, number>;
+}
+
+export function outlineOf(bundle: ImportBundle): BundleOutline {
   const counts = new Map<string, number>();
   for (const post of bundle.posts) if (post.authorSourceId) counts.set(post.authorSourceId, (counts.get(post.authorSourceId) ?? 0) + 1);
-  return counts;
-};
+  return { source: bundle.source, authors: bundle.authors.map(({ sourceId, name, email }) => ({ sourceId, name, email })), postsByAuthor: Object.fromEntries(counts) };
+}
+
+const postsOf = (outline: BundleOutline, sourceId: string) => (Object.hasOwn(outline.postsByAuthor, sourceId) ? outline.postsByAuthor[sourceId]! : 0);
 
 /**
  * Every author with posts and her default: the account an earlier import mapped her onto, else
  * the account with her email, else `options.unmatchedAuthors` (a new account needs an email).
  * An explicit choice in `options.authorChoices` wins.
  */
-export async function planAuthors(ctx: Pick<ServiceContext, 'db'>, bundle: ImportBundle, options: ImportOptions): Promise<AuthorPlan[]> {
-  const counts = postCounts(bundle);
+export async function planAuthors(ctx: Pick<ServiceContext, 'db'>, bundle: BundleOutline, options: ImportOptions): Promise<AuthorPlan[]> {
   const plans: AuthorPlan[] = [];
   for (const author of bundle.authors) {
-    const posts = counts.get(author.sourceId) ?? 0;
+    const posts = postsOf(bundle, author.sourceId);
     if (posts === 0) continue;
     const email = author.email?.trim().toLowerCase() || null;
     const base = { sourceId: author.sourceId, name: author.name, email, posts };
@@ -81,7 +93,7 @@ function choiceFor(choices: Record<string, SiteAuthorChoice>, author: { sourceId
 }
 
 /** The choices that name no author of the archive (a mistyped `--author`), for the report. */
-export function unknownChoices(bundle: ImportBundle, choices: Record<string, SiteAuthorChoice>): string[] {
+export function unknownChoices(bundle: Pick<BundleOutline, 'authors'>, choices: Record<string, SiteAuthorChoice>): string[] {
   const known = new Set(bundle.authors.flatMap(keysOf));
   return Object.keys(choices).filter((key) => !known.has(key) && !known.has(key.trim().toLowerCase()));
 }
@@ -106,7 +118,7 @@ export async function checkAuthorChoices(ctx: Pick<ServiceContext, 'db'>, author
 export async function resolveAuthors(
   ctx: ServiceContext,
   run: { id: string; adminId: string },
-  bundle: ImportBundle,
+  bundle: BundleOutline,
   options: ImportOptions,
 ): Promise<{ accounts: Record<string, string>; skip: Set<string>; outcomes: AuthorOutcome[] }> {
   const accounts: Record<string, string> = {};

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeZip, type ZipMember } from '#test/archives';
+import { substackArchive, subscriberRows } from '#test/archives/substack';
+import { TEST_DIALECTS } from '#test/dialects';
+import { afterglowExport } from '#test/import-archives';
+import { tempDirs } from '#test/temp-dirs';
+import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
+import type { DialectName } from '~/db/schema';
+import { drainJobs, JobRegistry, runJobBatch } from '~/kernel/jobs.server';
+import { loadConfig } from '../../../server/config.server';
+import { type AppDeps, createDeps, serviceContext } from '../../../server/context.server';
+import { createJobs } from '../../../server/jobs/registry.server';
+import { createLogger } from '../../../server/logger.server';
+import { confirmImport, getImportRun, importJobWith, startImport } from './import-runs.service.server';
+
+const dirs = tempDirs();
+afterAll(() => dirs.removeAll());
+
+/** Every queued job is due at this time. */
+const LATE = new Date('9999-12-31T00:00:00.000Z');
+const POSTS = 9;
+
+/** The site's own registry, its import job cut into parts of `sliceMs` (1: a part writes one item, or little more). */
+function registryWith(deps: AppDeps, sliceMs: number): JobRegistry {
+  const { registry } = createJobs(deps.config);
+  return new JobRegistry(registry.kinds.map((kind) => (kind === 'import' ? importJobWith({ sliceMs }) : registry.get(kind)!)));
+}
+
+const jobsCtx = (deps: AppDeps) => ({ ...serviceContext(deps, null), now: () => LATE });
+
+/** The two archives: our own export (pictures, threaded comments, tags, old paths) and a Substack export (subscribers). */
+async function archives() {
+  const exported = await afterglowExport(POSTS);
+  const posts = Array.from({ length: 6 }, (_, n) => ({ id: 300_000_000 + n, slug: `note-${n}`, title: `Note ${n}`, date: new Date(Date.UTC(2022, 0, 1 + n)).toISOString(), html: `<p>Note body ${n}, <em>short</em>.</p>` }));
+  const substack: ZipMember[] = [...substackArchive(posts, subscriberRows(8))].map(([name, body]) => ({ name, body }));
+  return { exported: exported.members, substack };
+}
+
+/** What an import left: posts, comments, old paths, tags, subscribers, ids and picture names aside. */
+async function snapshot(t: TestApp, ownerId: string) {
+  const db = t.deps.database.db;
+  const ours = (text: string | null) => text?.replace(/\/uploads\/[0-9a-f-]{36}-\d+\.webp/g, '<our picture>') ?? null;
+  const blogs = await db.selectFrom('blogs').selectAll().where('owner_id', '=', ownerId).orderBy('title').execute();
+  const titleOf = new Map(blogs.map((b) => [b.id, b.title]));
+  const comments = await db
+    .selectFrom('comments')
+    .innerJoin('remote_actors', 'remote_actors.id', 'comments.remote_actor_id')
+    .select(['comments.blog_id', 'comments.depth', 'comments.comment_text', 'comments.commented_at', 'remote_actors.name'])
+    .where('comments.blog_id', 'in', blogs.map((b) => b.id))
+    .execute();
+  const paths = await db.selectFrom('legacy_paths').select(['path', 'blog_id']).where('blog_id', 'in', blogs.map((b) => b.id)).execute();
+  const tags = await db.selectFrom('blog_tags').innerJoin('tags', 'tags.id', 'blog_tags.tag_id').select(['blog_tags.blog_id', 'tags.name', 'blog_tags.position']).where('blog_tags.blog_id', 'in', blogs.map((b) => b.id)).execute();
+  const subscribers = await db.selectFrom('subscribers').select(['email', 'confirmed_at']).orderBy('email').execute();
+  return {
+    blogs: blogs.map((b) => ({
+      title: b.title, category: b.category, type: b.type, short: b.short_description, long: ours(b.long_description), details: b.details,
+      availability: b.availability, photo: ours(b.photo), created: b.created_at, updated: b.updated_at, comments: b.comments_count,
+    })),
+    comments: comments.map((c) => [titleOf.get(c.blog_id), c.depth, c.name, c.comment_text, c.commented_at].join(' | ')).sort(),
+    paths: paths.map((p) => `${p.path} → ${titleOf.get(p.blog_id)}`).sort(),
+    tags: tags.map((g) => `${titleOf.get(g.blog_id)}: ${g.position} ${g.name}`).sort(),
+    subscribers: subscribers.map((s) => `${s.email} ${s.confirmed_at === null ? 'pending' : 'confirmed'}`),
+  };
+}
+
+/** A run's report with its post ids as titles (ids differ from one site to another). */
+async function reportOf(t: TestApp, user: TestUser, runId: string) {
+  const run = await getImportRun(t.context(user.user), runId);
+  const titles = new Map((await t.deps.database.db.selectFrom('blogs').select(['id', 'title']).execute()).map((b) => [b.id, b.title]));
+  return { status: run.status, done: run.done, total: run.total, report: run.report && { ...run.report, tags: run.report.tags.map((g) => ({ ...g, blogId: titles.get(g.blogId) })) } };
+}
+
+const writeParts = (t: TestApp, runId: string) => t.deps.database.db.selectFrom('jobs').select('key').where('key', 'like', `import:${runId}:write:%`).execute();
+const staged = async (t: TestApp, runId: string) => (await t.deps.database.db.selectFrom('import_staging').select('position').where('run_id', '=', runId).execute()).length;
+
+/**
+ * An import written in many parts, with a restart between them, leaves what one part leaves
+ * (docs/decisions/091): a later part reads only what the scan staged, never the archive's posts.
+ */
+describe.each(TEST_DIALECTS)('an import in parts on %s', (dialect: DialectName) => {
+  let whole: TestApp;
+  let parted: TestApp;
+  beforeAll(async () => {
+    [whole, parted] = await Promise.all([createTestApp(dialect), createTestApp(dialect)]);
+  });
+  afterAll(async () => {
+    await whole?.close();
+    await parted?.close();
+  });
+
+  it('writes the same posts, pictures, comments, old paths, tags, subscribers and report as one part; staged rows go when the run ends', async () => {
+    const { exported, substack } = await archives();
+
+    // One part each: the site's own job, with its two minutes.
+    const ivy = await whole.createUser({ name: 'Ivy Importer' });
+    const wholeRuns: string[] = [];
+    for (const [name, members] of [['export.zip', exported], ['substack.zip', substack]] as const) {
+      const { runId } = await startImport(whole.context(ivy.user), { fileName: name, filePath: await writeZip(dirs.make('whole-'), name, members) });
+      await whole.runJobs();
+      await confirmImport(whole.context(ivy.user), runId, {});
+      await whole.runJobs();
+      expect(await writeParts(whole, runId)).toHaveLength(1);
+      wholeRuns.push(runId);
+    }
+
+    // Parts of a millisecond: a part writes an item or two, then hands over.
+    const ivy2 = await parted.createUser({ name: 'Ivy Importer' });
+    const partedRuns: string[] = [];
+    const one = registryWith(parted.deps, 1);
+    for (const [name, members] of [['export.zip', exported], ['substack.zip', substack]] as const) {
+      const dir = dirs.make('parted-');
+      const file = await writeZip(dir, name, members);
+      const { runId } = await startImport(parted.context(ivy2.user), { fileName: name, filePath: file });
+      await drainJobs(jobsCtx(parted.deps), one);
+      const review = await getImportRun(parted.context(ivy2.user), runId);
+      expect(review.status).toBe('review');
+      expect(await staged(parted, runId)).toBe(review.total);
+      // The archive now holds its pictures and nothing else: a part that read it again for its posts would find none.
+      await writeZip(dir, name, members.filter((m) => !/\.(md|json|csv|html)$/.test(m.name)).concat({ name: 'note.txt', body: 'only pictures left' }));
+      await confirmImport(parted.context(ivy2.user), runId, {});
+      // The first part on this instance (a batch may take another job first)…
+      for (let n = 0; n < 5 && (await getImportRun(parted.context(ivy2.user), runId)).done === 0; n++) await runJobBatch(jobsCtx(parted.deps), one, { worker: 'first', limit: 1, leaseMs: 60_000 });
+      const midway = await getImportRun(parted.context(ivy2.user), runId);
+      expect(midway.status).toBe('running');
+      expect(midway.done).toBeGreaterThan(0);
+      expect(midway.done).toBeLessThan(midway.total);
+      // …what they wrote is no longer staged…
+      expect(await staged(parted, runId)).toBe(midway.total - midway.done);
+      // …then the rest on another process (a restart): nothing of the run is in memory.
+      const config = loadConfig({ ...parted.scratch.env });
+      const restarted = await createDeps(config, createLogger(config.LOG_LEVEL));
+      try {
+        await drainJobs(jobsCtx(restarted), registryWith(restarted, 1));
+      } finally {
+        await restarted.views.close();
+        await restarted.database.close();
+      }
+      expect((await writeParts(parted, runId)).length).toBeGreaterThan(2);
+      expect(await staged(parted, runId)).toBe(0);
+      partedRuns.push(runId);
+    }
+
+    for (const [n, runId] of wholeRuns.entries()) {
+      const wholeReport = await reportOf(whole, ivy, runId);
+      expect(wholeReport.status).toBe('done');
+      expect(await reportOf(parted, ivy2, partedRuns[n]!)).toEqual(wholeReport);
+    }
+    const wholeSnapshot = await snapshot(whole, ivy.user.id);
+    expect(wholeSnapshot.blogs).toHaveLength(POSTS + 6);
+    expect(wholeSnapshot.comments).toHaveLength(POSTS * 3);
+    expect(wholeSnapshot.subscribers.length).toBeGreaterThan(0);
+    expect(await snapshot(parted, ivy2.user.id)).toEqual(wholeSnapshot);
+    await parted.runJobs();
+
+    // The same archive again, in parts: nothing changes.
+    const again = await startImport(parted.context(ivy2.user), { fileName: 'export.zip', filePath: await writeZip(dirs.make('again-'), 'export.zip', exported) });
+    await drainJobs(jobsCtx(parted.deps), one);
+    await confirmImport(parted.context(ivy2.user), again.runId, {});
+    await drainJobs(jobsCtx(parted.deps), one);
+    expect((await getImportRun(parted.context(ivy2.user), again.runId)).report!.posts).toEqual({ imported: 0, unchanged: POSTS, skipped: 0 });
+    expect(await snapshot(parted, ivy2.user.id)).toEqual(wholeSnapshot);
+  });
+});
