@@ -293,7 +293,8 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
           {isOwner ? <DeleteBlog /> : null}
           {signedIn && !isOwner ? <ReportButton targetType="blog" targetId={blog._id} label={`${MESSAGES.report}: ${blog.title}`} /> : null}
         </div>
-        <PostEnd blog={blog} previous={end.previous} next={end.next} more={end.more} follow={follow} signedIn={signedIn} />
+        {/* Only what the end shows: its server copy goes live early when these change (docs/decisions/092). */}
+        <PostEnd blog={{ _id: blog._id, slug: blog.slug, title: blog.title, short_description: blog.short_description, name: blog.name }} previous={end.previous} next={end.next} more={end.more} follow={follow} signedIn={signedIn} />
         <WhileSuspended suspension={suspension}>
           <Comments blogId={blog._id} comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
         </WhileSuspended>
