@@ -15,6 +15,11 @@ const TYPED = 'textarea, input:not([type=hidden],[type=checkbox],[type=radio],[t
  * section takes the place of the identical markup, focus, typed text and open disclosures kept. A client-side
  * navigation to the page, which has no server HTML, renders the section at once.
  *
+ * The markup shows the props the server rendered it with. When they change before the reader
+ * comes near (the page's data revalidated after an action elsewhere on it: a follow from the
+ * byline), the section goes live at once, so it never shows what is no longer so
+ * (docs/decisions/092).
+ *
  * Why markup and not a dehydrated Suspense boundary: React hydrates such a boundary as soon as any
  * context above it changes, and React Router changes its own right after every page load (the
  * routes found for the page's links), so the code would load at once.
@@ -40,11 +45,14 @@ export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>
     const [serverHtml] = useState(() => (typeof document === 'undefined' ? null : (document.getElementById(id)?.innerHTML ?? null)));
     const [live, setLive] = useState(serverHtml === null);
     if (live) release();
+    // What the markup shows: the props it was hydrated with, compared as the data they are.
+    const [shown] = useState(() => (serverHtml === null ? null : JSON.stringify(props)));
+    const changed = !live && shown !== null && JSON.stringify(props) !== shown;
     const [ref, near] = useNearViewport<HTMLDivElement>();
     const focused = useRef(-1);
     const typed = useRef<{ values: string[]; open: boolean[] } | null>(null);
     useEffect(() => {
-      if (live || !near) return;
+      if (live || !(near || changed)) return;
       release();
       void ready.then(() => {
         // Keyboard focus may already be inside (tabbing scrolls it near): put it back after.
@@ -57,7 +65,7 @@ export function deferredSection<P extends object>(load: () => Promise<Loaded<P>>
           : null;
         setLive(true);
       });
-    }, [near, live, ref]);
+    }, [near, changed, live, ref]);
     useLayoutEffect(() => {
       if (!live || !typed.current) return;
       const fields = ref.current?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED) ?? [];

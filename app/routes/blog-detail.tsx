@@ -142,19 +142,20 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   }
 }
 
-async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: string) {
+/** A refused delete comes back to the address it was posted from (the post's, as read). */
+async function deleteAndLeave(ctx: Route.ActionArgs['context']['service'], id: string, back: string) {
   try {
     await deleteBlog(ctx, id);
   } catch (error) {
     pageRefusal(error, { boundary: ['not_found'] });
     const flash = { type: 'dialog' as const, kind: 'error' as const, title: MESSAGES.deleteErrorTitle, text: MESSAGES.deleteErrorText };
-    return redirect(`/blogs/${id}`, { headers: withFlash(flash) });
+    return redirect(back, { headers: withFlash(flash) });
   }
   return redirect('/allblogs', { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.blogDeleted }) });
 }
 
-/** Where a comment tool returns to: the comment it was about (its place survives a reload). */
-const commentPlace = (blogId: string, form: FormData) => `/blogs/${blogId}#comment-${String(form.get('commentId') ?? '')}`;
+/** Where a comment tool returns to: the comment it was about, on the address it was posted from (its place survives a reload). */
+const commentPlace = (back: string, form: FormData) => `${back}#comment-${String(form.get('commentId') ?? '')}`;
 
 /** A signed-out post: deleting the blog or a comment tool goes to log in; a comment comes back with its text and a way in. */
 async function commentSignedOut({ context, request }: Route.ActionArgs) {
@@ -171,15 +172,16 @@ export const action = defineAction<Route.ActionArgs>()(
   async ({ request, params }, { ctx, input }) => {
     const form = await request.formData();
     const intent = form.get('intent');
+    const back = new URL(request.url).pathname;
     try {
-      if (intent === 'delete') return await deleteAndLeave(ctx, params.id);
-      if (isCommentTool(intent)) return await runCommentTool(ctx, intent, form, commentPlace(params.id, form));
+      if (intent === 'delete') return await deleteAndLeave(ctx, params.id, back);
+      if (isCommentTool(intent)) return await runCommentTool(ctx, intent, form, commentPlace(back, form));
       const parsed = input.safeParse({ commentText: form.get('commentText') ?? '' });
       if (!parsed.success) {
         return data<CommentsActionData>({ intent: 'comment', fieldError: fieldErrors(parsed.error).commentText }, { status: 400 });
       }
       await addComment(ctx, params.id, parsed.data);
-      return redirect(`${new URL(request.url).pathname}#comments`, {
+      return redirect(`${back}#comments`, {
         headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.commentSuccess, duration: FEEDBACK_MS.success }),
       });
     } catch (error) {
@@ -291,7 +293,8 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
           {isOwner ? <DeleteBlog /> : null}
           {signedIn && !isOwner ? <ReportButton targetType="blog" targetId={blog._id} label={`${MESSAGES.report}: ${blog.title}`} /> : null}
         </div>
-        <PostEnd blog={blog} previous={end.previous} next={end.next} more={end.more} follow={follow} signedIn={signedIn} />
+        {/* Only what the end shows: its server copy goes live early when these change (docs/decisions/092). */}
+        <PostEnd blog={{ _id: blog._id, slug: blog.slug, title: blog.title, short_description: blog.short_description, name: blog.name }} previous={end.previous} next={end.next} more={end.more} follow={follow} signedIn={signedIn} />
         <WhileSuspended suspension={suspension}>
           <Comments blogId={blog._id} comments={blog.comments ?? []} isOwner={isOwner} signedIn={signedIn} actionData={actionData} />
         </WhileSuspended>

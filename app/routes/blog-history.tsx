@@ -26,7 +26,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     const history = await listRevisions(context.service, params.id);
     const [a, b] = [search.get('a'), search.get('b')];
     const comparison = a && b && a !== b ? await compareRevisions(context.service, params.id, a, b) : null;
-    return { id: params.id, ...history, comparison };
+    return { ...history, comparison };
   } catch (error) {
     errorPage(error, { hideForbidden: true });
   }
@@ -38,23 +38,24 @@ export const action = defineAction<Route.ActionArgs>()(
     const form = await request.formData();
     const parsed = input.safeParse({ blog: params.id, revision: form.get('revision') });
     if (!parsed.success) return data({ error: MESSAGES.revisionNotFound }, { status: 400 });
+    let restored: { path: string };
     try {
-      await restoreRevision(ctx, parsed.data.blog, parsed.data.revision);
+      restored = await restoreRevision(ctx, parsed.data.blog, parsed.data.revision);
     } catch (error) {
       const refused = pageRefusal(error);
       return data({ error: refused.message }, { status: refused.status });
     }
-    return redirect(`/blogs/${parsed.data.blog}`, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.revisionRestored, duration: FEEDBACK_MS.success }) });
+    return redirect(restored.path, { headers: withFlash({ type: 'toast', kind: 'success', text: MESSAGES.revisionRestored, duration: FEEDBACK_MS.success }) });
   },
 );
 
 export default function BlogHistory({ loaderData, actionData }: Route.ComponentProps) {
-  const { id, title, revisions, comparison } = loaderData;
+  const { title, path, revisions, comparison } = loaderData;
   return (
     <Page title="History">
       <div className="reading-column px-0">
         <p className="mt-2 opacity-85">
-          Every save of <Link to={`/blogs/${id}`} className="link font-semibold">{title}</Link>, newest first. Pick two to compare, or restore one: restoring is a save, so the version you leave stays here too.
+          Every save of <Link to={path} className="link font-semibold">{title}</Link>, newest first. Pick two to compare, or restore one: restoring is a save, so the version you leave stays here too.
         </p>
         {actionData?.error ? <p role="alert" className="alert alert-error mt-4">{actionData.error}</p> : null}
         <Form method="get" className="mt-6" data-testid="revisions">

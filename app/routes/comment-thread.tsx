@@ -44,7 +44,7 @@ export default function CommentThread({ loaderData, params }: Route.ComponentPro
   return (
     <section className="reading-column py-8 sm:py-12" aria-labelledby="thread-heading">
       <p>
-        <Link to={`/blogs/${params.id}#comments`} className="link link-primary text-sm font-semibold">
+        <Link to={`${loaderData.blogPath}#comments`} className="link link-primary text-sm font-semibold">
           ← {MESSAGES.backToPost}
         </Link>
       </p>

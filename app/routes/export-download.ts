@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { openExport } from '~/features/exports/exports.service.server';
 import { AppError } from '~/lib/core/errors';
@@ -7,14 +6,14 @@ import type { Route } from './+types/export-download';
 
 /**
  * The mailed link of an export (docs/decisions/074): its owner, signed in, gets the zip, streamed
- * from disk; signed out, she signs in first and comes back; anyone else, a wrong or an expired
- * link gets the same 404.
+ * from where it is kept (disk or bucket, whichever instance made it: decision 092); signed out,
+ * she signs in first and comes back; anyone else, a wrong or an expired link gets the same 404.
  */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   userOrRedirectToLogin(context, request);
   try {
     const download = await openExport(context.service, context.deps.config, params.id, params.token);
-    return new Response(Readable.toWeb(createReadStream(download.file)) as ReadableStream, {
+    return new Response(Readable.toWeb(download.body) as ReadableStream, {
       headers: {
         'content-type': 'application/zip',
         'content-length': String(download.size),

@@ -125,7 +125,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
               <p className="flex flex-wrap items-center gap-2 text-sm">
                 <span className="badge badge-outline">{item.targetType}</span>
                 <span className="font-semibold">{MESSAGES.moderationReports(item.reports.length)}</span>
-                {item.blogId ? <Link className="link" to={`/blogs/${item.blogId}`}>open</Link> : null}
+                {item.blogPath ? <Link className="link" to={item.blogPath}>open</Link> : null}
                 {item.targetType === 'user' ? <Link className="link" to={`/authors/${item.targetId}`}>open</Link> : null}
               </p>
               <Quoted title={item.title} text={item.text} html={item.html} />
@@ -161,7 +161,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
                 <span className="badge badge-outline">{p.targetType}</span>
                 <span className="font-semibold">{p.ownerName}</span>
                 <span className="opacity-75"><LocalTime iso={p.since} withTime /></span>
-                <Link className="link" to={`/blogs/${p.blogId}`}>open</Link>
+                <Link className="link" to={p.blogPath}>open</Link>
               </p>
               <Quoted title={p.title} text={p.text} html={p.html} />
               <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
@@ -198,7 +198,7 @@ export default function Moderation({ loaderData }: Route.ComponentProps) {
         <ol className="mt-4 flex flex-col gap-3" data-testid="removed">
           {removed.map((r) => (
             <li key={`${r.targetType}:${r.targetId}`} className="rounded-box bg-base-200 p-4">
-              <p className="text-sm"><span className="badge badge-outline">{r.targetType}</span> <Link className="link" to={`/blogs/${r.blogId}`}>open</Link> · {MESSAGES.removedReason(r.reason)}</p>
+              <p className="text-sm"><span className="badge badge-outline">{r.targetType}</span> <Link className="link" to={r.blogPath}>open</Link> · {MESSAGES.removedReason(r.reason)}</p>
               <p className="mt-1 line-clamp-3 whitespace-pre-line">{r.text}</p>
               <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
                 <input type="hidden" name="targetPath" value={pathOf(r.targetType)} />

@@ -77,7 +77,7 @@ export default function ProfileStats({ loaderData: { days, posts, totals, showVi
           {posts.map((post) => (
             <li key={post.id} className="card border border-base-300 bg-base-100 p-4" data-testid="post-stats">
               <h2 className="text-lg font-semibold">
-                <Link to={`/blogs/${post.id}`} className="link link-hover">{post.title}</Link>
+                <Link to={post.path} className="link link-hover">{post.title}</Link>
                 {post.hidden ? <span className="badge badge-ghost ml-2 align-middle">Hidden</span> : null}
               </h2>
               <table className="table table-sm mt-2">

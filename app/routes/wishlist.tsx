@@ -2,7 +2,7 @@ import { Link, redirect } from 'react-router';
 import { Page } from '~/components/page';
 import { ConfirmRemoval, WishlistList, WishlistPager } from '~/features/wishlist/components/wishlist-list';
 import { WISHLIST_PAGE_SIZE, WishlistPageSchema } from '~/features/wishlist/wishlist.schema';
-import { listWishlist, removeFromWishlist } from '~/features/wishlist/wishlist.service.server';
+import { listWishlistPage, removeFromWishlist } from '~/features/wishlist/wishlist.service.server';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
 import { withFlash } from '~/lib/page/flash.server';
 import { MESSAGES } from '~/lib/texts/messages';
@@ -24,7 +24,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   }
   const url = new URL(request.url);
   const page = pageOf(url.searchParams.get('page'));
-  const { items, total } = await listWishlist(context.service, { email: user.email, page, limit: WISHLIST_PAGE_SIZE });
+  const { items, total } = await listWishlistPage(context.service, { email: user.email, page, limit: WISHLIST_PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / WISHLIST_PAGE_SIZE));
   if (page > pages) throw redirect(pages > 1 ? `${url.pathname}?page=${pages}` : url.pathname);
   const removing = items.find((item) => item._id === url.searchParams.get('remove')) ?? null;

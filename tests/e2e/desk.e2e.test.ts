@@ -190,7 +190,8 @@ describe("the writer's desk", () => {
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByTestId('revision').nth(2).getByRole('button', { name: 'Restore' }).click();
-    await page.waitForURL(`${url}/blogs/${id}`);
+    // The post, at the address its restored title gives it.
+    await page.waitForURL(`${url}/blogs/${id}/the-first-version`);
     await page.getByRole('heading', { level: 1, name: 'The first version' }).waitFor();
     const shown = (await fetch(`${url}/api/blogs/${id}`).then((r) => r.json())) as { title: string; long_description: string };
     expect(shown).toMatchObject({ title: 'The first version', long_description: 'The harbour was quiet.' });

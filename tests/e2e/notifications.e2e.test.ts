@@ -94,7 +94,8 @@ describe('notifications, in a browser, with the real SMTP server', () => {
     // The writer's mail, at once, with the one-click unsubscribe.
     const [mail] = await mailsTo(writer.email, 1);
     expect(mail!.subject).toBe('Jonas commented on “Lanterns on the pier”');
-    expect(mail!.text).toContain(`${base}/blogs/${blogId}#comment-`);
+    // The post's readable address (docs/decisions/092), as the app's own list links it.
+    expect(mail!.text).toContain(`${base}/blogs/${blogId}/lanterns-on-the-pier#comment-`);
     expect(mail!.headerLines.find((h) => h.key === 'list-unsubscribe-post')!.line).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     expect(String(mail!.headerLines.find((h) => h.key === 'list-unsubscribe')!.line)).toMatch(/<http:\/\/127\.0\.0\.1:\d+\/mail\/unsubscribe\/[\w.-]+>/);
     expect(smtp.mails.filter((m) => m.to.includes(jonas.email))).toEqual([]);
@@ -110,7 +111,7 @@ describe('notifications, in a browser, with the real SMTP server', () => {
     expect(replied.status, await replied.clone().text()).toBe(200);
     const [replyMail] = await mailsTo(jonas.email, 1);
     expect(replyMail!.subject).toBe('Ann Answer replied to your comment on “Lanterns on the pier”');
-    expect(replyMail!.text).toContain(`${base}/blogs/${blogId}#comment-`);
+    expect(replyMail!.text).toContain(`${base}/blogs/${blogId}/lanterns-on-the-pier#comment-`);
     await expect
       .poll(async () => {
         await reader.page.goto(`${base}/notifications`);

@@ -138,6 +138,41 @@ describe.each(TEST_DIALECTS)('the end of a post on %s', (dialect) => {
     expect(await writer.page.getByTestId('follow-prompt').count()).toBe(0);
   });
 
+  it('agrees with the byline: a reader who follows there, far above the end, is offered no second follow when she reaches it', async () => {
+    const writer = await open();
+    await signUp(writer.context, server.url, { name: 'Bea Byline' });
+    const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of a long evening by the water.`).join('\n\n');
+    const [id] = await seedBlogs(writer.context, server.url, [{ title: 'A long evening', long_description: long }]);
+    const reader = await open({ viewport: VIEWPORTS.phone });
+    await signUp(reader.context, server.url, { name: 'Remy Reader' });
+    const { page } = reader;
+    await page.goto(`${server.url}/blogs/${id}`);
+    await waitForHydration(page);
+    // The end is far below: still the server's copy, its follow prompt included.
+    expect(await page.getByTestId('follow-prompt').count()).toBe(1);
+    expect(await page.locator('[data-live] [data-testid="post-end"]').count()).toBe(0);
+
+    const documents: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents.push(request.url());
+    });
+    await page.getByRole('button', { name: 'Follow Bea Byline' }).first().click();
+    await expect.poll(() => page.getByRole('button', { name: 'Unfollow Bea Byline' }).count()).toBe(1);
+    // Without scrolling, and without loading the page again, the end says the same: no prompt.
+    await expect.poll(() => page.getByTestId('follow-prompt').count()).toBe(0);
+    expect(await page.locator('[data-live] [data-testid="post-end"]').count()).toBe(1);
+    expect(await page.evaluate(() => window.scrollY)).toBeLessThan(300);
+    expect(documents).toEqual([]);
+    await scrollToElement(page.getByTestId('post-end'));
+    expect(await page.getByRole('button', { name: 'Follow Bea Byline', exact: true }).count()).toBe(0);
+    if (dialect === 'sqlite') await screenshot(page, 'post-end-after-byline-follow-phone');
+
+    // Unfollowing from the byline brings the prompt back, the end being live now.
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+    await page.getByRole('button', { name: 'Unfollow Bea Byline' }).click();
+    await expect.poll(() => page.getByTestId('follow-prompt').count()).toBe(1);
+  });
+
   it('looks right at both widths in both themes (screenshots) with no axe violation', async () => {
     const { ids } = await writerWithPosts('Lena Looked');
     for (const [width, viewport] of [['phone', VIEWPORTS.phone], ['desktop', VIEWPORTS.desktop]] as const) {

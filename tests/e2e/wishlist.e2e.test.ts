@@ -89,7 +89,9 @@ describe('adding to the wishlist from the home page', () => {
     expect(await row.getByRole('heading').textContent()).toBe(title);
     expect(await row.getByText(`A short story about ${title.toLowerCase()}.`).isVisible()).toBe(true);
     expect(await row.locator('img').getAttribute('src')).toBe(await seededPhoto(page.context(), server.url, NEWEST));
-    expect(await row.getByRole('link', { name: /Details/ }).getAttribute('href')).toBe(`/blogs/${blogIds[NEWEST]}`);
+    // Details opens the post's readable address (docs/decisions/069).
+    const { slug } = (await (await fetch(`${server.url}/api/blogs/${blogIds[NEWEST]}`)).json()) as { slug: string };
+    expect(await row.getByRole('link', { name: /Details/ }).getAttribute('href')).toBe(`/blogs/${blogIds[NEWEST]}/${slug}`);
 
     await page.goto(server.url);
     await waitForHydration(page);

@@ -1,4 +1,16 @@
+import { createWriteStream, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { fromBuffer, open, type Entry, type ZipFile } from 'yauzl';
+
+/** An export's download (its body streamed from the store) saved to a file of its own, for what reads a zip from disk. */
+export async function savedDownload(download: { body: Readable }): Promise<string> {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'afterglow-download-')), 'export.zip');
+  await pipeline(download.body, createWriteStream(file));
+  return file;
+}
 
 /** Every file of a zip, by its path: what an export test reads back entry by entry. */
 export async function readZip(source: string | Buffer): Promise<Map<string, Buffer>> {

@@ -5,6 +5,7 @@ import { newId } from '~/lib/core/ids.server';
 import { MESSAGES } from '~/lib/texts/messages';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import type { ServiceContext } from '~/lib/core/service-context';
+import { blogPathOf } from './blog-path';
 import { findVisibleBlog } from './blog-visibility.server';
 import { type BlogRow, type CommentJson, type CommentRow, presentComment } from './blogs.presenter';
 import type { CommentInput } from './blogs.schema';
@@ -46,13 +47,13 @@ async function findShownComment(ctx: ServiceContext, id: string) {
 }
 
 /** One comment and the replies under it, for its thread page and the API. */
-export async function listThread(ctx: ServiceContext, id: string): Promise<{ blogId: string; isOwner: boolean; comments: CommentJson[] }> {
+export async function listThread(ctx: ServiceContext, id: string): Promise<{ blogId: string; blogPath: string; isOwner: boolean; comments: CommentJson[] }> {
   const comment = await repo.findCommentWithBlogOwner(ctx.db, id);
   if (!comment) throw commentNotFound();
   const blog = await findVisibleBlog(ctx, comment.blog_id);
   const rows = arrangeThreads(await repo.listThread(ctx.db, comment.root_id, THREAD_SHOWN), ctx.user?.id ?? null, blog.owner_id, id);
   if (rows.length === 0) throw commentNotFound();
-  return { blogId: blog.id, isOwner: ctx.user?.id === blog.owner_id, comments: await present(ctx, rows, blog.owner_id) };
+  return { blogId: blog.id, blogPath: blogPathOf(blog), isOwner: ctx.user?.id === blog.owner_id, comments: await present(ctx, rows, blog.owner_id) };
 }
 
 interface NewComment {

@@ -2,6 +2,7 @@ import { diffWordsWithSpace } from 'diff';
 import { AppError } from '~/lib/core/errors';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
+import { blogPathOf } from './blog-path';
 import { findVisibleBlog } from './blog-visibility.server';
 import { REVISIONS_KEPT } from './blogs.constants';
 import { UpdateBlogSchema } from './blogs.schema';
@@ -44,9 +45,9 @@ async function ownPost(ctx: ServiceContext, blogId: string) {
 }
 
 /** A post's versions, newest first (docs/decisions/070). */
-export async function listRevisions(ctx: ServiceContext, blogId: string): Promise<{ title: string; revisions: RevisionJson[] }> {
+export async function listRevisions(ctx: ServiceContext, blogId: string): Promise<{ title: string; path: string; revisions: RevisionJson[] }> {
   const blog = await ownPost(ctx, blogId);
-  return { title: blog.title, revisions: (await repo.listRevisions(ctx.db, blogId, REVISIONS_KEPT)).map(presentRevision) };
+  return { title: blog.title, path: blogPathOf(blog), revisions: (await repo.listRevisions(ctx.db, blogId, REVISIONS_KEPT)).map(presentRevision) };
 }
 
 async function revision(ctx: ServiceContext, blogId: string, id: string): Promise<RevisionRow> {
@@ -67,11 +68,14 @@ export async function compareRevisions(ctx: ServiceContext, blogId: string, a: s
   return { older: presentRevision(older), newer: presentRevision(newer), fields, photoChanged: older.photo !== newer.photo };
 }
 
-/** The post reads as that version again: a save like any other, so it is itself a new version. */
-export async function restoreRevision(ctx: ServiceContext, blogId: string, id: string): Promise<{ modifiedCount: number }> {
+/**
+ * The post reads as that version again: a save like any other, so it is itself a new version.
+ * Answers where the post now lives: its title, and so its address, may be the restored one's.
+ */
+export async function restoreRevision(ctx: ServiceContext, blogId: string, id: string): Promise<{ modifiedCount: number; path: string }> {
   await ownPost(ctx, blogId);
   const row = await revision(ctx, blogId, id);
-  return updateBlog(ctx, blogId, UpdateBlogSchema.parse({
+  const { modifiedCount } = await updateBlog(ctx, blogId, UpdateBlogSchema.parse({
     title: row.title,
     category: row.category,
     type: row.type,
@@ -82,4 +86,5 @@ export async function restoreRevision(ctx: ServiceContext, blogId: string, id: s
     photo_focus: row.photo_focus ?? 'auto',
     mail: row.mail_teaser ? 'teaser' : 'post',
   }));
+  return { modifiedCount, path: blogPathOf(await ownPost(ctx, blogId)) };
 }

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ExportScope } from '~/db/schema';
 import { exportReadyMail, type Mail } from '~/features/mail/mail.service.server';
@@ -10,7 +11,7 @@ import { defineJob, enqueueJob, type JobDefinition } from '~/kernel/jobs.server'
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
-import { type ServiceContext, userOrThrow401 } from '~/lib/core/service-context';
+import { type ServiceContext, type StoredObject, userOrThrow401 } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
 import { type ArchiveSummary, writeArchive } from './export-archive.server';
 import * as repo from './exports.repo.server';
@@ -18,9 +19,10 @@ import type { ExportView } from './exports.schema';
 
 /**
  * Exports (docs/decisions/074): a writer asks for a zip of everything that is hers, an admin for
- * the whole site. A job makes it into DATA_DIR/exports/, the owner gets a mail with a signed link,
- * and the link works for her alone, signed in, until the export expires; a periodic sweep deletes
- * it then. Deleting the account deletes her exports.
+ * the whole site. A job makes it and keeps it where images are kept (local disk or the S3
+ * bucket, as private files: decision 092), so any instance serves its link; the owner gets a
+ * mail with a signed link, and the link works for her alone, signed in, until the export
+ * expires; a periodic sweep deletes it then. Deleting the account deletes her exports.
  */
 
 /** The settings exports depend on (server/config.server.ts validates them). */
@@ -37,15 +39,29 @@ export interface ExportSettings {
 const HOUR = 3_600_000;
 /** How long an export may take before it counts as failed (the job's attempts end sooner). */
 const PENDING_HOLD_MS = 24 * HOUR;
-/** A file in the exports folder with no row, older than this, is a leftover (a crash, a deletion elsewhere). */
+/** A file of exports with no row, older than this, is a leftover (a crash, a deletion elsewhere). */
 const LEFTOVER_MS = HOUR;
 const EXPORT_ATTEMPTS = 3;
 const LIST_LIMIT = 10;
 
+/** Where a job writes a zip while it makes it, on its own instance's disk. */
 export const exportsDir = (settings: Pick<ExportSettings, 'DATA_DIR'>) => path.join(settings.DATA_DIR, 'exports');
-const fileOf = (settings: Pick<ExportSettings, 'DATA_DIR'>, id: string) => path.join(exportsDir(settings), `${id}.zip`);
+const partialOf = (settings: Pick<ExportSettings, 'DATA_DIR'>, id: string) => path.join(exportsDir(settings), `${id}.zip.partial`);
+
+/** The private files' folder exports are kept in (DATA_DIR/exports on disk, `exports/` in the bucket). */
+const EXPORTS_FOLDER = 'exports';
 
 const sign = (secret: string, id: string, expiresAt: string) => createHmac('sha256', secret).update(`afterglow-export\n${id}\n${expiresAt}`).digest();
+
+/**
+ * The stored zip's key: its id and a secret-keyed tag, so the name cannot be guessed from the id
+ * where the bucket answers anyone who names an object (decision 092).
+ */
+export function exportKey(settings: Pick<ExportSettings, 'SESSION_SECRET'>, id: string): string {
+  const tag = createHmac('sha256', settings.SESSION_SECRET).update(`afterglow-export-file\n${id}`).digest('hex').slice(0, 32);
+  return `${EXPORTS_FOLDER}/${id}.${tag}.zip`;
+}
+const idOfKey = (key: string) => /^[^/]+\/([^./]+)\./.exec(key)?.[1];
 
 /** The download link's path: the export's id and a signature of it with its expiry. */
 export function downloadPath(settings: Pick<ExportSettings, 'SESSION_SECRET'>, row: { id: string; expires_at: string }): string {
@@ -97,7 +113,8 @@ export async function listExports(ctx: ServiceContext, settings: ExportSettings)
 }
 
 export interface ExportDownload {
-  file: string;
+  /** The zip, streamed from wherever it is kept. */
+  body: Readable;
   size: number;
   /** What the browser saves it as. */
   filename: string;
@@ -115,22 +132,26 @@ export async function openExport(ctx: ServiceContext, settings: ExportSettings, 
   const expected = sign(settings.SESSION_SECRET, row.id, new Date(row.expires_at).toISOString());
   const given = Buffer.from(token, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
-  const file = fileOf(settings, row.id);
-  const info = await stat(file).catch(() => null);
-  if (!info) throw refused();
+  const stored = await ctx.images.files.openFile(exportKey(settings, row.id));
+  if (!stored) throw refused();
   const day = row.created_at.slice(0, 10);
-  return { file, size: info.size, filename: `${slugOf(settings.SITE_NAME)}-${row.scope === 'site' ? 'site' : 'export'}-${day}.zip` };
+  return { body: stored.body, size: stored.size, filename: `${slugOf(settings.SITE_NAME)}-${row.scope === 'site' ? 'site' : 'export'}-${day}.zip` };
 }
 
 const slugOf = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'afterglow';
 
-/** Writes a zip to a temporary name beside `file`, then renames it in: a reader never sees half a zip. */
-async function writeWhole(ctx: ServiceContext, settings: ExportSettings, q: { scope: ExportScope; userId: string | null }, file: string): Promise<ArchiveSummary> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const partial = `${file}.partial`;
+/** Writes a zip to `partial`, then hands it to `done`: a reader never sees half a zip. */
+async function writeWhole(
+  ctx: ServiceContext,
+  settings: ExportSettings,
+  q: { scope: ExportScope; userId: string | null },
+  partial: string,
+  done: (partial: string) => Promise<unknown>,
+): Promise<ArchiveSummary> {
+  await mkdir(path.dirname(partial), { recursive: true });
   try {
     const summary = await writeArchive(ctx, { scope: q.scope, userId: q.userId, siteUrl: settings.PUBLIC_URL ?? null, exportedAt: ctx.now() }, partial);
-    await rename(partial, file);
+    await done(partial);
     return summary;
   } catch (error) {
     await unlink(partial).catch(() => {});
@@ -155,15 +176,18 @@ export function exportJob(settings: ExportSettings, send: SendMail): JobDefiniti
     run: async (ctx, { exportId }, job) => {
       let row = await repo.findExport(ctx.db, exportId);
       if (!row || row.status === 'failed') return;
-      const file = fileOf(settings, row.id);
+      const key = exportKey(settings, row.id);
       try {
         if (row.status === 'pending') {
           const started = Date.now();
-          const summary = await writeWhole(ctx, settings, { scope: row.scope, userId: row.scope === 'writer' ? row.user_id : null }, file);
+          // Made on this instance's disk, then kept where every instance finds it.
+          const summary = await writeWhole(ctx, settings, { scope: row.scope, userId: row.scope === 'writer' ? row.user_id : null }, partialOf(settings, row.id), (partial) =>
+            ctx.images.files.putFile(key, partial, 'application/zip'),
+          );
           const finishedAt = ctx.now();
           const expiresAt = new Date(finishedAt.getTime() + settings.EXPORT_KEEP_HOURS * HOUR).toISOString();
           if (!(await repo.markReady(ctx.db, row.id, { size: summary.bytes, finishedAt: finishedAt.toISOString(), expiresAt }))) {
-            await unlink(file).catch(() => {});
+            await ctx.images.files.deleteFile(key);
             return;
           }
           ctx.log.info({ export: row.id, ...summary, ms: Date.now() - started }, 'export made');
@@ -183,30 +207,33 @@ export function exportJob(settings: ExportSettings, send: SendMail): JobDefiniti
   });
 }
 
-async function removeFiles(settings: ExportSettings, ids: string[]): Promise<void> {
-  for (const id of ids) {
-    await unlink(fileOf(settings, id)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
-  }
+async function removeFiles(ctx: ServiceContext, settings: ExportSettings, ids: string[]): Promise<void> {
+  for (const id of ids) await ctx.images.files.deleteFile(exportKey(settings, id));
 }
 
 /**
- * Deletes exports whose time is up, with their files, and files no row names any more (a crash
- * mid-write, or a deletion an instance without the file made). Answers how many exports went.
+ * Deletes exports whose time is up, with their files, and files no row names any more, kept or
+ * half made on this instance (a crash mid-write, or a deletion on another instance). Answers how
+ * many exports went.
  */
 export async function sweepExports(ctx: ServiceContext, settings: ExportSettings): Promise<number> {
   const expired = await repo.deleteExpired(ctx.db, ctx.now().toISOString());
-  await removeFiles(settings, expired);
+  await removeFiles(ctx, settings, expired);
+  const kept: StoredObject[] = [];
+  for await (const file of ctx.images.files.listFiles(EXPORTS_FOLDER)) kept.push(file);
+  // What this instance was making: the same folder when the files are on this disk.
   const dir = exportsDir(settings);
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const idOf = (name: string) => /^([^.]+)\.zip(?:\.partial)?$/.exec(name)?.[1];
-  const known = await repo.existingIds(ctx.db, names.map(idOf).filter((id): id is string => Boolean(id)));
-  for (const name of names) {
-    const id = idOf(name);
-    if (!id || known.has(id)) continue;
-    const info = await stat(path.join(dir, name)).catch(() => null);
-    if (info && ctx.now().getTime() - info.mtime.getTime() > LEFTOVER_MS) await unlink(path.join(dir, name)).catch(() => {});
+  const local = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.partial'));
+  const known = await repo.existingIds(ctx.db, [...kept.map((f) => idOfKey(f.name)), ...local.map((name) => idOfKey(`${EXPORTS_FOLDER}/${name}`))].filter((id): id is string => Boolean(id)));
+  const old = (modified: Date) => ctx.now().getTime() - modified.getTime() > LEFTOVER_MS;
+  for (const file of kept) {
+    const id = idOfKey(file.name);
+    if ((!id || !known.has(id)) && old(file.modified)) await ctx.images.files.deleteFile(file.name);
+  }
+  for (const name of local) {
+    const id = idOfKey(`${EXPORTS_FOLDER}/${name}`);
+    const info = id && known.has(id) ? null : await stat(path.join(dir, name)).catch(() => null);
+    if (info && old(info.mtime)) await unlink(path.join(dir, name)).catch(() => {});
   }
   if (expired.length > 0) ctx.log.info({ expired: expired.length }, 'exports swept');
   return expired.length;
@@ -217,7 +244,7 @@ export function exportSubscriptions(settings: ExportSettings) {
   return [
     // A deleted account's exports, made or on their way, go with it.
     onEvent('account.deleted', 'exports-remove', async (ctx, event) => {
-      await removeFiles(settings, await repo.deleteExportsOf(ctx.db, event.data.userId));
+      await removeFiles(ctx, settings, await repo.deleteExportsOf(ctx.db, event.data.userId));
     }),
   ];
 }
@@ -233,5 +260,6 @@ export async function exportToFile(ctx: ServiceContext, settings: ExportSettings
     if (!user) throw new AppError('not_found', `No account has the email ${q.email}.`);
     userId = user.id;
   }
-  return writeWhole(ctx, settings, { scope: userId ? 'writer' : 'site', userId }, path.resolve(out));
+  const file = path.resolve(out);
+  return writeWhole(ctx, settings, { scope: userId ? 'writer' : 'site', userId }, `${file}.partial`, (partial) => rename(partial, file));
 }

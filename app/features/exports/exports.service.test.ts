@@ -1,15 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AddressObject, simpleParser } from 'mailparser';
 import { parse } from 'yaml';
 import { blogInput } from '#test/blog-inputs';
-import { describeOnDialects } from '#test/dialects';
+import { describeOnDialects, TEST_DIALECTS } from '#test/dialects';
 import { jpegImage, webpImage } from '#test/images';
-import type { TestUser } from '#test/test-app';
-import { readZip, splitFrontMatter } from '#test/zip';
+import { type LocalS3, startLocalS3 } from '#test/s3';
+import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
+import { readZip, savedDownload, splitFrontMatter } from '#test/zip';
 import { addComment, createBlog, likeBlog } from '~/features/blogs/blogs.service.server';
 import { replyToComment } from '~/features/blogs/comments.service.server';
 import { followWriter } from '~/features/follows/follows.service.server';
@@ -17,7 +19,7 @@ import { setAdminByOperator } from '~/features/moderation/moderation.service.ser
 import { addToWishlist } from '~/features/wishlist/wishlist.service.server';
 import { AppError } from '~/lib/core/errors';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { exportsDir, listExports, openExport, requestExport, sweepExports } from './exports.service.server';
+import { exportKey, exportsDir, listExports, openExport, requestExport, sweepExports } from './exports.service.server';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -106,6 +108,13 @@ describeOnDialects('exports on %s', (t) => {
   // The export's expiry is counted from when it is made: the runner's clock is now's, not the far future runJobs() uses by default.
   const runJobsNow = () => t.runJobs(new Date());
 
+  /** Whether the export's zip is kept (in DATA_DIR/exports here, through the image store's private files). */
+  const kept = async (id: string) => {
+    const file = await ctx(null).images.files.openFile(exportKey(settings(), id));
+    file?.body.destroy();
+    return file !== null;
+  };
+
   const made = async (user: TestUser, scope: 'writer' | 'site') => {
     const asked = await requestExport(ctx(user), settings(), scope);
     expect(asked.status).toBe('pending');
@@ -115,7 +124,7 @@ describeOnDialects('exports on %s', (t) => {
     const [, , id, token] = view.downloadUrl!.split('/');
     const download = await openExport(ctx(user), settings(), id!, token!);
     expect(download.size).toBe(view.sizeBytes);
-    return { view, token: token!, files: await readZip(download.file) };
+    return { view, token: token!, files: await readZip(await savedDownload(download)) };
   };
 
   it("a writer's export holds her posts byte for byte, her images by hash, her comments with their threads and her own records", async () => {
@@ -236,19 +245,18 @@ describeOnDialects('exports on %s', (t) => {
   it('the sweep deletes an export once its time is up, and files no export names after an hour', async () => {
     const { view } = await made(reader, 'writer');
     const dir = exportsDir(settings());
-    const file = path.join(dir, `${view.id}.zip`);
     const leftover = path.join(dir, `${randomUUID()}.zip.partial`);
     await writeFile(leftover, 'half a zip');
     const at = (iso: string, ms: number) => ({ ...ctx(null), now: () => new Date(Date.parse(iso) + ms) });
 
     // Before its time: it stays, and so does a leftover younger than an hour.
     expect(await sweepExports(ctx(null), settings())).toBe(0);
-    expect(existsSync(file) && existsSync(leftover)).toBe(true);
+    expect((await kept(view.id)) && existsSync(leftover)).toBe(true);
     await sweepExports(at(view.expiresAt!, -1000), settings());
-    expect(existsSync(file)).toBe(true);
+    expect(await kept(view.id)).toBe(true);
     // Past its time (the exports the tests above made go with it).
     expect(await sweepExports(at(view.expiresAt!, 1000), settings())).toBeGreaterThanOrEqual(1);
-    expect(existsSync(file)).toBe(false);
+    expect(await kept(view.id)).toBe(false);
     expect((await listExports(ctx(reader), settings())).some((e) => e.id === view.id)).toBe(false);
     // The leftover went too: the clock is days past its last change.
     expect(existsSync(leftover)).toBe(false);
@@ -258,12 +266,80 @@ describeOnDialects('exports on %s', (t) => {
     const leaver = await t.createUser({ name: 'Leaving Soon' });
     await createBlog(ctx(leaver), blogInput({ title: 'Last words' }));
     const { view } = await made(leaver, 'writer');
-    const file = path.join(exportsDir(settings()), `${view.id}.zip`);
-    expect(existsSync(file)).toBe(true);
+    expect(await kept(view.id)).toBe(true);
     const gone = await t.request('/api/auth/delete-user', { method: 'POST', json: { password: leaver.password }, headers: { cookie: leaver.cookie } });
     expect(gone.status).toBe(200);
     await runJobsNow();
-    expect(existsSync(file)).toBe(false);
+    expect(await kept(view.id)).toBe(false);
     expect(await t.deps.database.db.selectFrom('exports').select('id').where('user_id', '=', leaver.user.id).execute()).toEqual([]);
+  });
+});
+
+/**
+ * Several instances, one bucket (decision 092): the zip is kept in the S3-compatible store the
+ * images use, so the link works on an instance other than the one that made it. On PostgreSQL
+ * two instances share the database and the bucket, each with a disk of its own; on SQLite (one
+ * instance by nature) the maker's own disk is emptied before the download.
+ */
+describe.each(TEST_DIALECTS)('exports kept in an S3-compatible bucket on %s', (dialect) => {
+  let s3: LocalS3;
+  let maker: TestApp;
+  let other: TestApp;
+  const apps: TestApp[] = [];
+  const secret = { SESSION_SECRET: 'an export secret both instances share, 32+ characters' };
+
+  beforeAll(async () => {
+    s3 = await startLocalS3('afterglow-exports');
+    maker = await createTestApp(dialect, { ...s3.env, ...secret });
+    apps.push(maker);
+    other = dialect === 'postgres' ? await createTestApp(dialect, { ...s3.env, ...secret, DATABASE_URL: maker.scratch.env.DATABASE_URL! }) : maker;
+    if (other !== maker) apps.push(other);
+  });
+  afterAll(async () => {
+    for (const app of apps.reverse()) await app.close();
+    await s3?.close();
+  });
+
+  const keys = async (app: TestApp) => {
+    const names: string[] = [];
+    for await (const file of app.context(null).images.files.listFiles('exports')) names.push(file.name);
+    return names;
+  };
+
+  it('is streamed from the bucket by any instance while it lasts, and swept from it after', async () => {
+    const writer = await maker.createUser({ name: 'Bo Bucket' });
+    const photo = await maker.context(null).images.put(`${randomUUID()}-1600.webp`, await webpImage(), 'image/webp');
+    const { insertedId } = await createBlog(maker.context(writer.user), blogInput({ title: 'Kept in the bucket', photo }));
+    const asked = await requestExport(maker.context(writer.user), maker.deps.config, 'writer');
+    await maker.runJobs(new Date());
+    const view = (await listExports(maker.context(writer.user), maker.deps.config)).find((e) => e.id === asked.id)!;
+    expect(view.status).toBe('ready');
+
+    // In the bucket under a name the id alone does not give; nothing left on the maker's disk.
+    const key = exportKey(maker.deps.config, view.id);
+    expect(key).toMatch(new RegExp(`^exports/${view.id}\\.[0-9a-f]{32}\\.zip$`));
+    expect(await keys(maker)).toEqual([key]);
+    expect(existsSync(exportsDir(maker.deps.config)) ? await readdir(exportsDir(maker.deps.config)) : []).toEqual([]);
+    if (other === maker) rmSync(exportsDir(maker.deps.config), { recursive: true, force: true });
+
+    const [, , id, token] = view.downloadUrl!.split('/');
+    const download = await openExport(other.context(writer.user), other.deps.config, id!, token!);
+    expect(download.size).toBe(view.sizeBytes);
+    const files = await readZip(await savedDownload(download));
+    expect(splitFrontMatter(files.get(`posts/${insertedId}.md`)!.toString()).body).toBe(blogInput().long_description);
+    expect([...files.keys()].filter((name) => name.startsWith('images/'))).toHaveLength(1);
+
+    // A leftover no export names goes after an hour; the export itself when its time is up.
+    const stray = path.join(mkdtempSync(path.join(tmpdir(), 'afterglow-stray-')), 'stray.zip');
+    await writeFile(stray, 'half a zip');
+    await other.context(null).images.files.putFile(`exports/${randomUUID()}.zip.partial`, stray, 'application/zip');
+    const at = (ms: number) => ({ ...other.context(null), now: () => new Date(Date.now() + ms) });
+    await sweepExports(at(0), other.deps.config);
+    expect(await keys(other)).toHaveLength(2);
+    await sweepExports(at(2 * 3_600_000), other.deps.config);
+    expect(await keys(other)).toEqual([key]);
+    expect(await sweepExports({ ...other.context(null), now: () => new Date(Date.parse(view.expiresAt!) + 1000) }, other.deps.config)).toBe(1);
+    expect(await keys(maker)).toEqual([]);
+    await expect(openExport(maker.context(writer.user), maker.deps.config, id!, token!)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -1,8 +1,10 @@
+import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { lazy } from '~/lib/page/lazy';
-import type { ImageStore, StoredObject } from '~/lib/core/service-context';
+import type { FileStore, ImageStore, StoredObject } from '~/lib/core/service-context';
 
 const s3Sdk = lazy(() => import('@aws-sdk/client-s3'));
 
@@ -52,8 +54,64 @@ export function isOwnImage(url: string, bases: readonly string[]): boolean {
 /** The photo when it is ours, else null: what leaves the site (mails, feeds, sharing tags) embeds. */
 export const ownPhoto = (photo: string | null | undefined, bases: readonly string[]): string | null => (photo && isOwnImage(photo, bases) ? photo : null);
 
+/** A private file's key: one folder and one name of our making, nothing that climbs out or hides. */
+const FILE_KEY = /^[a-z][a-z0-9-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function checkedKey(key: string): string {
+  if (!FILE_KEY.test(key) || key.includes('..')) throw new Error(`not a private file key: ${key}`);
+  return key;
+}
+
+const ignoreGone = (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'ENOENT') throw error;
+};
+
+/** Private files on local disk, under DATA_DIR (never under uploads/, which is served). */
+export class LocalFileStore implements FileStore {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    return path.join(this.root, checkedKey(key));
+  }
+
+  async putFile(key: string, file: string): Promise<number> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(file, target);
+    return (await stat(target)).size;
+  }
+
+  async openFile(key: string): Promise<{ size: number; body: Readable } | null> {
+    const file = this.pathOf(key);
+    const info = await stat(file).catch(() => null);
+    return info?.isFile() ? { size: info.size, body: createReadStream(file) } : null;
+  }
+
+  async deleteFile(key: string): Promise<void> {
+    await unlink(this.pathOf(key)).catch(ignoreGone);
+  }
+
+  async *listFiles(folder: string): AsyncIterable<StoredObject> {
+    const dir = path.join(this.root, folder);
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return; // nothing written yet
+    }
+    for (const name of names) {
+      const info = await stat(path.join(dir, name)).catch(() => null);
+      if (info?.isFile()) yield { name: `${folder}/${name}`, modified: info.mtime, size: info.size };
+    }
+  }
+}
+
 export class LocalImageStore implements ImageStore {
-  constructor(private readonly dir: string) {}
+  readonly files: FileStore;
+
+  constructor(private readonly dir: string, filesRoot = path.dirname(dir)) {
+    this.files = new LocalFileStore(filesRoot);
+  }
 
   async put(name: string, body: Buffer): Promise<string> {
     await mkdir(this.dir, { recursive: true });
@@ -71,9 +129,7 @@ export class LocalImageStore implements ImageStore {
   }
 
   async delete(name: string): Promise<void> {
-    await unlink(path.join(this.dir, name)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    await unlink(path.join(this.dir, name)).catch(ignoreGone);
   }
 
   /** Our images and the temporary files a crash may have left (`.{name}.tmp`). */
@@ -102,22 +158,82 @@ export class LocalImageStore implements ImageStore {
   }
 }
 
+const s3ClientConfig = (config: ImageStoreConfig & { S3_ENDPOINT: string }) => ({
+  endpoint: config.S3_ENDPOINT,
+  region: config.S3_REGION,
+  // Path-style addressing works with every S3-compatible server, not only AWS.
+  forcePathStyle: true,
+  credentials:
+    config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY } : undefined,
+});
+
+/**
+ * Private files in the images' bucket, under their folder's prefix: written with no public
+ * caching, read back only through the site (the image sweep lists stored image names only).
+ */
+class S3FileStore implements FileStore {
+  constructor(
+    private readonly client: () => Promise<S3Client>,
+    private readonly bucket: string,
+  ) {}
+
+  /** One PUT streamed from the file, its length known (S3 takes up to 5 GiB so). */
+  async putFile(key: string, file: string, contentType: string): Promise<number> {
+    const { PutObjectCommand } = await s3Sdk();
+    const { size } = await stat(file);
+    await (await this.client()).send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: checkedKey(key), Body: createReadStream(file), ContentLength: size, ContentType: contentType, CacheControl: 'private, no-store' }),
+    );
+    await unlink(file);
+    return size;
+  }
+
+  async openFile(key: string): Promise<{ size: number; body: Readable } | null> {
+    const { GetObjectCommand, NoSuchKey } = await s3Sdk();
+    try {
+      const object = await (await this.client()).send(new GetObjectCommand({ Bucket: this.bucket, Key: checkedKey(key) }));
+      // In Node the body is a readable stream of the response.
+      return object.Body ? { size: object.ContentLength ?? 0, body: object.Body as Readable } : null;
+    } catch (error) {
+      if (error instanceof NoSuchKey) return null;
+      throw error;
+    }
+  }
+
+  async deleteFile(key: string): Promise<void> {
+    const { DeleteObjectCommand } = await s3Sdk();
+    await (await this.client()).send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkedKey(key) }));
+  }
+
+  async *listFiles(folder: string): AsyncIterable<StoredObject> {
+    const { ListObjectsV2Command } = await s3Sdk();
+    const client = await this.client();
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${folder}/`, ContinuationToken }));
+      for (const object of page.Contents ?? []) {
+        if (object.Key) yield { name: object.Key, modified: object.LastModified ?? new Date(0), size: object.Size ?? 0 };
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+  }
+}
+
 export class S3ImageStore implements ImageStore {
   private readonly client: () => Promise<S3Client>;
   private readonly publicBase: string;
+  readonly files: FileStore;
 
   constructor(private readonly config: Required<Pick<ImageStoreConfig, 'S3_ENDPOINT' | 'S3_BUCKET'>> & ImageStoreConfig) {
-    this.client = lazy(async () => new (await s3Sdk()).S3Client({
-      endpoint: config.S3_ENDPOINT,
-      region: config.S3_REGION,
-      // Path-style addressing works with every S3-compatible server, not only AWS.
-      forcePathStyle: true,
-      credentials:
-        config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-          ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
-          : undefined,
-    }));
+    this.client = lazy(async () => new (await s3Sdk()).S3Client(s3ClientConfig(config)));
     this.publicBase = s3PublicBase(config);
+    // A stream is sent as it is, its length known: by default the SDK would frame it with a
+    // trailing checksum (aws-chunked), which not every S3-compatible server reads as framing
+    // (s3rver stores it in the object). Images, sent whole, keep the default.
+    this.files = new S3FileStore(
+      lazy(async () => new (await s3Sdk()).S3Client({ ...s3ClientConfig(config), requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' })),
+      config.S3_BUCKET,
+    );
   }
 
   async put(name: string, body: Buffer, contentType: string): Promise<string> {
@@ -174,7 +290,7 @@ export function imageStoreFor(config: ImageStoreConfig): ImageStore {
     store =
       config.S3_ENDPOINT && config.S3_BUCKET
         ? new S3ImageStore({ ...config, S3_ENDPOINT: config.S3_ENDPOINT, S3_BUCKET: config.S3_BUCKET })
-        : new LocalImageStore(uploadsDir(config));
+        : new LocalImageStore(uploadsDir(config), config.DATA_DIR);
     stores.set(config, store);
   }
   return store;

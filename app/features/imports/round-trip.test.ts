@@ -5,7 +5,7 @@ import { blogInput } from '#test/blog-inputs';
 import { TEST_DIALECTS, useTestApp } from '#test/dialects';
 import { jpegImage, webpImage } from '#test/images';
 import type { TestUser } from '#test/test-app';
-import { readZip, splitFrontMatter } from '#test/zip';
+import { readZip, savedDownload, splitFrontMatter } from '#test/zip';
 import { addComment, createBlog } from '~/features/blogs/blogs.service.server';
 import { replyToComment } from '~/features/blogs/comments.service.server';
 import { listExports, openExport, requestExport } from '~/features/exports/exports.service.server';
@@ -58,7 +58,7 @@ describe.each(TEST_DIALECTS)('a site exported and imported again on %s', (dialec
     const view = (await listExports(from.context(admin.user), from.deps.config)).find((e) => e.id === asked.id)!;
     expect(view.status).toBe('ready');
     const [, , id, token] = view.downloadUrl!.split('/');
-    const download = await openExport(from.context(admin.user), from.deps.config, id!, token!);
+    const download = { file: await savedDownload(await openExport(from.context(admin.user), from.deps.config, id!, token!)) };
 
     const entries = await openArchive(download.file);
     const bundle = await readBundle(entries);
@@ -114,7 +114,7 @@ describe.each(TEST_DIALECTS)('a site exported and imported again on %s', (dialec
     await to.runJobs(new Date());
     const onwardView = (await listExports(to.context(importer.user), to.deps.config)).find((e) => e.id === onward.id)!;
     const [, , onwardId, onwardToken] = onwardView.downloadUrl!.split('/');
-    const files = await readZip((await openExport(to.context(importer.user), to.deps.config, onwardId!, onwardToken!)).file);
+    const files = await readZip(await savedDownload(await openExport(to.context(importer.user), to.deps.config, onwardId!, onwardToken!)));
     const front = parse(splitFrontMatter(files.get(`posts/${copyOfFirst.id}.md`)!.toString()).front) as { aliases?: string[] };
     expect(front.aliases).toEqual([`/blogs/${posts[0]}`]);
   });

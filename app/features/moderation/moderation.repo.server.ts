@@ -65,12 +65,21 @@ export async function findLogTargets(db: Db, ids: { user: string[]; blog: string
   const none = Promise.resolve([]);
   const [users, blogs, comments] = await Promise.all([
     ids.user.length ? db.selectFrom('user').select(['user.id', shownName('user.id').as('name')]).where('user.id', 'in', ids.user).execute() : none,
-    ids.blog.length ? db.selectFrom('blogs').select(['id', 'title as name']).where('id', 'in', ids.blog).execute() : none,
+    ids.blog.length ? db.selectFrom('blogs').select(['id', 'title as name', 'slug']).where('id', 'in', ids.blog).execute() : none,
     ids.comment.length
-      ? db.selectFrom('comments').innerJoin('blogs', 'blogs.id', 'comments.blog_id').select(['comments.id', 'blogs.title as name', 'blogs.id as blog_id']).where('comments.id', 'in', ids.comment).execute()
+      ? db.selectFrom('comments').innerJoin('blogs', 'blogs.id', 'comments.blog_id').select(['comments.id', 'blogs.title as name', 'blogs.id as blog_id', 'blogs.slug as blog_slug']).where('comments.id', 'in', ids.comment).execute()
       : none,
   ]);
-  return { users: users as { id: string; name: string | null }[], blogs: blogs as { id: string; name: string }[], comments: comments as { id: string; name: string; blog_id: string }[] };
+  return {
+    users: users as { id: string; name: string | null }[],
+    blogs: blogs as { id: string; name: string; slug: string }[],
+    comments: comments as { id: string; name: string; blog_id: string; blog_slug: string }[],
+  };
+}
+
+/** The readable part of each named blog's address (docs/decisions/069), for the screen's links. */
+export async function findBlogSlugs(db: Db, ids: string[]): Promise<{ id: string; slug: string }[]> {
+  return ids.length ? db.selectFrom('blogs').select(['id', 'slug']).where('id', 'in', ids).execute() : [];
 }
 
 export async function countLog(db: Db): Promise<number> {

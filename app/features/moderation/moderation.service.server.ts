@@ -1,4 +1,5 @@
 import type { ReportTargetType, Role } from '~/db/schema';
+import { blogPathOf } from '~/features/blogs/blog-path';
 import { keptFor } from '~/lib/render/caches.server';
 import { emit } from '~/kernel/events.server';
 import { assertCanWrite, type Suspension, suspensionOf } from '~/kernel/standing.server';
@@ -327,6 +328,8 @@ export interface QueueItemJson {
   targetId: string;
   /** The blog to open (the blog itself, or the one a comment is on). */
   blogId: string | null;
+  /** Its address as it reads now (docs/decisions/069). */
+  blogPath: string | null;
   ownerId: string;
   /** What the target showed when first reported among the open reports. */
   title: string | null;
@@ -349,6 +352,7 @@ export async function listModerationQueue(ctx: ServiceContext): Promise<QueueIte
         targetType: row.target_type,
         targetId: row.target_id,
         blogId: snapshot.blogId ?? null,
+        blogPath: null,
         ownerId: snapshot.ownerId,
         title: snapshot.title ?? null,
         text: snapshot.text,
@@ -363,7 +367,20 @@ export async function listModerationQueue(ctx: ServiceContext): Promise<QueueIte
     const reporterName = row.remote_actor_uri ? MESSAGES.reportedFrom(new URL(row.remote_actor_uri).host) : row.reporter_name || MESSAGES.defaultDisplayName;
     group.reports.push({ id: row.id, reporterName, reason: row.reason, details: row.details, at: row.created_at });
   }
-  return [...groups.values()];
+  const items = [...groups.values()];
+  const paths = await blogPaths(ctx, items.map((item) => item.blogId));
+  return items.map((item) => ({ ...item, blogPath: item.blogId ? (paths.get(item.blogId) ?? null) : null }));
+}
+
+/**
+ * Each named blog's address as it reads now, made by the one helper every link to a post uses
+ * (docs/decisions/069): a snapshot keeps the id, the title may have changed since. A blog gone
+ * since keeps its bare address (its page answers 404).
+ */
+export async function blogPaths(ctx: ServiceContext, ids: readonly (string | null)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  const found = new Map((await repo.findBlogSlugs(ctx.db, wanted)).map((row) => [row.id, blogPathOf(row)]));
+  return new Map(wanted.map((id) => [id, found.get(id) ?? blogPathOf({ id })]));
 }
 
 export async function dismissReport(ctx: ServiceContext, reportId: string, input: ModerationReasonInput): Promise<{ modifiedCount: number }> {
@@ -451,6 +468,8 @@ export interface RemovedJson {
   targetType: ModeratedContent;
   targetId: string;
   blogId: string;
+  /** Its address as it reads now (docs/decisions/069). */
+  blogPath: string;
   text: string;
   reason: string;
   at: string;
@@ -469,16 +488,19 @@ async function readable(ctx: ServiceContext, entries: AuditEntryJson[]): Promise
   const idsOf = (type: string) => [...new Set(entries.filter((e) => e.targetType === type).map((e) => e.targetId))];
   const found = await repo.findLogTargets(ctx.db, { user: idsOf('user'), blog: idsOf('blog'), comment: idsOf('comment') });
   const users = new Map(found.users.map((u) => [u.id, u.name || MESSAGES.defaultDisplayName]));
-  const blogs = new Map(found.blogs.map((b) => [b.id, b.name]));
+  const blogs = new Map(found.blogs.map((b) => [b.id, b]));
   const comments = new Map(found.comments.map((c) => [c.id, c]));
   return entries.map((entry) => {
     const until = entry.action.startsWith('suspend_until ') ? entry.action.slice('suspend_until '.length) : null;
     const id = entry.targetId;
     if (entry.targetType === 'user') return { ...entry, until, targetName: users.get(id) ?? null, targetPath: users.has(id) ? `/authors/${id}` : null };
-    if (entry.targetType === 'blog') return { ...entry, until, targetName: blogs.get(id) ?? null, targetPath: blogs.has(id) ? `/blogs/${id}` : null };
+    if (entry.targetType === 'blog') {
+      const blog = blogs.get(id);
+      return { ...entry, until, targetName: blog?.name ?? null, targetPath: blog ? blogPathOf(blog) : null };
+    }
     if (entry.targetType === 'remote_account' || entry.targetType === 'instance') return { ...entry, until, targetName: id, targetPath: '/moderation/fediverse' };
     const comment = entry.targetType === 'comment' ? comments.get(id) : undefined;
-    return { ...entry, until, targetName: comment?.name ?? null, targetPath: comment ? `/blogs/${comment.blog_id}#comments` : null };
+    return { ...entry, until, targetName: comment?.name ?? null, targetPath: comment ? `${blogPathOf({ id: comment.blog_id, slug: comment.blog_slug })}#comments` : null };
   });
 }
 
@@ -495,7 +517,8 @@ export interface ModerationOverview {
 export async function getModerationOverview(ctx: ServiceContext): Promise<ModerationOverview> {
   const { role } = await requireRole(ctx, 'moderator');
   const [queue, removedRows] = await Promise.all([listModerationQueue(ctx), repo.listRemoved(ctx.db, REMOVED_SHOWN)]);
-  const removed = removedRows.map((r) => ({ targetType: r.type, targetId: r.id, blogId: r.blog_id, text: r.text, reason: r.removed_reason ?? '', at: r.removed_at }));
+  const paths = await blogPaths(ctx, removedRows.map((r) => r.blog_id));
+  const removed = removedRows.map((r) => ({ targetType: r.type, targetId: r.id, blogId: r.blog_id, blogPath: paths.get(r.blog_id)!, text: r.text, reason: r.removed_reason ?? '', at: r.removed_at }));
   if (role !== 'admin') return { role, queue, removed, staff: null, log: null };
   const [staff, { entries }] = await Promise.all([listStaff(ctx), listAuditLog(ctx, { page: 1, limit: 50 })]);
   return { role, queue, removed, staff, log: await readable(ctx, entries) };

@@ -3,7 +3,7 @@ import { holdEnd, type Suspension } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
 import { MESSAGES } from '~/lib/texts/messages';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { announceReleased, audit, getWriterStanding, moderatedContent, requireOutranks, requireRole } from './moderation.service.server';
+import { announceReleased, audit, blogPaths, getWriterStanding, moderatedContent, requireOutranks, requireRole } from './moderation.service.server';
 import * as repo from './moderation.repo.server';
 import type { ModeratedContent, ModerationReasonInput } from './moderation.schema';
 
@@ -86,6 +86,8 @@ export interface PendingJson {
   targetType: ModeratedContent;
   targetId: string;
   blogId: string;
+  /** Its address as it reads now (docs/decisions/069). */
+  blogPath: string;
   ownerId: string;
   ownerName: string;
   title: string | null;
@@ -111,11 +113,13 @@ export async function countAccountsWaiting(ctx: Pick<ServiceContext, 'db'>): Pro
 export async function listPendingAndHeld(ctx: ServiceContext): Promise<{ pending: PendingJson[]; held: HeldAccountJson[] }> {
   await requireRole(ctx, 'moderator');
   const [pending, held] = await Promise.all([repo.listPending(ctx.db, PENDING_SHOWN), repo.listHeldAccounts(ctx.db, PENDING_SHOWN)]);
+  const paths = await blogPaths(ctx, pending.map((p) => p.blog_id));
   return {
     pending: pending.map((p) => ({
       targetType: p.type,
       targetId: p.id,
       blogId: p.blog_id,
+      blogPath: paths.get(p.blog_id)!,
       ownerId: p.owner_id,
       ownerName: p.owner_name || MESSAGES.defaultDisplayName,
       title: p.type === 'blog' ? p.title : null,

@@ -1,4 +1,5 @@
 import type { NotificationKind } from '~/db/schema';
+import { blogPathOf } from '~/features/blogs/blog-path';
 import { MESSAGES } from '~/lib/texts/messages';
 import type { NotificationView } from './notifications.schema';
 
@@ -16,6 +17,7 @@ export interface NotificationFacts {
   updated_at: string;
   read_at: string | null;
   blog_title: string | null;
+  blog_slug: string | null;
   blog_owner_id: string | null;
   blog_availability: string | null;
   blog_removed_at: string | null;
@@ -62,7 +64,7 @@ export function actorsPhrase(name: string | null, count: number): string {
 export function presentNotification(row: NotificationFacts, recipientId: string): NotificationView {
   const visible = row.blog_id !== null && row.blog_title !== null && (row.blog_owner_id === recipientId || (row.blog_availability === 'Public' && row.blog_removed_at === null));
   const title = visible ? quoted(row.blog_title!) : 'a blog';
-  const blogHref = visible ? `/blogs/${encodeURIComponent(row.blog_id!)}` : '/notifications';
+  const blogHref = visible ? blogPathOf({ id: row.blog_id!, slug: row.blog_slug }) : '/notifications';
   const who = actorsPhrase(row.actor_name, Number(row.actor_count));
   const commentHref = visible && row.comment_id ? `${blogHref}#comment-${encodeURIComponent(row.comment_id)}` : blogHref;
   let text: string;

@@ -65,6 +65,7 @@ function selectNotifications(db: Db) {
       'n.updated_at',
       'n.read_at',
       'b.title as blog_title',
+      'b.slug as blog_slug',
       'b.owner_id as blog_owner_id',
       'b.availability as blog_availability',
       'b.removed_at as blog_removed_at',

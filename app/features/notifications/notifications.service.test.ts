@@ -51,7 +51,8 @@ describeOnDialects('notifications on %s', (t) => {
     const { items } = await listNotifications(ctx(writer), page);
     const comment = items.find((n) => n.kind === 'comment')!;
     expect(comment).toMatchObject({ text: 'Jonas commented on “Evening light”', read: false, actorName: 'Jonas', actorCount: 1 });
-    expect(comment.href).toMatch(new RegExp(`^/blogs/${blogId}#comment-`));
+    // The post's readable address (docs/decisions/069), as every link to it.
+    expect(comment.href).toMatch(new RegExp(`^/blogs/${blogId}/evening-light#comment-`));
     expect(await countUnreadNotifications(ctx(writer))).toBe(1);
     expect(await noticeMails(writer.user.email)).toEqual([{ kind: 'notice', ref: `${writer.user.id}:comment`, status: 'queued' }]);
     expect((await listNotifications(ctx(readers[0]!), page)).items).toEqual([]);
@@ -72,7 +73,7 @@ describeOnDialects('notifications on %s', (t) => {
 
     const reply = (await listNotifications(ctx(readers[1]!), page)).items.find((n) => n.kind === 'reply')!;
     expect(reply.text).toBe('Bo replied to your comment on “Harbour”');
-    expect(reply.href).toBe(`/blogs/${blogId}#comment-${replyId}`);
+    expect(reply.href).toBe(`/blogs/${blogId}/harbour#comment-${replyId}`);
     expect((await noticeMails(readers[1]!.user.email)).map((m) => m.ref)).toEqual([`${readers[1]!.user.id}:reply`]);
     const comments = (await listNotifications(ctx(writer), page)).items.find((n) => n.kind === 'comment' && n.text.endsWith('“Harbour”'))!;
     // The latest to be handled is named; the runner may handle one event's jobs before another's.
@@ -99,7 +100,7 @@ describeOnDialects('notifications on %s', (t) => {
     const likes = (await listNotifications(ctx(writer), page)).items.filter((n) => n.kind === 'like_post');
     expect(likes).toHaveLength(1);
     // The latest to be handled is named; the runner may handle one event's jobs before another's.
-    expect(likes[0]).toMatchObject({ actorCount: 4, href: `/blogs/${blogId}` });
+    expect(likes[0]).toMatchObject({ actorCount: 4, href: `/blogs/${blogId}/dunes` });
     expect(likes[0]!.text).toMatch(/^(Jonas|Ann|Bo|Cy) and 3 others liked “Dunes”$/);
     // Likes come daily unless chosen otherwise: no mail at once.
     expect((await noticeMails(writer.user.email)).filter((m) => m.ref.endsWith(':like_post'))).toEqual([]);
@@ -171,7 +172,7 @@ describeOnDialects('notifications on %s', (t) => {
     await hideContent(ctx(admin), 'blog', blogId, { reason: 'Off topic' });
     await t.runJobs();
     const moderation = (await listNotifications(ctx(me), page)).items.find((n) => n.kind === 'moderation')!;
-    expect(moderation).toMatchObject({ text: 'A moderator hid your blog “Storm”: Off topic', actorName: null, href: `/blogs/${blogId}` });
+    expect(moderation).toMatchObject({ text: 'A moderator hid your blog “Storm”: Off topic', actorName: null, href: `/blogs/${blogId}/storm` });
   });
 
   it('old notifications go after the kept time; recent ones stay', async () => {

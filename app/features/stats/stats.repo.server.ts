@@ -7,7 +7,7 @@ type Db = Kysely<Database>;
 export function writerBlogs(db: Db, ownerId: string) {
   return db
     .selectFrom('blogs')
-    .select(['id', 'title', 'availability', 'created_at', 'views', 'likes', 'comments_count'])
+    .select(['id', 'title', 'slug', 'availability', 'created_at', 'views', 'likes', 'comments_count'])
     .where('owner_id', '=', ownerId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

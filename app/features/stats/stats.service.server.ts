@@ -1,3 +1,4 @@
+import { blogPathOf } from '~/features/blogs/blog-path';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import * as repo from './stats.repo.server';
 
@@ -10,6 +11,8 @@ const DAY_MS = 86_400_000;
 export interface PostStats {
   id: string;
   title: string;
+  /** The post's address as it reads now (docs/decisions/069). */
+  path: string;
   hidden: boolean;
   createdAt: string;
   views: number;
@@ -56,6 +59,7 @@ export async function writerStats(ctx: ServiceContext): Promise<WriterStats> {
   const posts = blogs.map((b) => ({
     id: b.id,
     title: b.title,
+    path: blogPathOf(b),
     hidden: b.availability !== 'Public',
     createdAt: b.created_at,
     views: Number(b.views),

@@ -1,3 +1,4 @@
+import { blogPathOf } from '~/features/blogs/blog-path';
 import { photoPosition } from '~/features/images/photo-focus';
 import type { WishlistListRow } from './wishlist.repo.server';
 
@@ -30,3 +31,8 @@ export function presentWishlistItem(row: WishlistListRow): WishlistItemJson {
   };
   return row.like_count === null ? { ...base, createdAt: row.created_at } : { ...base, likeCount: row.like_count };
 }
+
+/** An item as the wishlist page shows it: the spec's fields and the blog's address as it reads now (docs/decisions/069). */
+export type WishlistPageItem = WishlistItemJson & { blogPath: string };
+
+export const presentWishlistPageItem = (row: WishlistListRow): WishlistPageItem => ({ ...presentWishlistItem(row), blogPath: blogPathOf({ id: row.blog_id, slug: row.blog_slug }) });

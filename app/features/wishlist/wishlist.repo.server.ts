@@ -5,7 +5,7 @@ import { blogShownToAll } from '~/db/shared-sql.server';
 export type WishlistRow = Selectable<WishlistTable>;
 
 /** A listed item with its blog's photo and focus, which apply while the item's copy is still that photo (decision 040). */
-export type WishlistListRow = WishlistRow & Pick<Selectable<BlogsTable>, 'photo_focus' | 'photo_focus_x' | 'photo_focus_y'> & { blog_photo: string | null };
+export type WishlistListRow = WishlistRow & Pick<Selectable<BlogsTable>, 'photo_focus' | 'photo_focus_x' | 'photo_focus_y'> & { blog_photo: string | null; blog_slug: string | null };
 type Db = Kysely<Database>;
 
 /** Inserts unless the user already has this blog (unique key): false means a duplicate, race-free. */
@@ -46,7 +46,7 @@ function visibleItems(db: Db, userId: string) {
 export async function listVisibleWishlistItems(db: Db, userId: string, offset: number, limit: number): Promise<WishlistListRow[]> {
   return visibleItems(db, userId)
     .selectAll('wishlist')
-    .select(['blogs.photo as blog_photo', 'blogs.photo_focus', 'blogs.photo_focus_x', 'blogs.photo_focus_y'])
+    .select(['blogs.photo as blog_photo', 'blogs.slug as blog_slug', 'blogs.photo_focus', 'blogs.photo_focus_x', 'blogs.photo_focus_y'])
     .orderBy('wishlist.created_at', 'desc')
     .orderBy('wishlist.id', 'desc')
     .offset(offset)

@@ -5,7 +5,7 @@ import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
 import { MESSAGES } from '~/lib/texts/messages';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
-import { presentWishlistItem, type WishlistItemJson } from './wishlist.presenter';
+import { presentWishlistItem, presentWishlistPageItem, type WishlistItemJson, type WishlistPageItem } from './wishlist.presenter';
 import {
   countVisibleWishlistItems,
   deleteWishlistItem,
@@ -42,18 +42,26 @@ export async function addToWishlist(ctx: ServiceContext, input: AddWishlistInput
   return { insertedId: id };
 }
 
-/** One page of a wishlist, newest first; only its owner may read it. */
-export async function listWishlist(
-  ctx: ServiceContext,
-  input: { email: string } & WishlistPageInput,
-): Promise<{ items: WishlistItemJson[]; total: number }> {
+async function wishlistPage(ctx: ServiceContext, input: { email: string } & WishlistPageInput) {
   const user = userOrThrow401(ctx);
   if (!sameEmail(input.email, user.email)) throw new AppError('forbidden', MESSAGES.forbidden);
   const [rows, total] = await Promise.all([
     listVisibleWishlistItems(ctx.db, user.id, (input.page - 1) * input.limit, input.limit),
     countVisibleWishlistItems(ctx.db, user.id),
   ]);
+  return { rows, total };
+}
+
+/** One page of a wishlist, newest first, in the spec's fields (the API); only its owner may read it. */
+export async function listWishlist(ctx: ServiceContext, input: { email: string } & WishlistPageInput): Promise<{ items: WishlistItemJson[]; total: number }> {
+  const { rows, total } = await wishlistPage(ctx, input);
   return { items: rows.map(presentWishlistItem), total };
+}
+
+/** The same for the wishlist page, each item with its blog's address as it reads now (its Details link). */
+export async function listWishlistPage(ctx: ServiceContext, input: { email: string } & WishlistPageInput): Promise<{ items: WishlistPageItem[]; total: number }> {
+  const { rows, total } = await wishlistPage(ctx, input);
+  return { items: rows.map(presentWishlistPageItem), total };
 }
 
 /** The ids of the blogs in the caller's wishlist, for the "already added" check; none when signed out. */

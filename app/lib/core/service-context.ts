@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, DialectName } from '~/db/schema';
@@ -33,6 +34,23 @@ export interface ImageStore {
   list(): AsyncIterable<StoredObject>;
   /** The stored bytes of `name` (a name the pipeline generated), or null when there is none (an export, decision 074). */
   read(name: string): Promise<Buffer | null>;
+  /**
+   * Private files beside the images, under a `folder/name` key of our own making, never where
+   * images are served (exports, decision 092): on disk in DATA_DIR/folder, or in the bucket
+   * under `folder/`, so every instance reads what any of them wrote.
+   */
+  files: FileStore;
+}
+
+export interface FileStore {
+  /** Takes a finished local file in under `key` (moved on disk, streamed to the bucket) and answers its size. */
+  putFile(key: string, file: string, contentType: string): Promise<number>;
+  /** The stored file as a stream, with its size; null when there is none. */
+  openFile(key: string): Promise<{ size: number; body: Readable } | null>;
+  /** Removes `key`; removing what is already gone is not an error. */
+  deleteFile(key: string): Promise<void>;
+  /** The files under `folder/` (their names are keys), with their last change. */
+  listFiles(folder: string): AsyncIterable<StoredObject>;
 }
 
 /**

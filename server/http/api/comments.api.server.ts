@@ -10,6 +10,7 @@ const id = z.string().describe('A blog, comment or wishlist id (UUID)');
 const ReplyPostedResponse = z.strictObject({ success: z.boolean(), insertedId: id.optional().describe('The new reply'), pending: Pending });
 const ThreadResponse = z.strictObject({
   blogId: id,
+  blogPath: z.string().describe("The blog's page as it reads now, `/blogs/{blogId}/{slug}`"),
   isOwner: z.boolean().describe('Whether the caller wrote the blog (may pin and hide)'),
   comments: z.array(CommentResponse).describe('The comment first, then every reply under it the caller may see, each right after what it answers'),
 });

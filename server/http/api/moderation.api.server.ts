@@ -38,6 +38,7 @@ const QueueItemResponse = z.strictObject({
   targetType: z.enum(REPORT_TARGET_TYPES),
   targetId: text,
   blogId: text.nullable(),
+  blogPath: text.nullable().describe("That blog's page as it reads now, `/blogs/{blogId}/{slug}`"),
   ownerId: text,
   title: text.nullable(),
   text: text.describe('What the target showed when it was first reported'),
@@ -50,7 +51,7 @@ const SuspendedResponse = z.strictObject({ until: text.nullable().describe('null
 const GrantedResponse = z.strictObject({ userId: text, modifiedCount: z.number().int() });
 const PendingResponse = z.strictObject({
   pending: z.array(
-    z.strictObject({ targetType: z.enum(['blog', 'comment']), targetId: text, blogId: text, ownerId: text, ownerName: text, title: text.nullable(), text, since: text }),
+    z.strictObject({ targetType: z.enum(['blog', 'comment']), targetId: text, blogId: text, blogPath: text.describe("That blog's page as it reads now"), ownerId: text, ownerName: text, title: text.nullable(), text, since: text }),
   ).describe('Blogs and comments of held accounts with more than SPAM_HOLD_MAX_LINKS links, the longest waiting first'),
   held: z.array(z.strictObject({ userId: text, name: text, heldUntil: text, blogs: z.number().int() })).describe('Accounts on the spam hold with blogs held'),
 });

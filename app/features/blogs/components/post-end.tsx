@@ -18,7 +18,7 @@ export interface PostEndPost {
 }
 
 export interface PostEndProps {
-  blog: { _id: string; title: string; short_description: string; name: string };
+  blog: { _id: string; slug?: string | null; title: string; short_description: string; name: string };
   previous: PostEndPost | null;
   next: PostEndPost | null;
   more: PostEndPost[];

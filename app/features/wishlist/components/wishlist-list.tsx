@@ -5,7 +5,7 @@ import { useFeedback } from '~/components/feedback';
 import { DialogBox } from '~/components/dialog-box';
 import { FEEDBACK_MS } from '~/lib/page/feedback';
 import { MESSAGES } from '~/lib/texts/messages';
-import type { WishlistItemJson } from '../wishlist.presenter';
+import type { WishlistItemJson, WishlistPageItem } from '../wishlist.presenter';
 
 /** The confirmation (docs/product.md#messages), for the modal (JS) and for the page shown without JS. */
 export const DELETE_CONFIRM = {
@@ -119,7 +119,7 @@ export function ConfirmRemoval({ item, page }: { item: WishlistItemJson; page: n
 }
 
 /** The wishlist rows (docs/product.md#wishlist): photo, title, description, a details link and a remove button. */
-export function WishlistList({ items, page }: { items: WishlistItemJson[]; page: number }) {
+export function WishlistList({ items, page }: { items: WishlistPageItem[]; page: number }) {
   return (
     <ul className="mt-6 divide-y divide-base-300 rounded-box bg-base-200 ring-1 ring-base-300" data-testid="wishlist-items">
       {items.map((item) => (
@@ -136,7 +136,7 @@ export function WishlistList({ items, page }: { items: WishlistItemJson[]; page:
               <span className="badge badge-outline badge-sm mt-2">{item.category}</span>
             </div>
             <div className="flex flex-wrap items-center gap-2">
-              <Link to={`/blogs/${item.blogId}`} className="btn btn-primary btn-sm" aria-label={`Details: ${item.title}`}>Details</Link>
+              <Link to={item.blogPath} className="btn btn-primary btn-sm" aria-label={`Details: ${item.title}`}>Details</Link>
               <RemoveButton item={item} page={page} />
             </div>
           </div>
