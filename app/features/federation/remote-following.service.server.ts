@@ -50,6 +50,8 @@ function federationOn(ctx: ServiceContext) {
 export async function followRemoteAccount(ctx: ServiceContext, input: FollowRemoteInput): Promise<{ follow: RemoteFollowJson; created: boolean }> {
   const user = await assertCanWrite(ctx);
   federationOn(ctx);
+  // Counted before anything is asked of another server: the page form and the API share it.
+  await ctx.limit(RATE_LIMITS.remoteFollow);
   const origin = new URL(federationOf(ctx)!.settings.origin);
   const typed = input.account.trim();
   const host = (/^@?[^@\s/]+@([^@\s/]+)$/.exec(typed)?.[1] ?? (URL.canParse(typed) ? new URL(typed).host : '')).toLowerCase();
