@@ -52,8 +52,22 @@ export async function followRemoteAccount(ctx: ServiceContext, input: FollowRemo
   federationOn(ctx);
   // Counted before anything is asked of another server: the page form and the API share it.
   await ctx.limit(RATE_LIMITS.remoteFollow);
+  return requestFollow(ctx, user.id, input.account.trim());
+}
+
+/**
+ * A follow brought back by an import of our own export (docs/decisions/089): asked again by the
+ * account's address (its handle may have changed since), from the importing writer's actor, by
+ * the same rules as a follow typed on /following. Refusals are AppErrors the report shows.
+ */
+export async function followImportedAccount(ctx: ServiceContext, userId: string, account: { actorUri: string }): Promise<'requested' | 'existing'> {
+  federationOn(ctx);
+  const { created } = await requestFollow(ctx, userId, account.actorUri);
+  return created ? 'requested' : 'existing';
+}
+
+async function requestFollow(ctx: ServiceContext, userId: string, typed: string): Promise<{ follow: RemoteFollowJson; created: boolean }> {
   const origin = new URL(federationOf(ctx)!.settings.origin);
-  const typed = input.account.trim();
   const host = (/^@?[^@\s/]+@([^@\s/]+)$/.exec(typed)?.[1] ?? (URL.canParse(typed) ? new URL(typed).host : '')).toLowerCase();
   if (host === origin.host) throw new AppError('bad_request', REMOTE_FOLLOWING_TEXTS.ownSite);
   // A blocked server is not even asked.
@@ -64,13 +78,13 @@ export async function followRemoteAccount(ctx: ServiceContext, input: FollowRemo
   if (await isRemoteBlocked(ctx, account.uri)) throw new AppError('forbidden', REMOTE_FOLLOWING_TEXTS.blocked);
   const now = ctx.now().toISOString();
   const actor = await federationRepo.upsertRemoteActor(ctx.db, { id: newId(), uri: account.uri, handle: account.handle, name: account.name, avatar_url: account.avatarUrl, profile_url: account.profileUrl, now });
-  const existing = await repo.findFollow(ctx.db, user.id, { remoteActorId: actor.id });
+  const existing = await repo.findFollow(ctx.db, userId, { remoteActorId: actor.id });
   if (existing) return { follow: followJson(existing), created: false };
   const id = newId();
-  const followUri = followUriOf(ctx, user.id, id)!;
-  const created = await repo.insertFollow(ctx.db, { id, follower_id: user.id, remote_actor_id: actor.id, inbox: account.inbox, shared_inbox: account.sharedInbox, follow_uri: followUri, state: 'pending', created_at: now, accepted_at: null });
-  const row = (await repo.findFollow(ctx.db, user.id, { remoteActorId: actor.id }))!;
-  if (created) await sendFollow(ctx, user.id, followUri, { actorUri: account.uri, inbox: account.inbox, sharedInbox: account.sharedInbox });
+  const followUri = followUriOf(ctx, userId, id)!;
+  const created = await repo.insertFollow(ctx.db, { id, follower_id: userId, remote_actor_id: actor.id, inbox: account.inbox, shared_inbox: account.sharedInbox, follow_uri: followUri, state: 'pending', created_at: now, accepted_at: null });
+  const row = (await repo.findFollow(ctx.db, userId, { remoteActorId: actor.id }))!;
+  if (created) await sendFollow(ctx, userId, followUri, { actorUri: account.uri, inbox: account.inbox, sharedInbox: account.sharedInbox });
   return { follow: followJson(row), created };
 }
 

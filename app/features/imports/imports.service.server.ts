@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import { BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, type BlogCategory, type BlogType } from '~/features/blogs/blogs.constants';
 import { discardImage, fetchImportedImage, imageFocus, storeImportedImage } from '~/features/images/images.service.server';
+import { federates } from '~/features/federation/handles.service.server';
+import { followImportedAccount } from '~/features/federation/remote-following.service.server';
 import { importSubscriber } from '~/features/newsletter/newsletter.service.server';
 import { adoptImportedTags } from '~/features/tags/tags.service.server';
 import { newId } from '~/lib/core/ids.server';
+import { isAppError } from '~/lib/core/errors';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost } from './import-model';
+import { REMOTE_FOLLOWING_TEXTS } from '~/lib/texts/remote-following';
+import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost, type ImportRemoteFollow } from './import-model';
 import type { ImportOptions } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { firstSentence } from './markdown-images';
@@ -26,6 +30,8 @@ export interface ImportReport {
   comments: { imported: number; skipped: number };
   images: { stored: number; reused: number; missing: number };
   subscribers: { pending: number; confirmed: number; existing: number; skipped: number };
+  /** Accounts on other servers followed again from the importing writer (our own export, docs/decisions/089); those not followed are in `skipped`. */
+  remoteFollows?: { requested: number; existing: number; skipped: number };
   legacyPaths: number;
   /** A site import's authors: whose posts went to which account, a new one or one already here (docs/decisions/083). */
   authors?: AuthorOutcome[];
@@ -69,7 +75,7 @@ export function defaultCategoryMapping(bundle: ImportBundle): Record<string, Blo
 }
 
 /** How many items the bundle has to write (the progress bar's whole). */
-export const bundleSize = (bundle: ImportBundle) => bundle.posts.length + bundle.subscribers.length;
+export const bundleSize = (bundle: ImportBundle) => bundle.posts.length + bundle.subscribers.length + (bundle.remoteFollows?.length ?? 0);
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const validDate = (value: string | null) => (value && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : null);
@@ -391,7 +397,8 @@ export async function writeBundle(
     done += 1;
     await hooks.progress?.(done, total);
   }
-  for (; done < total; ) {
+  const followsStart = bundle.posts.length + bundle.subscribers.length;
+  for (; done < followsStart; ) {
     if (overdue()) return { report, done, finished: false };
     const subscriber = bundle.subscribers[done - bundle.posts.length]!;
     const email = subscriber.email.trim().toLowerCase();
@@ -409,7 +416,33 @@ export async function writeBundle(
     done += 1;
     await hooks.progress?.(done, total);
   }
+  const follows = bundle.remoteFollows ?? [];
+  if (follows.length > 0) report.remoteFollows ??= { requested: 0, existing: 0, skipped: 0 };
+  for (; done < total; ) {
+    if (overdue()) return { report, done, finished: false };
+    await refollow(ctx, ownerId, follows[done - followsStart]!, report);
+    done += 1;
+    await hooks.progress?.(done, total);
+  }
   return { report, done, finished: true };
+}
+
+/** A followed account of the export asked again from the writer's actor; with federation off, or refused, it is listed in the report. */
+async function refollow(ctx: ServiceContext, ownerId: string, follow: ImportRemoteFollow, report: ImportReport): Promise<void> {
+  const counts = report.remoteFollows!;
+  const item = `followed account ${follow.handle ? `${follow.handle.slice(0, 200)} (${follow.actorUri})` : follow.actorUri}`;
+  if (!federates(ctx)) {
+    counts.skipped += 1;
+    report.skipped.push({ item, reason: REMOTE_FOLLOWING_TEXTS.importedWhileOff });
+    return;
+  }
+  try {
+    counts[await followImportedAccount(ctx, ownerId, { actorUri: follow.actorUri })] += 1;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    counts.skipped += 1;
+    report.skipped.push({ item, reason: error.message });
+  }
 }
 
 /** Where an imported post's old path now is (`/blogs/<id>`), or null; tried with and without its trailing slash. */
