@@ -98,6 +98,22 @@ export async function unfollowRemoteAccount(ctx: ServiceContext, followId: strin
   return { deletedCount };
 }
 
+/**
+ * A moderator blocked an account or a whole server (docs/decisions/089): every reader's follow of
+ * it ends as an unfollow would (an Undo goes there, so its server stops sending), and its posts
+ * leave /following. Lifting the block brings none of it back. Answers how many follows ended.
+ */
+export async function endFollowsOfBlocked(ctx: ServiceContext, block: { kind: 'account' | 'instance'; target: string }): Promise<number> {
+  let ended = 0;
+  for (const row of await repo.followsMatching(ctx.db, block)) {
+    if ((await repo.deleteFollow(ctx.db, row.follower_id, row.id)) === 0) continue;
+    ended += 1;
+    await sendUnfollow(ctx, row.follower_id, row.follow_uri, { actorUri: row.actor_uri, inbox: row.inbox, sharedInbox: row.shared_inbox });
+  }
+  await repo.deletePostsMatching(ctx.db, block);
+  return ended;
+}
+
 /** The accounts elsewhere the signed-in reader follows, newest first; none while federation is off. */
 export async function listRemoteFollowing(ctx: ServiceContext): Promise<RemoteFollowJson[]> {
   const user = userOrThrow401(ctx);
