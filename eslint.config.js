@@ -50,7 +50,7 @@ const SERVICE_READS = {
   wishlist: ['blogs'], // a wished blog as its page shows it
   mail: ['images', 'notifications', 'blogs'], // a mailed post's photo and its body as the site renders it; what a notification mail says and who gets a digest (docs/decisions/062)
   newsletter: ['follows', 'mail'], // the writer an unsubscribe link names, and the follow it ends at once (RFC 8058: before the next post's mail); the signed mail links
-  imports: ['images', 'moderation', 'newsletter', 'tags'], // imported images go through the pipeline; a site import is for admins and approves the accounts it makes; imported subscribers get the confirmation mail; an imported post's tags (docs/decisions/072, 083)
+  imports: ['federation', 'images', 'moderation', 'newsletter', 'tags'], // a writer's follows of accounts elsewhere are asked again (docs/decisions/089); imported images go through the pipeline; a site import is for admins and approves the accounts it makes; imported subscribers get the confirmation mail; an imported post's tags (docs/decisions/072, 083)
   exports: ['blogs', 'imports', 'mail', 'moderation', 'tags'], // ghost.json's html is the site's own render; a post's old addresses; the ready mail's text; a site export is for admins; each post's tags (docs/decisions/074)
   federation: ['blogs', 'moderation'], // a post goes out with its body as the site renders it; a reply from elsewhere becomes a comment by the blogs' own rules; blocking asks moderation for the caller's role (docs/decisions/068)
 };

@@ -51,6 +51,7 @@ await withDeps('import failed: ', async ({ importArchive }, deps) => {
   console.log(`imported from ${r.source}: ${r.posts.imported} posts (${r.posts.unchanged} already here, ${r.posts.skipped} skipped), ` +
     `${r.comments.imported} comments, ${r.images.stored} images stored (${r.images.reused} reused, ${r.images.missing} missing), ` +
     `${r.legacyPaths} old paths, subscribers: ${r.subscribers.pending} pending, ${r.subscribers.confirmed} confirmed, ${r.subscribers.existing} already here, ${r.subscribers.skipped} left out`);
+  if (r.remoteFollows) console.log(`accounts on other servers: ${r.remoteFollows.requested} followed again, ${r.remoteFollows.existing} already followed, ${r.remoteFollows.skipped} left out`);
   console.log('categories:', Object.entries(r.categoryMapping).map(([from, to]) => `${from || '(posts without a category)'} → ${to}`).join(', ') || 'none');
   for (const a of r.authors ?? []) {
     console.log(`author ${a.name}: ${a.posts} posts ${a.outcome === 'skipped' ? 'left out' : `to ${a.outcome === 'new' ? 'the new account' : 'the account'} ${a.account} ${a.outcome === 'new' ? '(mailed a link to set a password)' : ''}`}`.trimEnd());

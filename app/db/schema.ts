@@ -542,10 +542,10 @@ export interface ImportAuthorsTable {
 /** A run's posts and subscribers as its scan read them, written part by part (docs/decisions/091). */
 export interface ImportStagingTable {
   run_id: string;
-  /** The item's place in the bundle: posts first, then subscribers (what `done_items` counts). */
+  /** The item's place in the bundle: posts first, then subscribers, then followed accounts (what `done_items` counts). */
   position: number;
-  kind: 'post' | 'subscriber';
-  /** JSON: the reader's ImportPost or ImportSubscriber. */
+  kind: 'post' | 'subscriber' | 'follow';
+  /** JSON: the reader's ImportPost, ImportSubscriber or ImportRemoteFollow. */
   body: string;
 }
 

@@ -41,7 +41,7 @@ const BACK = '/following';
 const toast = (kind: 'success' | 'error', text: string) => ({ headers: withFlash({ type: 'toast', kind, text }) });
 
 export const action = defineAction<Route.ActionArgs>()(
-  { auth: 'user', limits: [RATE_LIMITS.comment], input: { follow: FollowRemoteSchema, unfollow: UnfollowRemoteSchema, reply: ReplyRemoteSchema } },
+  { auth: 'user', limits: [RATE_LIMITS.comment, RATE_LIMITS.remoteFollow], input: { follow: FollowRemoteSchema, unfollow: UnfollowRemoteSchema, reply: ReplyRemoteSchema } },
   async ({ request }, { ctx, input }) => {
     const form = Object.fromEntries(await request.formData());
     try {

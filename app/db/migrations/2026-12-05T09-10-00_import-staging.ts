@@ -11,7 +11,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('import_staging')
     .addColumn('run_id', 'text', (c) => c.notNull().references('import_runs.id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('post', 'subscriber')`))
+    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('post', 'subscriber', 'follow')`))
     .addColumn('body', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('import_staging_pk', ['run_id', 'position'])
     .execute();

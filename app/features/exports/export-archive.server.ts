@@ -17,7 +17,7 @@ import { tagsOfBlogs } from '~/features/tags/tags.service.server';
  *
  *   manifest.json, posts/<id>.md (YAML front matter, then the body byte for byte),
  *   images/<sha256>.<ext>, comments.json, authors.json; a writer's profile.json, likes.json,
- *   wishlist.json and follows.json; the site's ghost.json.
+ *   wishlist.json, follows.json and remote-follows.json (accounts on other servers); the site's ghost.json.
  *
  * It is streamed to a file: posts and comments are read a page at a time, and an image is held
  * only until the zip has written it (a lazily opened entry tells when the zip caught up).
@@ -120,6 +120,7 @@ export async function writeArchive(ctx: ServiceContext, request: ArchiveRequest,
       await addJson('likes.json', await repo.likesOf(ctx.db, request.userId));
       await addJson('wishlist.json', await repo.wishlistOf(ctx.db, request.userId));
       await addJson('follows.json', await repo.followsOf(ctx.db, request.userId));
+      await addJson('remote-follows.json', await repo.remoteFollowsOf(ctx.db, request.userId));
     }
 
     addStream('comments.json', () => commentsJson(ctx, request.scope === 'writer' ? request.userId : null, (n) => (summary.comments += n)));

@@ -129,6 +129,18 @@ export function wishlistOf(db: Db, userId: string) {
   return db.selectFrom('wishlist').select(['id', 'blog_id', 'title', 'category', 'description', 'created_at']).where('user_id', '=', userId).orderBy('created_at').execute();
 }
 
+/** The accounts on other servers the writer follows from here (docs/decisions/081, 089): enough to ask again elsewhere. */
+export function remoteFollowsOf(db: Db, userId: string) {
+  return db
+    .selectFrom('remote_follows as f')
+    .innerJoin('remote_actors as a', 'a.id', 'f.remote_actor_id')
+    .select(['a.handle', 'a.uri as actor_uri', 'f.created_at as since'])
+    .where('f.follower_id', '=', userId)
+    .orderBy('f.created_at')
+    .orderBy('f.id')
+    .execute();
+}
+
 export function followsOf(db: Db, userId: string) {
   return db
     .selectFrom('follows')

@@ -133,7 +133,7 @@ describeOnDialects('exports on %s', (t) => {
     const coverPath = `images/${sha(cover.bytes)}.webp`;
     const inlinePath = `images/${sha(inline.bytes)}.webp`;
     expect(names).toEqual(
-      ['authors.json', 'comments.json', 'follows.json', coverPath, inlinePath, 'likes.json', 'manifest.json', `posts/${ids.first}.md`, `posts/${ids.hidden}.md`, 'profile.json', 'wishlist.json'].sort(),
+      ['authors.json', 'comments.json', 'follows.json', coverPath, inlinePath, 'likes.json', 'manifest.json', `posts/${ids.first}.md`, `posts/${ids.hidden}.md`, 'profile.json', 'remote-follows.json', 'wishlist.json'].sort(),
     );
     expect(JSON.parse(files.get('manifest.json')!.toString())).toMatchObject({ format: 'afterglow-export', version: 1, scope: 'writer', site: null });
 
@@ -174,6 +174,7 @@ describeOnDialects('exports on %s', (t) => {
     expect(JSON.parse(files.get('likes.json')!.toString())).toEqual([expect.objectContaining({ blog_id: ids.readers, title: 'A reader writes too' })]);
     expect(JSON.parse(files.get('wishlist.json')!.toString())).toEqual([expect.objectContaining({ blog_id: ids.readers })]);
     expect(JSON.parse(files.get('follows.json')!.toString())).toEqual([expect.objectContaining({ writer_id: reader.user.id, writer_name: 'Rafi Reader' })]);
+    expect(JSON.parse(files.get('remote-follows.json')!.toString())).toEqual([]);
 
     // The link went to her by mail.
     const outbox = path.join(t.deps.config.DATA_DIR, 'outbox');

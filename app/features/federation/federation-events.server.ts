@@ -2,6 +2,7 @@ import { onEvent } from '~/kernel/events.server';
 import { definePeriodic } from '~/kernel/schedule.server';
 import { deliverActorUpdated, deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
 import { assignMissingHandles, moveHandleToName } from './federation.service.server';
+import { endFollowsOfBlocked } from './remote-following.service.server';
 import { pruneRemotePosts } from './remote-posts.service.server';
 
 /**
@@ -23,6 +24,11 @@ export const FEDERATION_SUBSCRIPTIONS = [
     if (site && (await moveHandleToName(ctx, event.data.userId, site.settings.siteName))) await deliverActorUpdated(ctx, event.data.userId, event.at);
   }),
   onEvent('account.suspended', 'federation', async (ctx, event) => deliverSuspended(ctx, event.data.userId, event.at)),
+  // A block (blockRemote drops the blocked side's followers of our writers at once) also ends our readers' follows of it (docs/decisions/089).
+  onEvent('moderation.decided', 'federation', async (ctx, event) => {
+    const { action, targetType, targetId } = event.data;
+    if (action === 'block' && (targetType === 'remote_account' || targetType === 'instance')) await endFollowsOfBlocked(ctx, { kind: targetType === 'instance' ? 'instance' : 'account', target: targetId });
+  }),
 ];
 
 const MINUTE = 60_000;

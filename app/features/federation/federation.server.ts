@@ -304,13 +304,21 @@ async function actorOf(fctx: Context<ServiceContext>, settings: FederationSettin
   });
 }
 
+/**
+ * A new RSA pair is 2048 bits, as Mastodon's are, not Fedify's 4096: every delivery signs its
+ * request with it, and a 4096-bit signature costs about five times the CPU (docs/decisions/089).
+ * Pairs made before stay as they are: a key peers have cached is not changed under them.
+ */
+const generateRsaKeyPair = () =>
+  crypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign', 'verify']);
+
 /** The actor's RSA and Ed25519 key pairs, made once and kept in the database. */
 async function keyPairsOf(ctx: ServiceContext, owner: string): Promise<CryptoKeyPair[]> {
   let rows = await keysRepo.findKeys(ctx.db, owner);
   if (rows.length < 2) {
     for (const [algorithm, name] of [['rsa', 'RSASSA-PKCS1-v1_5'], ['ed25519', 'Ed25519']] as const) {
       if (rows.some((r) => r.algorithm === algorithm)) continue;
-      const pair = await generateCryptoKeyPair(name);
+      const pair = name === 'Ed25519' ? await generateCryptoKeyPair(name) : await generateRsaKeyPair();
       await keysRepo.insertKey(ctx.db, {
         owner,
         algorithm,

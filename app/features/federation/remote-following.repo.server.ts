@@ -64,6 +64,30 @@ export async function findFollowedActor(db: Db, actorUri: string): Promise<strin
   return row?.id;
 }
 
+type Block = { kind: 'account' | 'instance'; target: string };
+
+/** The remote accounts a block covers: that account, or every account of that server (as deleteFollowersMatching matches them). */
+const actorsMatching = (db: Db, block: Block) => {
+  const query = db.selectFrom('remote_actors').select('id');
+  return block.kind === 'account' ? query.where('uri', '=', block.target) : query.where((eb) => eb.or([eb('uri', 'like', `http://${block.target}/%`), eb('uri', 'like', `https://${block.target}/%`)]));
+};
+
+/** Every reader's follow of an account a block covers, with what its Undo needs. */
+export async function followsMatching(db: Db, block: Block) {
+  return db
+    .selectFrom('remote_follows as f')
+    .innerJoin('remote_actors as a', 'a.id', 'f.remote_actor_id')
+    .select(['f.id', 'f.follower_id', 'f.follow_uri', 'f.inbox', 'f.shared_inbox', 'a.uri as actor_uri'])
+    .where('f.remote_actor_id', 'in', actorsMatching(db, block))
+    .orderBy('f.id')
+    .execute();
+}
+
+/** Forgets the posts (and the readers' replies to them) of the accounts a block covers. */
+export async function deletePostsMatching(db: Db, block: Block): Promise<number> {
+  return Number((await db.deleteFrom('remote_posts').where('remote_actor_id', 'in', actorsMatching(db, block)).executeTakeFirst()).numDeletedRows ?? 0);
+}
+
 // ---- their posts ----
 
 export async function insertPost(db: Db, row: Database['remote_posts']): Promise<void> {

@@ -50,8 +50,24 @@ function federationOn(ctx: ServiceContext) {
 export async function followRemoteAccount(ctx: ServiceContext, input: FollowRemoteInput): Promise<{ follow: RemoteFollowJson; created: boolean }> {
   const user = await assertCanWrite(ctx);
   federationOn(ctx);
+  // Counted before anything is asked of another server: the page form and the API share it.
+  await ctx.limit(RATE_LIMITS.remoteFollow);
+  return requestFollow(ctx, user.id, input.account.trim());
+}
+
+/**
+ * A follow brought back by an import of our own export (docs/decisions/089): asked again by the
+ * account's address (its handle may have changed since), from the importing writer's actor, by
+ * the same rules as a follow typed on /following. Refusals are AppErrors the report shows.
+ */
+export async function followImportedAccount(ctx: ServiceContext, userId: string, account: { actorUri: string }): Promise<'requested' | 'existing'> {
+  federationOn(ctx);
+  const { created } = await requestFollow(ctx, userId, account.actorUri);
+  return created ? 'requested' : 'existing';
+}
+
+async function requestFollow(ctx: ServiceContext, userId: string, typed: string): Promise<{ follow: RemoteFollowJson; created: boolean }> {
   const origin = new URL(federationOf(ctx)!.settings.origin);
-  const typed = input.account.trim();
   const host = (/^@?[^@\s/]+@([^@\s/]+)$/.exec(typed)?.[1] ?? (URL.canParse(typed) ? new URL(typed).host : '')).toLowerCase();
   if (host === origin.host) throw new AppError('bad_request', REMOTE_FOLLOWING_TEXTS.ownSite);
   // A blocked server is not even asked.
@@ -62,13 +78,13 @@ export async function followRemoteAccount(ctx: ServiceContext, input: FollowRemo
   if (await isRemoteBlocked(ctx, account.uri)) throw new AppError('forbidden', REMOTE_FOLLOWING_TEXTS.blocked);
   const now = ctx.now().toISOString();
   const actor = await federationRepo.upsertRemoteActor(ctx.db, { id: newId(), uri: account.uri, handle: account.handle, name: account.name, avatar_url: account.avatarUrl, profile_url: account.profileUrl, now });
-  const existing = await repo.findFollow(ctx.db, user.id, { remoteActorId: actor.id });
+  const existing = await repo.findFollow(ctx.db, userId, { remoteActorId: actor.id });
   if (existing) return { follow: followJson(existing), created: false };
   const id = newId();
-  const followUri = followUriOf(ctx, user.id, id)!;
-  const created = await repo.insertFollow(ctx.db, { id, follower_id: user.id, remote_actor_id: actor.id, inbox: account.inbox, shared_inbox: account.sharedInbox, follow_uri: followUri, state: 'pending', created_at: now, accepted_at: null });
-  const row = (await repo.findFollow(ctx.db, user.id, { remoteActorId: actor.id }))!;
-  if (created) await sendFollow(ctx, user.id, followUri, { actorUri: account.uri, inbox: account.inbox, sharedInbox: account.sharedInbox });
+  const followUri = followUriOf(ctx, userId, id)!;
+  const created = await repo.insertFollow(ctx.db, { id, follower_id: userId, remote_actor_id: actor.id, inbox: account.inbox, shared_inbox: account.sharedInbox, follow_uri: followUri, state: 'pending', created_at: now, accepted_at: null });
+  const row = (await repo.findFollow(ctx.db, userId, { remoteActorId: actor.id }))!;
+  if (created) await sendFollow(ctx, userId, followUri, { actorUri: account.uri, inbox: account.inbox, sharedInbox: account.sharedInbox });
   return { follow: followJson(row), created };
 }
 
@@ -80,6 +96,22 @@ export async function unfollowRemoteAccount(ctx: ServiceContext, followId: strin
   const deletedCount = await repo.deleteFollow(ctx.db, user.id, row.id);
   if (deletedCount > 0) await sendUnfollow(ctx, user.id, row.follow_uri, { actorUri: row.actor_uri, inbox: row.inbox, sharedInbox: row.shared_inbox });
   return { deletedCount };
+}
+
+/**
+ * A moderator blocked an account or a whole server (docs/decisions/089): every reader's follow of
+ * it ends as an unfollow would (an Undo goes there, so its server stops sending), and its posts
+ * leave /following. Lifting the block brings none of it back. Answers how many follows ended.
+ */
+export async function endFollowsOfBlocked(ctx: ServiceContext, block: { kind: 'account' | 'instance'; target: string }): Promise<number> {
+  let ended = 0;
+  for (const row of await repo.followsMatching(ctx.db, block)) {
+    if ((await repo.deleteFollow(ctx.db, row.follower_id, row.id)) === 0) continue;
+    ended += 1;
+    await sendUnfollow(ctx, row.follower_id, row.follow_uri, { actorUri: row.actor_uri, inbox: row.inbox, sharedInbox: row.shared_inbox });
+  }
+  await repo.deletePostsMatching(ctx.db, block);
+  return ended;
 }
 
 /** The accounts elsewhere the signed-in reader follows, newest first; none while federation is off. */

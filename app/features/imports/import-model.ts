@@ -6,6 +6,8 @@ export interface ImportBundle {
   authors: ImportAuthor[];
   posts: ImportPost[];
   subscribers: ImportSubscriber[];
+  /** Accounts on other servers the writer followed (our own export only, docs/decisions/089): asked again after the rest. */
+  remoteFollows?: ImportRemoteFollow[];
   /** Items the reader could not use, with why (shown in the report). */
   skipped: { item: string; reason: string }[];
 }
@@ -36,6 +38,7 @@ export interface ImportPost {
   comments: ImportComment[];
 }
 export interface ImportComment { sourceId: string; parentSourceId: string | null; authorName: string; authorUrl: string | null; text: string; createdAt: string; approved: boolean }
+export interface ImportRemoteFollow { handle: string | null; actorUri: string; since: string | null }
 /** `active` comes as pending (or confirmed, when the operator says they consented); the others stay out, the report saying why. */
 export interface ImportSubscriber { email: string; name: string | null; status: 'active' | 'unsubscribed' | 'bounced' | 'deleted'; createdAt: string | null }
 /** An image either inside the archive (a path in the zip) or at an old URL, fetched once, guarded. */

@@ -63,8 +63,8 @@ const READ_ROWS = 25;
 
 interface Stored {
   scan?: ImportScan;
-  /** What the scan staged: how many posts and subscribers, and each source author's posts (docs/decisions/091). */
-  staged?: { posts: number; subscribers: number; postsByAuthor: BundleOutline['postsByAuthor'] };
+  /** What the scan staged: how many posts, subscribers and followed accounts, and each source author's posts (docs/decisions/091). */
+  staged?: { posts: number; subscribers: number; follows?: number; postsByAuthor: BundleOutline['postsByAuthor'] };
   report?: ImportReport;
   /** The pictures the parts so far adopted (or could not have), by reference: a later part neither reads nor counts them again. */
   images?: Record<string, string | null>;
@@ -242,7 +242,7 @@ async function stageBundle(ctx: ServiceContext, runId: string, bundle: ImportBun
   let rows: Parameters<typeof repo.stageItems>[1] = [];
   let position = 0;
   for (const item of bundleItems(bundle)) {
-    rows.push({ run_id: runId, position: position++, kind: item.kind, body: JSON.stringify(item.kind === 'post' ? item.post : item.subscriber) });
+    rows.push({ run_id: runId, position: position++, kind: item.kind, body: JSON.stringify(item.kind === 'post' ? item.post : item.kind === 'subscriber' ? item.subscriber : item.follow) });
     if (rows.length === STAGE_ROWS) {
       await repo.stageItems(ctx.db, rows);
       rows = [];
@@ -250,12 +250,12 @@ async function stageBundle(ctx: ServiceContext, runId: string, bundle: ImportBun
     }
   }
   await repo.stageItems(ctx.db, rows);
-  return { posts: bundle.posts.length, subscribers: bundle.subscribers.length, postsByAuthor: outlineOf(bundle).postsByAuthor };
+  return { posts: bundle.posts.length, subscribers: bundle.subscribers.length, follows: bundle.remoteFollows?.length ?? 0, postsByAuthor: outlineOf(bundle).postsByAuthor };
 }
 
 /** A run's staged items as the writer reads them: a few rows at a time, from where the run stands. */
 function stagedBundle(ctx: ServiceContext, runId: string, scan: ImportScan, staged: NonNullable<Stored['staged']>): BundleToWrite {
-  const size = staged.posts + staged.subscribers;
+  const size = staged.posts + staged.subscribers + (staged.follows ?? 0);
   return {
     source: scan.source,
     skipped: scan.skipped,
@@ -265,7 +265,7 @@ function stagedBundle(ctx: ServiceContext, runId: string, scan: ImportScan, stag
         const rows = await repo.stagedItems(ctx.db, runId, at, READ_ROWS);
         for (const row of rows) {
           if (row.position >= size) return;
-          yield (row.kind === 'post' ? { kind: 'post', post: JSON.parse(row.body) } : { kind: 'subscriber', subscriber: JSON.parse(row.body) }) as BundleItem;
+          yield { kind: row.kind, [row.kind]: JSON.parse(row.body) } as BundleItem;
         }
         if (rows.length < READ_ROWS) return;
         at = rows.at(-1)!.position + 1;

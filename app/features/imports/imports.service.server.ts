@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import { BLOG_CATEGORIES, BLOG_LIMITS, BLOG_TYPES, type BlogCategory, type BlogType } from '~/features/blogs/blogs.constants';
 import { discardImage, fetchImportedImage, imageFocus, storeImportedImage } from '~/features/images/images.service.server';
+import { federates } from '~/features/federation/handles.service.server';
+import { followImportedAccount } from '~/features/federation/remote-following.service.server';
 import { importSubscriber } from '~/features/newsletter/newsletter.service.server';
 import { adoptImportedTags } from '~/features/tags/tags.service.server';
 import { newId } from '~/lib/core/ids.server';
+import { isAppError } from '~/lib/core/errors';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost, type ImportSubscriber } from './import-model';
+import { REMOTE_FOLLOWING_TEXTS } from '~/lib/texts/remote-following';
+import { type ArchiveEntries, type ImportBundle, type ImportComment, type ImportImageRef, type ImportPost, type ImportRemoteFollow, type ImportSubscriber } from './import-model';
 import { type ImportOptions, NO_CATEGORY } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { firstSentence } from './markdown-images';
@@ -26,6 +30,8 @@ export interface ImportReport {
   comments: { imported: number; skipped: number };
   images: { stored: number; reused: number; missing: number };
   subscribers: { pending: number; confirmed: number; existing: number; skipped: number };
+  /** Accounts on other servers followed again from the importing writer (our own export, docs/decisions/089); those not followed are in `skipped`. */
+  remoteFollows?: { requested: number; existing: number; skipped: number };
   legacyPaths: number;
   /** A site import's authors: whose posts went to which account, a new one or one already here (docs/decisions/083). */
   authors?: AuthorOutcome[];
@@ -78,13 +84,13 @@ export function defaultCategoryMapping(bundle: ImportBundle): Record<string, Blo
 }
 
 /** How many items the bundle has to write (the progress bar's whole). */
-export const bundleSize = (bundle: ImportBundle) => bundle.posts.length + bundle.subscribers.length;
+export const bundleSize = (bundle: ImportBundle) => bundle.posts.length + bundle.subscribers.length + (bundle.remoteFollows?.length ?? 0);
 
 /** The bundle's subscribers that stay out whatever the importer does: unsubscribed, bounced or deleted at the source. */
 export const subscribersLeftOut = (bundle: ImportBundle) => bundle.subscribers.filter((subscriber) => subscriber.status !== 'active').length;
 
-/** One item to write, in the bundle's order: its posts, then its subscribers. */
-export type BundleItem = { kind: 'post'; post: ImportPost } | { kind: 'subscriber'; subscriber: ImportSubscriber };
+/** One item to write, in the bundle's order: its posts, then its subscribers, then the accounts on other servers its writer followed. */
+export type BundleItem = { kind: 'post'; post: ImportPost } | { kind: 'subscriber'; subscriber: ImportSubscriber } | { kind: 'follow'; follow: ImportRemoteFollow };
 
 /**
  * What the writer needs of a bundle: what it is, what its reader left out, and its items from a
@@ -93,7 +99,7 @@ export type BundleItem = { kind: 'post'; post: ImportPost } | { kind: 'subscribe
 export interface BundleToWrite {
   source: ImportBundle['source'];
   skipped: ImportBundle['skipped'];
-  /** Posts and subscribers in all. */
+  /** Posts, subscribers and followed accounts in all. */
   size: number;
   /** The items from position `from` (0: the first post) to the end. */
   items(from: number): AsyncIterable<BundleItem>;
@@ -103,6 +109,7 @@ export interface BundleToWrite {
 export function* bundleItems(bundle: ImportBundle): Generator<BundleItem> {
   for (const post of bundle.posts) yield { kind: 'post', post };
   for (const subscriber of bundle.subscribers) yield { kind: 'subscriber', subscriber };
+  for (const follow of bundle.remoteFollows ?? []) yield { kind: 'follow', follow };
 }
 
 const inMemory = (bundle: ImportBundle): BundleToWrite => ({
@@ -436,7 +443,8 @@ export async function writeBundle(
     // One item at least, however late the part began: a run always moves on.
     if (written > 0 && overdue()) return { report, done, finished: false, images: Object.fromEntries(run.byRef) };
     if (item.kind === 'post') await writePost(run, item.post);
-    else await writeSubscriber(run, item.subscriber);
+    else if (item.kind === 'subscriber') await writeSubscriber(run, item.subscriber);
+    else await refollow(ctx, ownerId, item.follow, report);
     done += 1;
     written += 1;
     await hooks.progress?.(done, toWrite.size);
@@ -456,6 +464,24 @@ async function writeSubscriber({ ctx, options, report, source, ownerId }: Run, s
     const outcome = await importSubscriber(ctx, { email, createdAt: validDate(subscriber.createdAt), consented: options.consented, importedFrom: source, importedBy: ownerId });
     if (outcome === 'exists') report.subscribers.existing += 1;
     else report.subscribers[outcome] += 1;
+  }
+}
+
+/** A followed account of the export asked again from the writer's actor; with federation off, or refused, it is listed in the report. */
+async function refollow(ctx: ServiceContext, ownerId: string, follow: ImportRemoteFollow, report: ImportReport): Promise<void> {
+  const counts = (report.remoteFollows ??= { requested: 0, existing: 0, skipped: 0 });
+  const item = `followed account ${follow.handle ? `${follow.handle.slice(0, 200)} (${follow.actorUri})` : follow.actorUri}`;
+  if (!federates(ctx)) {
+    counts.skipped += 1;
+    report.skipped.push({ item, reason: REMOTE_FOLLOWING_TEXTS.importedWhileOff });
+    return;
+  }
+  try {
+    counts[await followImportedAccount(ctx, ownerId, { actorUri: follow.actorUri })] += 1;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    counts.skipped += 1;
+    report.skipped.push({ item, reason: error.message });
   }
 }
 

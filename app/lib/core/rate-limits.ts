@@ -52,6 +52,8 @@ export const RATE_LIMITS = {
   federationInbox: { name: 'federation-inbox', limit: 600, windowMs: MINUTE, key: 'client' },
   /** A browser sends one per blog it opens ('viewedBlogs', docs/product.md#views): a minute's reading is far below it. */
   view: { name: 'view', limit: 60, windowMs: 10 * MINUTE, key: 'client' },
+  /** Each asks another server (WebFinger, the actor) and sends it a Follow (docs/decisions/081, 089). */
+  remoteFollow: { name: 'remote-follow', limit: 30, windowMs: HOUR, key: 'client' },
   subscribe: { name: 'subscribe', limit: 20, windowMs: HOUR, key: 'client' },
   report: { name: 'report', limit: 20, windowMs: HOUR, key: 'client' },
   /** Each export reads and writes every picture it holds (docs/decisions/074). */

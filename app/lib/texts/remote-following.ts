@@ -8,6 +8,7 @@ export const REMOTE_FOLLOWING_TEXTS = {
   followed: 'Follow sent',
   unfollowed: 'Unfollowed',
   off: 'Following people on other servers is off on this site.',
+  importedWhileOff: 'Following people on other servers is off on this site: follow them again from your Following page once it is on.',
   notFound: 'No account was found there.',
   ownSite: 'That account is on this site: follow them from their page.',
   blocked: 'This site does not federate with that account or its server.',

@@ -24,7 +24,7 @@ export const FEDERATION_OPERATIONS: Operation[] = [
     async ({ c, ctx }) => c.json(await listRemoteFollowing(ctx)),
   ),
   defineOperation(
-    { method: 'post', path: '/api/following/remote', tag: 'Fediverse', auth: 'required', summary: 'Follow an account on another server by its handle (`@name@server`) or profile address: a Follow goes from the caller’s actor; pending until accepted', body: FollowRemoteSchema, responses: { 201: { description: 'Followed (or already followed)', schema: RemoteFollowResponse }, ...denied, ...bad, 404: { description: 'No account answers there', schema: MessageResponse } } },
+    { method: 'post', path: '/api/following/remote', limit: RATE_LIMITS.remoteFollow, tag: 'Fediverse', auth: 'required', summary: 'Follow an account on another server by its handle (`@name@server`) or profile address: a Follow goes from the caller’s actor; pending until accepted', body: FollowRemoteSchema, responses: { 201: { description: 'Followed (or already followed)', schema: RemoteFollowResponse }, ...denied, ...bad, 404: { description: 'No account answers there', schema: MessageResponse }, 429: { description: 'Too many follows', schema: MessageResponse } } },
     async ({ c, ctx, body }) => c.json((await followRemoteAccount(ctx, body)).follow, 201),
   ),
   defineOperation(

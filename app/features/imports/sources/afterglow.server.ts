@@ -4,7 +4,7 @@ import { readPostFile } from './front-matter.server';
 /**
  * Our own export read back (docs/decisions/072): `manifest.json`, `posts/<id>.md` (YAML front
  * matter, then the body's Markdown byte for byte), `images/<sha256>.<ext>`, `comments.json`,
- * `authors.json`. A Hidden post comes back as a draft (Hidden again); its old address on the
+ * `authors.json`, and a writer's `remote-follows.json` (accounts elsewhere, followed again). A Hidden post comes back as a draft (Hidden again); its old address on the
  * other instance (`/blogs/<id>`) joins its old paths.
  */
 
@@ -49,6 +49,12 @@ export async function readAfterglow(entries: ArchiveEntries): Promise<ImportBund
       avatar: photo ? (files.has(photo) ? { kind: 'archive', path: photo } : /^https?:/.test(photo) ? { kind: 'url', url: photo } : null) : null,
     };
   });
+
+  for (const follow of await json(entries, 'remote-follows.json')) {
+    const actorUri = str(follow.actor_uri);
+    if (actorUri && /^https?:\/\//i.test(actorUri) && URL.canParse(actorUri) && actorUri.length <= 500) (bundle.remoteFollows ??= []).push({ handle: str(follow.handle), actorUri, since: str(follow.since) });
+    else bundle.skipped.push({ item: `followed account ${String(follow.handle ?? follow.actor_uri ?? '?').slice(0, 80)}`, reason: 'no profile address to follow it at' });
+  }
 
   const commentsOf = new Map<string, ImportComment[]>();
   for (const comment of await json(entries, 'comments.json')) {
