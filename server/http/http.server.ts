@@ -223,8 +223,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
     try {
       answer = kept.early(request);
       if (!answer) {
-        const user = knownUser(deps, request.header('cookie') ?? '', request.header('authorization') ?? '');
-        again = user ? memo.early(request, user) : null;
+        again = memo.early(request, () => knownUser(deps, request.header('cookie') ?? '', request.header('authorization') ?? ''));
       }
     } catch {
       // The versions could not be read (SQLite failing): the chain answers, with its 503.

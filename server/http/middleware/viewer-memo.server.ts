@@ -74,11 +74,12 @@ export interface EarlyViewerAnswer {
 
 export interface ViewerMemo extends MiddlewareHandler<AppEnv> {
   /**
-   * A GET by this signed-in `user` (resolved from memory, as the chain would resolve it) that the
-   * memo can answer now: null when the chain must decide (a miss, a stale entry, versions not
-   * known without a query, a compressed answer asked for, a flash message).
+   * A GET by a signed-in reader (`userOf`: the user resolved from memory, as the chain would
+   * resolve it, asked only for a page the memo keeps) that the memo can answer now: null when the
+   * chain must decide (no user known, a miss, a stale entry, versions not known without a query, a
+   * compressed answer asked for, a flash message).
    */
-  early(request: EarlyRequest, user: SessionUser): EarlyViewerAnswer | null;
+  early(request: EarlyRequest, userOf: () => SessionUser | null | undefined): EarlyViewerAnswer | null;
 }
 
 const FLASH_COOKIE = /(?:^|;\s*)afterglow\.flash=/;
@@ -140,11 +141,13 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     return fillTemplate(template, values);
   };
 
-  const early = (request: EarlyRequest, user: SessionUser): EarlyViewerAnswer | null => {
+  const early = (request: EarlyRequest, userOf: () => SessionUser | null | undefined): EarlyViewerAnswer | null => {
     // A conditional request is the chain's, as for the page cache: one place decides on a 304.
     if (request.header('if-none-match') !== undefined) return null;
     const read = readOf(request.path, request.header('cookie'));
     if (!read) return null;
+    const user = userOf();
+    if (!user) return null;
     const versions = knownVersions(deps.database, read.cache === 'blog' ? blogOf(read, request.path) : null);
     if (!versions) return null;
     const found = freshEntry(keyOf(user, request.url, request.header('accept-language')), versions, stateOf(user));
