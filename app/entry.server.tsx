@@ -68,7 +68,7 @@ async function renderSignedIn(request: Request, responseStatusCode: number, resp
     // clears its timer); cancelling it would only make the encoder's last write throw.
     responseHeaders.set('X-Render', 'kept');
     const response = wholeResponse(fillTemplate(kept, values), responseStatusCode, responseHeaders);
-    keepForViewer(loadContext, kept, values, responseStatusCode, responseHeaders);
+    keepForViewer(loadContext, key!, kept, values, responseStatusCode, responseHeaders);
     return response;
   }
   const { status, bytes } = await renderWhole(request, responseStatusCode, routerContext, loadContext);
@@ -77,7 +77,7 @@ async function renderSignedIn(request: Request, responseStatusCode: number, resp
   if (keep) memo?.set(key, template);
   if (key !== null) responseHeaders.set('X-Render', 'new');
   const response = wholeResponse(fillTemplate(template, values), status, responseHeaders);
-  if (keep) keepForViewer(loadContext, template, values, status, responseHeaders);
+  if (keep) keepForViewer(loadContext, key, template, values, status, responseHeaders);
   return response;
 }
 
@@ -85,9 +85,10 @@ async function renderSignedIn(request: Request, responseStatusCode: number, resp
  * A keepable page's answer, for the viewer memo to send again to this viewer until something it
  * shows may have changed (server/http/middleware/viewer-memo.server.ts, decision 059).
  */
-function keepForViewer(loadContext: AppLoadContext, template: PageTemplate, values: string[], status: number, headers: Headers) {
+function keepForViewer(loadContext: AppLoadContext, memoKey: string, template: PageTemplate, values: string[], status: number, headers: Headers) {
   if (!loadContext.viewerCapture) return;
   loadContext.viewerCapture.answer = {
+    memoKey,
     status,
     headers: [...headers].filter(([name]) => name !== 'content-length'),
     template,

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { readCurrentVersions } from '~/db/content-version.server';
+import { knownVersions, readCurrentVersions } from '~/db/content-version.server';
 import { createDatabase, type DatabaseHandle } from '~/db/kysely.server';
 import { migrateToLatest } from '~/db/migrate.server';
 import { watchOwnRowsSqlite } from '~/db/viewer-writes.server';
@@ -145,7 +145,7 @@ export async function resolveUser(deps: AppDeps, headers: Headers): Promise<Sess
   if (!cookie.includes('session_token') && !authorization.toLowerCase().startsWith('bearer ')) return null;
   let cache = sessionCaches.get(deps);
   if (!cache) sessionCaches.set(deps, (cache = new LRUCache({ max: 10_000, ttl: SESSION_CACHE_MS })));
-  const key = `${cookie}\n${authorization}`;
+  const key = sessionKey(cookie, authorization);
   const { sessions: version } = await readCurrentVersions(deps.database);
   const cached = cache.get(key);
   if (cached && cached.version === version) return cached.user;
@@ -160,6 +160,22 @@ export async function resolveUser(deps: AppDeps, headers: Headers): Promise<Sess
   const expiresIn = new Date(session.session.expiresAt).getTime() - Date.now();
   if (expiresIn > 0) cache.set(key, { user, version }, { ttl: Math.min(SESSION_CACHE_MS, expiresIn) });
   return user;
+}
+
+const sessionKey = (cookie: string, authorization: string) => `${cookie}\n${authorization}`;
+
+/**
+ * What `resolveUser` would answer for these credentials, if it is known without waiting on
+ * anything: a session it remembers while the `sessions` version, known from memory (the SQLite
+ * change watch, PostgreSQL's listener), stands. `null`: no credentials at all; `undefined`: only
+ * `resolveUser` can tell. For answers made before Hono's chain (decision 086).
+ */
+export function knownUser(deps: AppDeps, cookie: string, authorization: string): SessionUser | null | undefined {
+  if (!cookie.includes('session_token') && !authorization.toLowerCase().startsWith('bearer ')) return null;
+  const cached = sessionCaches.get(deps)?.get(sessionKey(cookie, authorization));
+  if (!cached) return undefined;
+  const versions = knownVersions(deps.database);
+  return versions && versions.sessions === cached.version ? cached.user : undefined;
 }
 
 /** The Hono environment of every app and API router: `new Hono<AppEnv>()`. */

@@ -239,6 +239,17 @@ function processMetrics(): Registry {
   hitsAndMisses('afterglow_page_cache_requests_total', 'Anonymous reads the page cache answered (hit) or rendered (miss).', () => tallies.pageCache);
   hitsAndMisses('afterglow_render_memo_requests_total', 'Signed-in pages filled in from a kept render (hit) or rendered anew (miss).', () => tallies.renderMemo);
   new Counter({
+    name: 'afterglow_early_answers_total',
+    help: 'Kept pages answered before the middleware chain, by reader (anonymous or signed-in).',
+    labelNames: ['reader'],
+    registers,
+    collect() {
+      this.reset();
+      this.inc({ reader: 'anonymous' }, tallies.early.anonymous);
+      this.inc({ reader: 'signed-in' }, tallies.early.signedIn);
+    },
+  });
+  new Counter({
     name: 'afterglow_rate_limit_refusals_total',
     help: 'Requests refused over a rate limit, by rule.',
     labelNames: ['rule'],

@@ -26,11 +26,11 @@ export const STAGES = [
 // class a frame sits in: an anonymous middleware is known by the factory that returned it.
 const OWN = {
   'middleware chain': ['createHttpApp', 'observeRequests', 'routeLabeler', 'RouteTable', 'requestContext', 'resolveClientIp', 'remoteAddress', 'originCheck', 'compress', 'pickEncoding', 'pageBodyLimit', 'serviceContext', 'rateLimit'],
-  'session lookup': ['resolveUser', 'withStoredProfile', 'authPort', 'createAuth'],
-  'freshness check': ['readCurrentVersions', 'readFromPool', 'readPageVersions', 'readContentVersions', 'toVersions', 'VersionListener', 'FreshnessWatch', 'pageVersionsFromMemory'],
+  'session lookup': ['resolveUser', 'knownUser', 'withStoredProfile', 'authPort', 'createAuth'],
+  'freshness check': ['readCurrentVersions', 'knownVersions', 'readFromPool', 'readPageVersions', 'readContentVersions', 'toVersions', 'VersionListener', 'FreshnessWatch', 'pageVersionsFromMemory'],
   'page cache / render memo lookup': ['pageCache', 'blogOf', 'isCacheable', 'withoutNonce', 'ViewerMemo', 'viewerMemo'],
   'render / memo fill': ['handleRequest', 'renderSignedIn', 'renderWhole', 'renderStreamed', 'wholeResponse', 'fillTemplate', 'makeTemplate', 'RenderMemo', 'keepable', 'lowerScriptPriority', 'lowerScriptPriorityStream', 'ViewerSlots', 'escapeMarkup', 'escapeInDataScript', 'defersData'],
-  'header building': ['securityHeaders', 'respond', 'nextNonce', 'secureCookies', 'keptHeaders', 'headersOf'],
+  'header building': ['securityHeaders', 'respond', 'nextNonce', 'secureCookies', 'keptHeaders', 'headersOf', 'sentHeaders', 'sentHeaders$1'],
 };
 const OWN_STAGE = new Map(Object.entries(OWN).flatMap(([stage, names]) => names.map((name) => [name, stage])));
 // React Router's server runtime, partly bundled into our chunks.

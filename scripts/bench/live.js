@@ -68,6 +68,27 @@ export async function signInWriters(url, accounts = BENCH_WRITERS) {
 }
 
 /**
+ * The signed-in reader of the bench: an account of its own that only reads (signed up on the first
+ * run against a data set, signed in after). The writers like and comment while it reads: were it
+ * one of them, its own writes would empty its kept pages, and the issue's scenario is one reader
+ * while others write (decision 086).
+ */
+export async function signInReader(url) {
+  const account = { email: 'reader@bench.afterglow.test', password: BENCH_PASSWORD };
+  const [session] = await signInWriters(url, [account]).catch(async () => {
+    const signUp = await fetch(`${url}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify({ ...account, name: 'Bench Reader' }),
+    });
+    await signUp.arrayBuffer();
+    if (!signUp.ok) throw new Error(`bench reader sign-up failed: ${signUp.status}`);
+    return signInWriters(url, [account]);
+  });
+  return session;
+}
+
+/**
  * Every write walks (writer, blog) pairs none used before — in this run or an earlier one on the
  * same data set (`pairsUsed`, one count per stream, which the caller may keep) — so each request
  * is a real write by one of WRITERS accounts, not a repeat answering 409 or a no-op.

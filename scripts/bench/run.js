@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED_FORMAT, seed } from './seed.js';
-import { cannon as benchCannon, cpuMsOf, LIVE_BLOGS, LIVE_COMMENT_EVERY_S, LIVE_LIKES_PER_S, LIVE_VIEWS_PER_S, rssOf, signInWriters, startLiveActivity, WARM_UP_REQUESTS, warmPages, writeStreams, zipf } from './live.js';
+import { cannon as benchCannon, cpuMsOf, LIVE_BLOGS, LIVE_COMMENT_EVERY_S, LIVE_LIKES_PER_S, LIVE_VIEWS_PER_S, rssOf, signInReader, signInWriters, startLiveActivity, WARM_UP_REQUESTS, warmPages, writeStreams, zipf } from './live.js';
 import { startServerProcess } from '../../tests/support/processes.js';
 import { ensureBuild, serverNodeFlags } from '../ensure-build.js';
 import { MARKDOWN_LIMIT, worstPathologicalRender } from './markdown.js';
@@ -130,7 +130,10 @@ async function main() {
   process.once('exit', () => app.child.kill('SIGKILL'));
   const coldStarts = [app.coldStartMs];
   const sessions = await signInWriters(app.url);
-  const { cookie } = sessions[0];
+  // The signed-in scenarios read as an account that writes nothing (signInReader); the markdown
+  // check previews as a writer.
+  const { cookie } = await signInReader(app.url);
+  const writerCookie = sessions[0].cookie;
 
   const ceiling = await startCeiling(`${app.url}/`);
   process.once('exit', () => ceiling.child.kill('SIGKILL'));
@@ -221,8 +224,9 @@ async function main() {
     live(`GET /blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/blogs/${id}`, { quiet: true }),
     live('GET /', () => '/'),
     live(`API GET /api/blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/api/blogs/${id}`),
-    // One signed-in reader over the same blogs: each page rendered once, then filled in, until
-    // a like or comment changes what it shows (decision 043).
+    // One signed-in reader over the same blogs, an account that only reads while the writers
+    // like and comment: each page rendered once, then sent again, until a like or comment
+    // changes what it shows (decisions 043, 059, 086).
     live(`GET /blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/blogs/${id}`, { headers: { cookie } }),
   );
   // The ceiling always runs: every figure is read as a share of it.
@@ -274,7 +278,7 @@ async function main() {
   const peakRssMb = rssOf(app.child.pid, 'VmHWM');
   const idleRssMb = rssOf(app.child.pid, 'VmRSS');
   // After the memory figures: the render pool's threads are not part of a page's cost.
-  const markdown = !args.only || 'markdown'.includes(args.only) ? await worstPathologicalRender(app.url, cookie) : null;
+  const markdown = !args.only || 'markdown'.includes(args.only) ? await worstPathologicalRender(app.url, writerCookie) : null;
   app.child.kill('SIGTERM');
   await new Promise((r) => app.child.once('exit', r));
   ceiling.child.kill('SIGTERM');

@@ -13,14 +13,14 @@ import { RETRY_AFTER_SECONDS } from './api/errors.server';
 import { serveUploads } from './api/images.api.server';
 import { createApi } from './api/index.server';
 import { providerPhotoOrigins } from '../auth.server';
-import { type AppDeps, type AppEnv, resolveUser, serviceContext } from '../context.server';
+import { type AppDeps, type AppEnv, knownUser, resolveUser, serviceContext } from '../context.server';
 import { metricsEndpoint, observeRequests, routeLabeler } from '../metrics.server';
 import { federationRoutes } from './federation.server';
 import { compress } from './middleware/compress.server';
 import { legacyPaths } from './middleware/legacy-paths.server';
 import { originCheck } from './middleware/origin-check.server';
 import { pageBodyLimit } from './middleware/page-body-limit.server';
-import { type KeptRead, pageCache } from './middleware/page-cache.server';
+import { type EarlyRequest, type KeptRead, pageCache } from './middleware/page-cache.server';
 import { requestContext } from './middleware/request-context.server';
 import { securityHeaders, securityPolicy } from './middleware/security-headers.server';
 import { viewerMemo } from './middleware/viewer-memo.server';
@@ -116,7 +116,8 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   app.use(legacyPaths(deps));
   const kept = pageCache(deps, options.pageReads);
   app.use(kept);
-  app.use(viewerMemo(deps, options.pageReads));
+  const memo = viewerMemo(deps, options.pageReads);
+  app.use(memo);
   app.route('/api', createApi(deps));
   // Mounted sub-apps do not own their 404s: an unknown /api path must still answer JSON.
   app.all('/api/*', (c) => c.json({ message: MESSAGES.apiNotFound }, 404));
@@ -169,56 +170,79 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
 
   const policy = securityPolicy(security);
   const policies = new Map<string, string>();
+  const fixedHeaders: Record<string, string> = Object.fromEntries(policy.fixed.map(([name, value]) => [name.toLowerCase(), value]));
+  // The nonce policy the middleware builds for a page that is not kept anonymously, cut at its nonce.
+  const [nonceCspHead, nonceCspTail] = policy.csp('\0').split('\0') as [string, string];
+
+  /** Writes an answer made before the chain, then counts and logs it as observeRequests and requestContext would. */
+  const send = (res: ServerResponse, path: string, started: number, status: number, headers: Record<string, string>, body: Buffer, requestId: string) => {
+    Object.assign(headers, fixedHeaders);
+    headers['x-request-id'] = requestId;
+    headers['cross-origin-opener-policy'] ??= policy.openerPolicy;
+    res.writeHead(status, headers);
+    res.end(body);
+    const ms = performance.now() - started;
+    tallies.requests.observe(label('GET', path), status, 'GET', ms / 1000);
+    if (log.isLevelEnabled('info')) log.info({ reqId: requestId, method: 'GET', path, status, ms: Math.round(ms * 10) / 10 }, 'request');
+  };
+
   /**
-   * A kept page for a reader with no session, answered in node:http's handler before a Request
-   * object, Hono's chain or a Headers object is made (decision 085): what the chain would do for
-   * it is known in advance. Static files, uploads and federation never reach the page cache, so a
-   * path it holds is none of theirs; the Origin check passes a GET; no cookie or token means no
-   * user; a kept page is a 200, which the old-address lookup leaves alone; the page cache gives a
-   * kept read a request id of the server's own and compresses it once. Here the same headers are
-   * written (security-headers' policy with the page's script hashes), the request is counted and
-   * logged as observeRequests and requestContext would. Answers false when the chain must decide:
-   * then nothing was written.
+   * A kept page answered in node:http's handler before a Request object, Hono's chain or a Headers
+   * object is made, when what the chain would do for it is known in advance: for a reader with no
+   * session, the page cache's fresh entry (decision 085); for a signed-in reader whose session is
+   * known from memory, the viewer memo's fresh entry (decision 086). Static files, uploads and
+   * federation never reach either cache, so a path they hold is none of theirs; the Origin check
+   * passes a GET; a kept page is a 200, which the old-address lookup leaves alone. The page cache
+   * gives a kept read a request id of the server's own and compresses it once; the viewer memo's
+   * page takes the client's request id as requestContext would, a new nonce, and is never
+   * compressed here (the chain compresses it per request). Here the same headers are written
+   * (security-headers' policy: the page's script hashes, or the nonce), the request is counted
+   * and logged as observeRequests and requestContext would. Answers false when the chain must
+   * decide: then nothing was written.
    */
   const answerKept = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (dev || req.method !== 'GET') return false;
     const target = req.url ?? '';
     const host = req.headers.host;
-    // Only what @hono/node-server would take as it is, so the cache's key is the URL it would build.
+    // Only what @hono/node-server would take as it is, so the caches' keys are the URL it would build.
     if (!host || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target)) return false;
     const started = performance.now();
     const query = target.indexOf('?');
     const path = query === -1 ? target : target.slice(0, query);
     const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    const request: EarlyRequest = {
+      url: `${scheme}://${host}${target}`,
+      path,
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
     let answer: ReturnType<typeof kept.early>;
+    let again: ReturnType<typeof memo.early> = null;
     try {
-      answer = kept.early({
-        url: `${scheme}://${host}${target}`,
-        path,
-        header: (name) => {
-          const value = req.headers[name];
-          return Array.isArray(value) ? value.join(', ') : value;
-        },
-      });
+      answer = kept.early(request);
+      if (!answer) {
+        again = memo.early(request, () => knownUser(deps, request.header('cookie') ?? '', request.header('authorization') ?? ''));
+      }
     } catch {
       // The versions could not be read (SQLite failing): the chain answers, with its 503.
       return false;
     }
-    if (!answer) return false;
-    let csp = policies.get(answer.scriptSources);
-    if (csp === undefined) {
-      if (policies.size >= 1000) policies.clear();
-      policies.set(answer.scriptSources, (csp = policy.csp(answer.scriptSources)));
+    if (answer) {
+      let csp = policies.get(answer.scriptSources);
+      if (csp === undefined) {
+        if (policies.size >= 1000) policies.clear();
+        policies.set(answer.scriptSources, (csp = policy.csp(answer.scriptSources)));
+      }
+      send(res, path, started, answer.status, { ...answer.headers, 'content-security-policy': csp }, answer.body, randomUUID());
+      tallies.early.anonymous++;
+      return true;
     }
-    const requestId = randomUUID();
-    const headers: Record<string, string> = { ...answer.headers, 'content-security-policy': csp, 'x-request-id': requestId };
-    for (const [name, value] of policy.fixed) headers[name.toLowerCase()] = value;
-    headers['cross-origin-opener-policy'] ??= policy.openerPolicy;
-    res.writeHead(answer.status, headers);
-    res.end(answer.body);
-    const ms = performance.now() - started;
-    tallies.requests.observe(label('GET', path), answer.status, 'GET', ms / 1000);
-    if (log.isLevelEnabled('info')) log.info({ reqId: requestId, method: 'GET', path, status: answer.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    if (!again) return false;
+    const csp = `${nonceCspHead}'nonce-${again.nonce}' 'strict-dynamic'${nonceCspTail}`;
+    send(res, path, started, again.status, { ...again.headers, 'content-length': String(again.body.length), 'content-security-policy': csp }, again.body, again.requestId);
+    tallies.early.signedIn++;
     return true;
   };
 

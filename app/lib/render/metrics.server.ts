@@ -68,6 +68,8 @@ export const tallies = {
   pageCache: { hits: 0, misses: 0 },
   /** Signed-in renders filled in from a kept template, or rendered anew (render-memo.server.ts). */
   renderMemo: { hits: 0, misses: 0 },
+  /** Kept pages answered before Hono's chain (server/http/http.server.ts' answerKept), by reader. */
+  early: { anonymous: 0, signedIn: 0 },
   /** Values the caches of caches.server.ts answered (hit) or read again (miss), by the cache's name. */
   cacheHits: new NamedCounts(),
   cacheMisses: new NamedCounts(),

@@ -1,6 +1,7 @@
 import type { EntryContext } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { RenderMemo } from './render-memo.server';
+import type { PageTemplate } from './viewer-slots.server';
 
 /** Just what `keyOf` reads of React Router's entry context. */
 const contextWith = (loaderData: Record<string, unknown>, extra: { actionData?: unknown; errors?: unknown } = {}) =>
@@ -38,5 +39,33 @@ describe('RenderMemo.keyOf', () => {
     const off = new RenderMemo({ maxAgeMs: 25_000, maxBytes: 0 });
     expect(off.enabled).toBe(false);
     expect(off.keyOf(get(), 200, new Headers(), contextWith(blogPage({})))).toBeNull();
+  });
+});
+
+describe('RenderMemo, renders and the answers kept beside them', () => {
+  const templateOf = (kb: number): PageTemplate => ({ parts: [Buffer.alloc(kb * 1024)], slots: [], contexts: [], size: kb * 1024 });
+
+  it('holds each template once: answers naming one count only their own bytes, within twice RENDER_MEMO_MB', () => {
+    // 1 MB: 2 MB for both. Thirty 59 KB pages (1.7 MB) and an answer for each fit; counted twice they would not.
+    const memo = new RenderMemo({ maxAgeMs: 60_000, maxBytes: 1024 * 1024 });
+    for (let i = 0; i < 30; i++) {
+      memo.set(`page${i}`, templateOf(59));
+      memo.keepBeside(`reader\npage${i}`, { memoKey: `page${i}` }, 1024);
+    }
+    for (let i = 0; i < 30; i++) {
+      expect(memo.held(`page${i}`)?.size).toBe(59 * 1024);
+      expect(memo.beside(`reader\npage${i}`)).toEqual({ memoKey: `page${i}` });
+    }
+  });
+
+  it('forgets the least recently used first, a template as an answer, so an answer may outlive the template it names', () => {
+    const memo = new RenderMemo({ maxAgeMs: 60_000, maxBytes: 256 * 1024 });
+    memo.set('first', templateOf(200));
+    memo.keepBeside('reader\nfirst', { memoKey: 'first' }, 1024);
+    memo.set('second', templateOf(200));
+    memo.set('third', templateOf(200));
+    expect(memo.held('first')).toBeUndefined();
+    expect(memo.beside('reader\nfirst')).toEqual({ memoKey: 'first' });
+    expect(memo.held('third')).toBeDefined();
   });
 });

@@ -14,11 +14,24 @@ import type { PageTemplate } from './viewer-slots.server';
  * from the clock rather than the data (the footer's year), as for kept anonymous pages.
  */
 export class RenderMemo {
-  private readonly kept: LRUCache<string, PageTemplate> | null;
+  /**
+   * The renders, and beside them what the viewer memo keeps of each reader's last answer (its
+   * values and headers, naming its template by key: server/http/middleware/viewer-memo.server.ts).
+   * One bound for both, each template held and counted once (decision 086).
+   */
+  private readonly kept: LRUCache<string, Held> | null;
 
-  /** `maxBytes` 0 keeps nothing (RENDER_MEMO_MB=0). */
+  /**
+   * `maxBytes`: RENDER_MEMO_MB, once for the renders and once for the readers' answers, as the two
+   * memos were bounded when each counted the templates it held (0 keeps nothing).
+   */
   constructor({ maxAgeMs, maxBytes }: { maxAgeMs: number; maxBytes: number }) {
-    this.kept = maxBytes > 0 ? new LRUCache<string, PageTemplate>({ maxSize: maxBytes, sizeCalculation: (template) => template.size + 256, ttl: maxAgeMs }) : null;
+    this.kept = maxBytes > 0 ? new LRUCache<string, Held>({ maxSize: 2 * maxBytes, sizeCalculation: (held) => held.size, ttl: maxAgeMs }) : null;
+  }
+
+  /** Whether renders are kept at all: without, signed-in pages are rendered plainly, with no slots. */
+  get enabled(): boolean {
+    return this.kept !== null;
   }
 
   /**
@@ -26,11 +39,6 @@ export class RenderMemo {
    * but a plain GET answered 200 with data alone (no action data, no errors, no cookie set, no
    * data still to come).
    */
-  /** Whether renders are kept at all: without, signed-in pages are rendered plainly, with no slots. */
-  get enabled(): boolean {
-    return this.kept !== null;
-  }
-
   keyOf(request: Request, status: number, headers: Headers, context: EntryContext): string | null {
     const { loaderData, actionData, errors } = context.staticHandlerContext;
     if (!this.kept || request.method !== 'GET' || status !== 200 || actionData || errors || context.isSpaMode || headers.has('set-cookie')) return null;
@@ -44,16 +52,42 @@ export class RenderMemo {
   }
 
   get(key: string): PageTemplate | undefined {
-    const template = this.kept?.get(key);
+    const template = this.kept?.get(RENDER + key)?.template;
     if (template) tallies.renderMemo.hits++;
     else tallies.renderMemo.misses++;
     return template;
   }
 
   set(key: string, template: PageTemplate): void {
-    this.kept?.set(key, template);
+    this.kept?.set(RENDER + key, { template, size: template.size + 256 });
+  }
+
+  /**
+   * The render under `key` for an answer sent again, while it is held: past its age bound too,
+   * since the answer that names it has an age bound of its own (as when it held the template).
+   */
+  held(key: string): PageTemplate | undefined {
+    return this.kept?.get(RENDER + key, { allowStale: true, noDeleteOnStaleGet: true })?.template;
+  }
+
+  /** Keeps `value`, of `size` bytes of its own, beside the renders and within their bound. */
+  keepBeside(key: string, value: unknown, size: number): void {
+    this.kept?.set(BESIDE + key, { value, size });
+  }
+
+  beside(key: string): unknown {
+    return this.kept?.get(BESIDE + key)?.value;
   }
 }
+
+/** A render, or a value kept beside the renders; `size` is what it counts against the bound. */
+interface Held {
+  template?: PageTemplate;
+  value?: unknown;
+  size: number;
+}
+const RENDER = 'r';
+const BESIDE = 'b';
 
 /**
  * Loader data that JSON would misstate (a promise, a Map, a class instance) makes the page

@@ -36,6 +36,14 @@ export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
 }
 
 /**
+ * Whether `compress` compresses an answer of this type, length (null: not known) and status for a
+ * client that accepts it (and names Accept-Encoding in its Vary for any client).
+ */
+export function wouldCompress(type: string, length: number | null, status: number): boolean {
+  return COMPRESSIBLE.test(type) && (length === null || length >= MIN_BYTES) && status !== 204 && status !== 304;
+}
+
+/**
  * Brotli or gzip for text responses, streamed (Hono's own compress has no brotli on Node 20).
  * Brotli quality 5 keeps the CPU cost of dynamic pages low; static assets are the same bytes
  * every time, so they could be precompressed later without changing this contract.
@@ -47,11 +55,8 @@ export function compress(): MiddlewareHandler {
     // Headers and status first: reading `body` turns @hono/node-server's lightweight response
     // into a full one, which costs more than serving a kept page.
     if (res.headers.has('content-encoding') || c.req.method === 'HEAD') return;
-    const type = res.headers.get('content-type') ?? '';
-    if (!COMPRESSIBLE.test(type)) return;
     const length = res.headers.get('content-length');
-    if (length !== null && Number(length) < MIN_BYTES) return;
-    if (res.status === 204 || res.status === 304) return;
+    if (!wouldCompress(res.headers.get('content-type') ?? '', length === null ? null : Number(length), res.status)) return;
     const encoding = pickEncoding(c.req.header('accept-encoding'));
     if (!/accept-encoding/i.test(res.headers.get('vary') ?? '')) res.headers.append('vary', 'Accept-Encoding');
     if (!encoding) return;

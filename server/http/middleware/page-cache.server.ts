@@ -81,7 +81,7 @@ const ENTRY_OVERHEAD_BYTES = 1024;
 const STORED_TYPES = /^(?:text\/|application\/(?:json|xml|atom\+xml|rss\+xml))/;
 const SESSION_OR_FLASH_COOKIE = /(?:^|;\s*)(?:[\w.-]*session_token|afterglow\.flash)=/;
 const PUBLIC_CACHE_CONTROL = 'public, no-cache';
-const PRIVATE_CACHE_CONTROL = 'private, no-cache';
+export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
 const VARY = 'Cookie, Accept-Language, Accept-Encoding';
 
 interface Entry {

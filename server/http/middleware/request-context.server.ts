@@ -32,12 +32,16 @@ function remoteAddress(c: Context): string {
   }
 }
 
+/** The request's id: the one the client sent when it is a plain token, else a new one. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming && /^[\w.-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+}
+
 /** Request id, client address and one log line per request (never cookies or tokens). */
 export function requestContext(log: Logger, trustedProxies: string[]): MiddlewareHandler<{ Variables: RequestVariables }> {
   return async (c, next) => {
     const started = performance.now();
-    const incoming = c.req.header('x-request-id');
-    const requestId = incoming && /^[\w.-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(c.req.header('x-request-id'));
     c.set('requestId', requestId);
     c.set('clientIp', resolveClientIp(remoteAddress(c), c.req.header('x-forwarded-for'), trustedProxies));
     await next();

@@ -1,11 +1,15 @@
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
-import { type PageVersions, readCurrentVersions } from '~/db/content-version.server';
+import { knownVersions, type PageVersions, readCurrentVersions } from '~/db/content-version.server';
 import { countsFreshness } from '~/features/blogs/view-counter.server';
 import { tallies } from '~/lib/render/metrics.server';
 import { fillTemplate, type PageTemplate } from '~/lib/render/viewer-slots.server';
+import type { SessionUser } from '~/lib/core/service-context';
 import type { AppDeps, AppEnv } from '../../context.server';
-import { blogOf, type KeptRead } from './page-cache.server';
+import { pickEncoding, wouldCompress } from './compress.server';
+import { blogOf, type EarlyRequest, type KeptRead, PRIVATE_CACHE_CONTROL } from './page-cache.server';
+import { requestIdOf } from './request-context.server';
+import { nextNonce } from './security-headers.server';
 
 /**
  * A signed-in reader's page, answered again from what was sent them last (decision 059). Decision
@@ -26,8 +30,13 @@ import { blogOf, type KeptRead } from './page-cache.server';
  * instance hears every write through its version listener, and answers from the memo only while
  * that listener answers (connected, and its own writes' notifications in): otherwise the page
  * takes the loaders' path.
+ *
+ * A fresh entry whose session and versions are known from memory is also answered before Hono's
+ * chain (`early`, decision 086), with the headers the chain would add to it.
  */
 export interface ViewerAnswer {
+  /** The render memo's key of its template: the memo holds the template, the entry its name (decision 086). */
+  memoKey: string;
   status: number;
   headers: [string, string][];
   template: PageTemplate;
@@ -43,26 +52,48 @@ export interface ViewerCapture {
 }
 
 interface Entry {
-  answer: ViewerAnswer;
+  answer: Omit<ViewerAnswer, 'template'>;
   versions: PageVersions;
   all: number;
   own: number;
   writes: number;
   at: number;
+  /** The headers of an answer made before the chain, but for the per-request ones; made on the first. */
+  sent?: Readonly<Record<string, string>>;
+}
+
+/** A kept answer made before Hono's chain: the security headers and the request id are the caller's to add. */
+export interface EarlyViewerAnswer {
+  status: number;
+  /** Shared by every answer of the entry: copy before adding to it. */
+  headers: Readonly<Record<string, string>>;
+  body: Buffer;
+  requestId: string;
+  nonce: string;
+}
+
+export interface ViewerMemo extends MiddlewareHandler<AppEnv> {
+  /**
+   * A GET by a signed-in reader (`userOf`: the user resolved from memory, as the chain would
+   * resolve it, asked only for a page the memo keeps) that the memo can answer now: null when the
+   * chain must decide (no user known, a miss, a stale entry, versions not known without a query, a
+   * compressed answer asked for, a flash message).
+   */
+  early(request: EarlyRequest, userOf: () => SessionUser | null | undefined): EarlyViewerAnswer | null;
 }
 
 const FLASH_COOKIE = /(?:^|;\s*)afterglow\.flash=/;
+/** What an entry holds besides its values and key, roughly: the headers, versions, counts. */
+const ENTRY_BYTES = 1024;
 
 /** `pageReads`: the kept reads of the build (pageReadsOf); the memo keeps only the pages among them. */
-export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): MiddlewareHandler<AppEnv> {
+export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): ViewerMemo {
   const pages = pageReads.filter((read) => read.page);
   const changes = deps.database.viewerChanges;
   const listener = deps.database.versionListener;
-  const maxBytes = deps.config.RENDER_MEMO_MB * 1024 * 1024;
-  if (maxBytes === 0) return (_c, next) => next();
+  const memo = deps.renderMemo;
+  if (!memo.enabled) return Object.assign((_c: unknown, next: () => Promise<void>) => next(), { early: () => null });
   const { keptMs } = countsFreshness(deps.config.COUNTS_MAX_AGE_S * 1000);
-  // Templates are shared with the render memo, so this mostly holds references; bounded as it is.
-  const kept = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (entry) => entry.answer.template.size + 512 });
   // Each viewer's writes, by user id. A viewer forgotten here may have written since what is kept
   // for them: forgetting anyone makes every kept answer stale (`forgotten`).
   let forgotten = 0;
@@ -75,7 +106,67 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     },
   });
 
-  return async (c, next) => {
+  /** The page read a GET of `path` is, if the memo may keep it. */
+  const readOf = (path: string, cookie: string | undefined) =>
+    path.endsWith('.data') || FLASH_COOKIE.test(cookie ?? '') ? undefined : pages.find((candidate) => candidate.pattern.test(path));
+  const keyOf = (user: SessionUser, url: string, acceptLanguage: string | undefined) =>
+    `${user.id}\n${user.name}\n${user.email}\n${user.image ?? ''}\n${url}\n${acceptLanguage ?? ''}`;
+  const stateOf = (user: SessionUser) => ({ all: changes.all + forgotten * 2 ** 32, own: changes.of(user.id), writes: writesOf.get(user.id) ?? 0, at: deps.now().getTime() });
+  /**
+   * The entry under `key`, with its template, if nothing it shows can have changed since it was
+   * sent. Entries are kept beside the render memo's templates, within its bound, and name their
+   * template: one the memo no longer holds is a miss.
+   */
+  const freshEntry = (key: string, versions: PageVersions, state: ReturnType<typeof stateOf>) => {
+    const entry = memo.beside(key) as Entry | undefined;
+    const fresh =
+      entry &&
+      entry.versions.blog === versions.blog &&
+      entry.versions.lists === versions.lists &&
+      entry.versions.sessions === versions.sessions &&
+      entry.all === state.all &&
+      entry.own === state.own &&
+      entry.writes === state.writes &&
+      (!listener || listener.answering) &&
+      state.at - entry.at < keptMs;
+    const template = fresh ? memo.held(entry.answer.memoKey) : undefined;
+    return template ? { entry: entry!, template } : undefined;
+  };
+  /** The kept page with this request's id and nonce. */
+  const fill = ({ answer }: Entry, template: PageTemplate, requestId: string, nonce: string) => {
+    tallies.renderMemo.hits++;
+    const values = [...answer.values];
+    if (answer.requestIdSlot >= 0) values[answer.requestIdSlot] = requestId;
+    values.push(nonce);
+    return fillTemplate(template, values);
+  };
+
+  const early = (request: EarlyRequest, userOf: () => SessionUser | null | undefined): EarlyViewerAnswer | null => {
+    // A conditional request is the chain's, as for the page cache: one place decides on a 304.
+    if (request.header('if-none-match') !== undefined) return null;
+    const read = readOf(request.path, request.header('cookie'));
+    if (!read) return null;
+    const user = userOf();
+    if (!user) return null;
+    const versions = knownVersions(deps.database, read.cache === 'blog' ? blogOf(read, request.path) : null);
+    if (!versions) return null;
+    const found = freshEntry(keyOf(user, request.url, request.header('accept-language')), versions, stateOf(user));
+    if (!found) return null;
+    const { entry, template } = found;
+    const { answer } = entry;
+    const type = answer.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
+    // The chain compresses such a page per request: that answer is the chain's to make. A body
+    // is never shorter than its template, so the template's size tells the length's side of the rule.
+    const compressible = wouldCompress(type, template.size, answer.status);
+    if (compressible && pickEncoding(request.header('accept-encoding'))) return null;
+    if (!compressible && template.size < 1024) return null;
+    entry.sent ??= sentHeaders(answer.headers, compressible);
+    const requestId = requestIdOf(request.header('x-request-id'));
+    const nonce = nextNonce();
+    return { status: answer.status, headers: entry.sent, body: fill(entry, template, requestId, nonce), requestId, nonce };
+  };
+
+  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = c.get('user');
     const method = c.req.method;
     if (!user) return next();
@@ -88,32 +179,18 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
       return;
     }
     const path = c.req.path;
-    const read = method === 'GET' && !path.endsWith('.data') ? pages.find((candidate) => candidate.pattern.test(path)) : undefined;
-    if (!read || FLASH_COOKIE.test(c.req.header('cookie') ?? '')) return next();
+    const read = method === 'GET' ? readOf(path, c.req.header('cookie')) : undefined;
+    if (!read) return next();
 
-    const key = `${user.id}\n${user.name}\n${user.email}\n${user.image ?? ''}\n${c.req.url}\n${c.req.header('accept-language') ?? ''}`;
+    const key = keyOf(user, c.req.url, c.req.header('accept-language'));
     // Read before rendering, as the page cache does: a write during the render leaves the new
     // entry stale at once rather than filed under what it no longer shows.
     const versions = await readCurrentVersions(deps.database, read.cache === 'blog' ? blogOf(read, path) : null);
-    const state = { all: changes.all + forgotten * 2 ** 32, own: changes.of(user.id), writes: writesOf.get(user.id) ?? 0, at: deps.now().getTime() };
-    const entry = kept.get(key);
-    if (
-      entry &&
-      entry.versions.blog === versions.blog &&
-      entry.versions.lists === versions.lists &&
-      entry.versions.sessions === versions.sessions &&
-      entry.all === state.all &&
-      entry.own === state.own &&
-      entry.writes === state.writes &&
-      (!listener || listener.answering) &&
-      state.at - entry.at < keptMs
-    ) {
-      tallies.renderMemo.hits++;
-      const { answer } = entry;
-      const values = [...answer.values];
-      if (answer.requestIdSlot >= 0) values[answer.requestIdSlot] = c.get('requestId');
-      values.push(c.get('nonce'));
-      const body = fillTemplate(answer.template, values);
+    const state = stateOf(user);
+    const found = freshEntry(key, versions, state);
+    if (found) {
+      const { answer } = found.entry;
+      const body = fill(found.entry, found.template, c.get('requestId'), c.get('nonce'));
       const headers = new Headers(answer.headers);
       headers.set('Content-Length', String(body.length));
       // `again`: sent again without the loaders (a kept render that ran them says `kept`).
@@ -123,6 +200,26 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     const capture: ViewerCapture = {};
     c.set('viewerCapture', capture);
     await next();
-    if (capture.answer && c.res.status === 200 && !c.res.headers.has('set-cookie')) kept.set(key, { answer: capture.answer, versions, ...state });
+    if (capture.answer && c.res.status === 200 && !c.res.headers.has('set-cookie')) {
+      const { template: _template, ...answer } = capture.answer;
+      const entry: Entry = { answer, versions, ...state };
+      memo.keepBeside(key, entry, ENTRY_BYTES + key.length + answer.values.reduce((sum, value) => sum + value.length, 0));
+    }
   };
+  return Object.assign(middleware, { early });
+}
+
+/**
+ * The headers the chain sends with an entry sent again, but for the length, the request id and the
+ * security headers: the entry's own, `X-Render: again`, the page cache's private Cache-Control
+ * when the page set none, and the compression middleware's Vary.
+ */
+function sentHeaders(own: readonly [string, string][], compressible: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
+  // Lower case, as Headers gives them: one name, one value, as the chain's Headers would join them.
+  for (const [name, value] of own) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  headers['x-render'] = 'again';
+  headers['cache-control'] ??= PRIVATE_CACHE_CONTROL;
+  if (compressible && !/accept-encoding/i.test(headers.vary ?? '')) headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+  return headers;
 }

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
+import { apiSession, type ApiSession } from '../support/auth';
+import { instanceEnv, postPublicBlog } from '../support/instances';
+import { type RunningServer, startServer } from '../support/server';
+
+/**
+ * A signed-in reader's kept page is answered before Hono's chain when its session and versions are
+ * known from memory (docs/decisions/086). That answer must be the chain's to the byte, but for the
+ * request's id and nonce, and only ever for the session it was kept for; a write makes the next
+ * read the chain's, with what changed. The metrics' count of early answers tells which path
+ * answered.
+ */
+describe.each(TEST_DIALECTS)('a signed-in reader’s kept page answered before the chain on %s', (dialect) => {
+  let scratch: ScratchDatabase;
+  let server: RunningServer;
+  let reader: ApiSession;
+  let other: ApiSession;
+  let blogId = '';
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(dialect);
+    server = await startServer(instanceEnv(scratch));
+    const tag = randomUUID().slice(0, 8);
+    const writer = await apiSession(server.url, { email: `writer-${tag}@example.com`, name: 'Wren Writer' });
+    reader = await apiSession(server.url, { email: `reader-${tag}@example.com`, name: 'Rae Reader' });
+    other = await apiSession(server.url, { email: `other-${tag}@example.com`, name: 'Otto Other' });
+    blogId = await postPublicBlog(server.url, writer);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await scratch?.drop();
+  });
+
+  const earlyAnswers = async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    return Number(/^afterglow_early_answers_total\{reader="signed-in"\} (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+  };
+  /** The blog page as `cookie` reads it (uncompressed unless asked), and whether it was answered early. */
+  const read = async (cookie: string, headers: Record<string, string> = {}) => {
+    const before = await earlyAnswers();
+    const res = await fetch(`${server.url}/blogs/${blogId}`, { headers: { cookie, 'accept-encoding': 'identity', ...headers } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const { date: _date, ...rest } = Object.fromEntries(res.headers);
+    return { headers: rest, html, early: (await earlyAnswers()) - before === 1 };
+  };
+  /** Headers and page with this answer's request id and nonce written as placeholders. */
+  const withoutIds = ({ headers, html }: { headers: Record<string, string>; html: string }) => {
+    const id = headers['x-request-id']!;
+    const nonce = /'nonce-([^']+)'/.exec(headers['content-security-policy'] ?? '')?.[1];
+    expect(id).toMatch(/^[\w.-]{8,}$/);
+    expect(nonce).toBeTruthy();
+    const blank = (text: string) => text.replaceAll(id, '{id}').replaceAll(nonce!, '{nonce}');
+    return { headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, blank(value)])), html: blank(html) };
+  };
+  const likes = (html: string) => Number(/data-testid="like-count">([\d,]+)</.exec(html)?.[1]?.replace(/,/g, '') ?? Number.NaN);
+  const like = (session: ApiSession) =>
+    fetch(`${server.url}/api/blogs/liked/${blogId}`, { method: 'PATCH', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: '{}' });
+  /** Read until the page is answered early (a background job's write may empty the memo once). */
+  const readEarly = async (cookie: string) => {
+    let page = await read(cookie);
+    for (let i = 0; i < 5 && !page.early; i++) page = await read(cookie);
+    expect(page.early).toBe(true);
+    return page;
+  };
+
+  it('sends the chain’s headers and bytes, with this request’s id and nonce', async () => {
+    await read(reader.cookie);
+    const early = await readEarly(reader.cookie);
+    expect(early.headers['x-render']).toBe('again');
+    expect(early.html).toContain('Rae Reader');
+    // A conditional request is the chain's: the same kept answer, through every middleware.
+    const chain = await read(reader.cookie, { 'if-none-match': '"another"' });
+    expect(chain.early).toBe(false);
+    expect(chain.headers['x-render']).toBe('again');
+    expect(withoutIds(early)).toEqual(withoutIds(chain));
+    // Each answer has a nonce and an id of its own.
+    const next = await readEarly(reader.cookie);
+    expect(withoutIds(next)).toEqual(withoutIds(early));
+    expect(next.headers['x-request-id']).not.toBe(early.headers['x-request-id']);
+    expect(next.headers['content-security-policy']).not.toBe(early.headers['content-security-policy']);
+    // The client's own request id is taken, as requestContext takes it.
+    const named = await read(reader.cookie, { 'x-request-id': 'client-chosen-id-42' });
+    expect(named.early).toBe(true);
+    expect(named.headers['x-request-id']).toBe('client-chosen-id-42');
+  });
+
+  it('leaves a compressed answer to the chain', async () => {
+    await readEarly(reader.cookie);
+    const br = await read(reader.cookie, { 'accept-encoding': 'br' });
+    expect(br.early).toBe(false);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.html).toContain('Rae Reader');
+  });
+
+  it('answers each session only with its own page, and an unknown session never', async () => {
+    await readEarly(reader.cookie);
+    await read(other.cookie);
+    const others = await readEarly(other.cookie);
+    expect(others.html).toContain('Otto Other');
+    expect(others.html).not.toContain('Rae Reader');
+    const [name] = reader.cookie.split('=');
+    const forged = await read(`${name}=forged.value`);
+    expect(forged.early).toBe(false);
+    expect(forged.html).not.toContain('Rae Reader');
+    expect(forged.html).not.toContain('Otto Other');
+    expect((await readEarly(reader.cookie)).html).toContain('Rae Reader');
+  });
+
+  it('shows the reader’s own like and another reader’s like at once, then answers early again', async () => {
+    const before = likes((await readEarly(reader.cookie)).html);
+    expect((await like(reader)).status).toBe(200);
+    const mine = await read(reader.cookie);
+    expect(mine.early).toBe(false);
+    expect(likes(mine.html)).toBe(before + 1);
+    expect(likes((await readEarly(reader.cookie)).html)).toBe(before + 1);
+    expect((await like(other)).status).toBe(200);
+    const theirs = await read(reader.cookie);
+    expect(theirs.early).toBe(false);
+    expect(likes(theirs.html)).toBe(before + 2);
+    expect(likes((await readEarly(reader.cookie)).html)).toBe(before + 2);
+  });
+});
