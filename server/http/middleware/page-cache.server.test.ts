@@ -53,16 +53,18 @@ describe.each(TEST_DIALECTS)('page cache on %s', (dialect) => {
     second.app.fetch(new Request(new URL(path, TEST_ORIGIN), { headers }), { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
   const likesOf = async (res: Response) => ((await res.json()) as { likes: number }).likes;
   /**
-   * A read on the second instance once it shows what `shows` looks for, or after 1 s: on
+   * A read on the second instance once it shows what `shows` looks for, or after 10 s: on
    * PostgreSQL the second instance hears of the first's writes by its database's notification, a
    * moment after the first answered (docs/decisions/044). Reads on the instance that wrote are strict.
+   * A loaded machine can hold this process back for a second or more; the wait stays well under
+   * the counts' age bound (25 s here), past which a kept copy would miss for its age alone.
    */
   const onSecondOnceItShows = async (path: string, shows: (body: string) => boolean) => {
     const start = performance.now();
     for (;;) {
       const res = await onSecond(path);
       const body = await res.text();
-      if (shows(body) || performance.now() - start > 1_000) return { cache: res.headers.get('x-cache'), body };
+      if (shows(body) || performance.now() - start > 10_000) return { cache: res.headers.get('x-cache'), body };
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
