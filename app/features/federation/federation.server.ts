@@ -242,6 +242,32 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
   return site;
 }
 
+/**
+ * Where a browser asking for one of our fediverse ids (HTML, not ActivityPub) is sent
+ * (docs/decisions/088): a writer's actor to her author page, the site's to the home page, a post's
+ * Article to the post, a comment's Note to its anchor under the post. Only what the id would
+ * answer as ActivityPub is shown: anything else is null (the site's own 404).
+ */
+export async function pageOfId(ctx: ServiceContext, url: URL): Promise<string | null> {
+  const site = federationOf(ctx);
+  if (!site) return null;
+  const parsed = site.federation.createContext(new URL(site.settings.origin), ctx).parseUri(url);
+  if (parsed?.type === 'actor') {
+    if (parsed.identifier === SITE_ACTOR) return '/';
+    return (await service.actorProfile(ctx, parsed.identifier, site.settings.siteName)) ? `/authors/${encodeURIComponent(parsed.identifier)}` : null;
+  }
+  if (parsed?.type !== 'object' || !parsed.values.id) return null;
+  if (parsed.class === Article) {
+    const post = await service.outgoingPost(ctx, parsed.values.id);
+    return post ? blogPathOf(post) : null;
+  }
+  if (parsed.class === Note) {
+    const outgoing = await service.outgoingComment(ctx, parsed.values.id);
+    return outgoing ? `${blogPathOf(outgoing.post)}#comment-${encodeURIComponent(outgoing.comment.id)}` : null;
+  }
+  return null;
+}
+
 /** A moderator blocked the sender or its server: its activity is dropped unread (docs/decisions/068). */
 async function blocked(ctx: ServiceContext, actorId: URL | null): Promise<boolean> {
   return !actorId || service.isRemoteBlocked(ctx, actorId.href);
