@@ -12,6 +12,7 @@ import { suspensionOf } from '~/kernel/standing.server';
 import * as keysRepo from './federation.repo.server';
 import type { PostRow } from './federation.repo.server';
 import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
+import { deliveryMeterProvider } from './delivery-metrics.server';
 import { followedPostArrived, SUBSCRIBE_REL } from './remote-inbox.server';
 import { receiveFollowAccepted, receiveFollowedPostDelete, receiveFollowRejected } from './remote-posts.service.server';
 import * as service from './federation.service.server';
@@ -83,6 +84,8 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     // Signatures are always verified; a signature older than an hour is refused (replays).
     skipSignatureVerification: false,
     signatureTimeWindow: { hours: 1 },
+    // Deliveries per remote host, for /metrics (docs/decisions/088).
+    meterProvider: deliveryMeterProvider(),
   });
   const site: SiteFederation = { federation, settings };
 
