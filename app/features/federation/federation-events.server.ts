@@ -1,6 +1,6 @@
 import { onEvent } from '~/kernel/events.server';
 import { definePeriodic } from '~/kernel/schedule.server';
-import { deliverActorUpdated, deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
+import { deliverAccountDeleted, deliverActorUpdated, deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
 import { assignMissingHandles, moveHandleToName } from './federation.service.server';
 import { pruneRemotePosts } from './remote-posts.service.server';
 
@@ -23,6 +23,8 @@ export const FEDERATION_SUBSCRIPTIONS = [
     if (site && (await moveHandleToName(ctx, event.data.userId, site.settings.siteName))) await deliverActorUpdated(ctx, event.data.userId, event.at);
   }),
   onEvent('account.suspended', 'federation', async (ctx, event) => deliverSuspended(ctx, event.data.userId, event.at)),
+  // Retried while the account's comment Deletes wait in the queue: they need its keys (docs/decisions/088).
+  onEvent('account.deleted', 'federation', async (ctx, event) => deliverAccountDeleted(ctx, event.data.userId, event.data.postIds, event.at), { maxAttempts: 12 }),
 ];
 
 const MINUTE = 60_000;

@@ -297,6 +297,12 @@ export async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> 
 }
 
 async function actorOf(fctx: Context<ServiceContext>, settings: FederationSettings, identifier: string) {
+  const profile = identifier === SITE_ACTOR ? null : await service.actorProfile(fctx.data, identifier, settings.siteName);
+  if (identifier !== SITE_ACTOR && !profile) {
+    // A deleted account's actor is gone for good (410), not merely unknown (docs/decisions/088).
+    const goneAt = await service.actorGoneAt(fctx.data, identifier);
+    return goneAt ? new Tombstone({ id: fctx.getActorUri(identifier), deleted: instant(goneAt) }) : null;
+  }
   const keys = await fctx.getActorKeyPairs(identifier);
   const common = {
     id: fctx.getActorUri(identifier),
@@ -320,7 +326,6 @@ async function actorOf(fctx: Context<ServiceContext>, settings: FederationSettin
       url: new URL('/', settings.origin),
     });
   }
-  const profile = await service.actorProfile(fctx.data, identifier, settings.siteName);
   if (!profile) return null;
   const icon = absolute(settings, profile.image);
   return new Person({
@@ -336,7 +341,8 @@ async function actorOf(fctx: Context<ServiceContext>, settings: FederationSettin
 /** The actor's RSA and Ed25519 key pairs, made once and kept in the database. */
 async function keyPairsOf(ctx: ServiceContext, owner: string): Promise<CryptoKeyPair[]> {
   let rows = await keysRepo.findKeys(ctx.db, owner);
-  if (rows.length < 2) {
+  // Only the site and an account that exists get keys: a deleted one's are never made again.
+  if (rows.length < 2 && (owner === SITE_ACTOR || (await keysRepo.findActorProfile(ctx.db, owner)))) {
     for (const [algorithm, name] of [['rsa', 'RSASSA-PKCS1-v1_5'], ['ed25519', 'Ed25519']] as const) {
       if (rows.some((r) => r.algorithm === algorithm)) continue;
       const pair = await generateCryptoKeyPair(name);
@@ -457,6 +463,25 @@ export async function deliverActorUpdated(ctx: ServiceContext, userId: string, a
 export async function deliverSuspended(ctx: ServiceContext, userId: string, at: string): Promise<void> {
   if (!federationOf(ctx)) return;
   for (const post of await service.postsToTakeBack(ctx, userId)) await deliverWithdrawn(ctx, post.id, userId, at);
+}
+
+/**
+ * An account was deleted (docs/decisions/088): once its comments' Deletes are queued, each post of
+ * it that went out (noted before the cascade) is deleted where it went, then the actor itself, to
+ * its followers' (shared) inboxes; its keys and followers are then dropped, the queued deliveries
+ * carrying the keys they sign with, and its id answers 410 Gone.
+ */
+export async function deliverAccountDeleted(ctx: ServiceContext, userId: string, postIds: readonly string[], at: string): Promise<void> {
+  const site = federationOf(ctx);
+  if (site) {
+    if (await service.commentWithdrawalsWaiting(ctx, userId)) throw new Error('the deleted account\'s comment Deletes are still queued: its keys wait for them');
+    for (const postId of postIds) await deliverWithdrawn(ctx, postId, userId, at);
+    const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+    const actor = fctx.getActorUri(userId);
+    const remove = new Delete({ id: new URL(`${actor.href}#delete/${at}`), actor, to: PUBLIC_COLLECTION, object: actor });
+    await fctx.sendActivity({ identifier: userId }, 'followers', remove, DELIVERY);
+  }
+  await service.forgetActor(ctx, userId, at);
 }
 
 /** A local comment as a reply (docs/decisions/068): it answers the post's Article, our comment's Note, or a remote reply's own id. */
