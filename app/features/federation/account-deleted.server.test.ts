@@ -75,6 +75,8 @@ describe.each(TEST_DIALECTS)('a deleted account leaves the fediverse (%s)', (dia
     expect(answer.status).toBe(410);
     expect(((await answer.json()) as { type?: string }).type).toBe('Tombstone');
     expect(await db.selectFrom('actor_keys').select('algorithm').where('owner', '=', leaver.user.id).execute()).toEqual([]);
+    // A browser there finds no author page: the site's 404.
+    expect((await fetch(leaverUri, { headers: { accept: 'text/html' }, redirect: 'manual' })).status).toBe(404);
     expect((await fetch(postUri, { headers: { accept: AP } })).status).toBe(404);
     // An id that never was an account is still only unknown; the staying writer keeps her followers.
     expect((await fetch(new URL('/ap/actors/never-was', site.origin), { headers: { accept: AP } })).status).toBe(404);
