@@ -82,5 +82,11 @@ describe.each(TEST_DIALECTS)('a deleted account leaves the fediverse (%s)', (dia
     expect((await fetch(new URL('/ap/actors/never-was', site.origin), { headers: { accept: AP } })).status).toBe(404);
     expect(await db.selectFrom('actor_keys').select('algorithm').where('owner', '=', 'never-was').execute()).toEqual([]);
     expect(await db.selectFrom('remote_followers').select('id').where('local_actor', '=', other.user.id).execute()).toHaveLength(1);
+
+    // An account the fediverse never saw (no keys) leaves no mark: its id is merely unknown.
+    const unseen = await site.t.createUser({ name: 'Never Federated' });
+    expect((await site.t.request('/api/auth/delete-user', { method: 'POST', json: { password: unseen.password }, headers: { cookie: unseen.cookie } })).status).toBe(200);
+    await site.t.runJobs();
+    expect((await fetch(new URL(`/ap/actors/${unseen.user.id}`, site.origin), { headers: { accept: AP } })).status).toBe(404);
   });
 });

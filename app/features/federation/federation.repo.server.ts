@@ -124,10 +124,11 @@ export async function insertKey(db: Db, row: ActorKeysTable): Promise<void> {
   await db.insertInto('actor_keys').values(row).onConflict((oc) => oc.columns(['owner', 'algorithm']).doNothing()).execute();
 }
 
-/** A deleted account's keys and followers, once its last activity is queued (docs/decisions/088). */
-export async function forgetActor(db: Db, owner: string): Promise<void> {
-  await db.deleteFrom('actor_keys').where('owner', '=', owner).execute();
+/** A deleted account's keys and followers, once its last activity is queued (docs/decisions/088); how many keys it had. */
+export async function forgetActor(db: Db, owner: string): Promise<number> {
+  const keys = await db.deleteFrom('actor_keys').where('owner', '=', owner).executeTakeFirst();
   await db.deleteFrom('remote_followers').where('local_actor', '=', owner).execute();
+  return Number(keys.numDeletedRows ?? 0);
 }
 
 /**

@@ -206,12 +206,12 @@ export async function actorGoneAt(ctx: Pick<ServiceContext, 'db' | 'now'>, userI
 
 /**
  * A deleted account's last activities are queued (each queued delivery carries its signing keys):
- * its keys and followers are dropped, and its actor is remembered as gone, for good.
+ * its keys and followers are dropped, and its actor, if it ever had keys (it was seen on the
+ * fediverse), is remembered as gone, for good.
  */
 export async function forgetActor(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: string, at: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.kvSet(trx, JSON.stringify(goneKey(userId)), JSON.stringify({ at }), null);
-    await repo.forgetActor(trx, userId);
+    if ((await repo.forgetActor(trx, userId)) > 0) await repo.kvSet(trx, JSON.stringify(goneKey(userId)), JSON.stringify({ at }), null);
   });
 }
 
