@@ -19,7 +19,8 @@ import {
   resetPasswordMail,
   revokeResetLinks,
 } from '~/features/users/account-rules.service.server';
-import { keepRepliesOfLeavingAccount } from '~/features/blogs/comments.service.server';
+import { commentsLeavingWith, commentsLeft, keepRepliesOfLeavingAccount, type LeavingComment } from '~/features/blogs/comments.service.server';
+import { postsLeavingWith } from '~/features/federation/federation.service.server';
 import { accountDeleted, createUserRecord, noteAccountLeaving, recordSignIn, syncProfileEmail } from '~/features/users/users.service.server';
 import { passwordChangedMail } from '~/features/users/account-mails';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '~/features/users/users.schema';
@@ -156,7 +157,7 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
     void mail.send(message).catch((error: unknown) => authLog.error({ err: error }, 'password changed mail failed'));
   };
   /** What an account being deleted leaves to tidy, between better-auth's two delete hooks. */
-  const leaving = new Map<string, { blogIds: string[] }>();
+  const leaving = new Map<string, { blogIds: string[]; comments: LeavingComment[]; postIds: string[] }>();
   const auth = betterAuth({
     appName: config.SITE_NAME,
     secret: config.SESSION_SECRET,
@@ -191,13 +192,19 @@ export function createAuth({ config, authDb, dialect, log, mailer, contextFor }:
       deleteUser: {
         enabled: true,
         beforeDelete: async (user) => {
-          leaving.set(user.id, await noteAccountLeaving(rules(), user.id));
+          leaving.set(user.id, {
+            ...(await noteAccountLeaving(rules(), user.id)),
+            comments: await commentsLeavingWith(rules(), user.id),
+            postIds: await postsLeavingWith(rules(), user.id),
+          });
           await keepRepliesOfLeavingAccount(rules(), user.id);
         },
         afterDelete: async (user) => {
-          const { blogIds } = leaving.get(user.id) ?? { blogIds: [] };
+          const { blogIds, comments, postIds } = leaving.get(user.id) ?? { blogIds: [], comments: [], postIds: [] };
           leaving.delete(user.id);
-          await accountDeleted(rules(), { userId: user.id, email: user.email, blogIds });
+          // Its comments, posts and actor that went out to the fediverse are deleted there (docs/decisions/088).
+          await commentsLeft(rules(), user.id, comments);
+          await accountDeleted(rules(), { userId: user.id, email: user.email, blogIds, postIds });
         },
       },
     },

@@ -3,6 +3,7 @@ import { BlockList, isIPv6 } from 'node:net';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import { readQueues, type Queues } from '~/features/moderation/instance.service.server';
+import { type CircuitState, circuitStates, deliveryTally } from '~/features/federation/delivery-metrics.server';
 import { CACHES } from '~/lib/render/caches.server';
 import { type JobKindStats, jobStats } from '~/kernel/jobs.server';
 import { DURATION_BUCKETS, tallies } from '~/lib/render/metrics.server';
@@ -288,6 +289,16 @@ function processMetrics(): Registry {
     },
   });
   new Counter({
+    name: 'afterglow_federation_deliveries_total',
+    help: 'Activities delivered to other servers by this instance, by remote host (the busiest hosts by name, the rest as "other") and outcome (sent; failed: an attempt that will be tried again; abandoned: given up).',
+    labelNames: ['host', 'outcome'],
+    registers,
+    collect() {
+      this.reset();
+      for (const { host, counts } of deliveryTally.series()) for (const [outcome, n] of Object.entries(counts)) this.inc({ host, outcome }, n);
+    },
+  });
+  new Counter({
     name: 'afterglow_sign_in_failures_total',
     help: 'Sign-ins refused for a wrong password or code (the form and the API).',
     registers,
@@ -305,6 +316,7 @@ function instanceMetrics(deps: AppDeps): { registry: Registry; refresh(): Promis
   const registers = [registry];
   let queues: Queues | null = null;
   let jobs: JobKindStats[] = [];
+  let circuits = new Map<string, CircuitState>();
   const gauge = (name: string, help: string, read: (g: Gauge) => void, labelNames: string[] = []) =>
     new Gauge({
       name,
@@ -334,6 +346,14 @@ function instanceMetrics(deps: AppDeps): { registry: Registry; refresh(): Promis
   gauge('afterglow_jobs_dead', 'Background jobs given up after their last attempt, by kind (kept with their last error).', (g) => {
     for (const k of jobs) g.set({ kind: k.kind }, k.dead);
   }, ['kind']);
+  const CIRCUIT_LEVEL: Record<CircuitState, number> = { closed: 0, 'half-open': 1, open: 2 };
+  gauge('afterglow_federation_circuits', "Remote hosts by the state of federation's circuit breaker (open: deliveries held after repeated failures; half_open: one is let through to try).", (g) => {
+    for (const state of Object.keys(CIRCUIT_LEVEL) as CircuitState[]) g.set({ state: state.replace('-', '_') }, [...circuits.values()].filter((s) => s === state).length);
+  }, ['state']);
+  gauge('afterglow_federation_circuit_state', 'The circuit breaker of each host that has a deliveries series of its own: 0 closed, 1 half open, 2 open.', (g) => {
+    // A host Fedify never saw fail has no state kept: closed.
+    for (const host of deliveryTally.shownHosts()) g.set({ host }, CIRCUIT_LEVEL[circuits.get(host) ?? 'closed']);
+  }, ['host']);
   gauge('afterglow_views_buffered', 'Views counted but not yet written to the database (written every few seconds).', (g) => g.set(deps.views.buffered));
   const pool = deps.database.pgPool;
   gauge('afterglow_db_pool_max', 'Connections the database pool may open (SQLite: its one connection).', (g) => g.set(pool ? (pool.options.max ?? 10) : 1));
@@ -348,10 +368,15 @@ function instanceMetrics(deps: AppDeps): { registry: Registry; refresh(): Promis
     registry,
     async refresh() {
       try {
-        [queues, jobs] = await Promise.all([readQueues({ db: deps.database.db, now: deps.now }), jobStats({ db: deps.database.db, now: deps.now })]);
+        [queues, jobs, circuits] = await Promise.all([
+          readQueues({ db: deps.database.db, now: deps.now }),
+          jobStats({ db: deps.database.db, now: deps.now }),
+          circuitStates({ db: deps.database.db, now: deps.now }),
+        ]);
       } catch (error) {
         queues = null;
         jobs = [];
+        circuits = new Map();
         deps.log.warn({ err: error }, 'metrics: the queues could not be read');
       }
     },

@@ -66,9 +66,10 @@ export const DOMAIN_EVENTS = {
   'account.suspended': z.object({ userId: id, until: z.string().nullable(), reason: z.string() }),
   /**
    * An account deleted itself (docs/decisions/067). Its rows went with it by cascade; the
-   * address and the other writers' blogs it liked or commented on are what is left to tidy.
+   * address and the other writers' blogs it liked or commented on are what is left to tidy, and
+   * its posts that went out to the fediverse (postIds, docs/decisions/088).
    */
-  'account.deleted': z.object({ userId: id, email: z.string(), blogIds: z.array(id) }),
+  'account.deleted': z.object({ userId: id, email: z.string(), blogIds: z.array(id), postIds: z.array(id).default([]) }),
 } as const;
 
 export type EventName = keyof typeof DOMAIN_EVENTS;

@@ -15,7 +15,7 @@ import { deferredSection } from '~/components/deferred-section';
 import { getOwnSuspension } from '~/kernel/standing.server';
 import { LikeButton } from '~/features/blogs/components/like-button';
 import { FediverseReactions } from '~/features/federation/components/fediverse-reactions';
-import { fediverseReactionsOf } from '~/features/federation/handles.service.server';
+import { fediverseHandleOf, fediverseReactionsOf } from '~/features/federation/handles.service.server';
 import { FollowButton } from '~/features/follows/components/follow-button';
 import { followStateForWriter } from '~/features/follows/follows.service.server';
 import { Avatar } from '~/components/avatar';
@@ -53,6 +53,9 @@ const HiddenBadge = onDemand(() => import('~/components/hidden-badge').then((m) 
 // the reader comes near them (docs/decisions/036, 077).
 const PostEnd = deferredSection(() => import('~/features/blogs/components/post-end').then((m) => ({ default: m.PostEnd })));
 const Comments = deferredSection(() => import('~/features/blogs/components/comments').then((m) => ({ default: m.Comments })));
+// The writer's fediverse handle and "Follow from your server", as on her page (docs/decisions/088):
+// below the post, so its code loads near the viewport, and only where federation is on.
+const FediverseHandle = deferredSection(() => import('~/features/federation/components/fediverse-handle').then((m) => ({ default: m.FediverseHandle })));
 
 /** Kept for anonymous readers (docs/decisions/055). */
 export const handle = { cache: 'blog' } satisfies CachedRead;
@@ -114,21 +117,22 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   try {
-    const [{ blog, authorId, authorPhoto, held }] = await Promise.all([getBlogWithAuthor(context.service, params.id), PostEnd.ready, Comments.ready]);
+    const [{ blog, authorId, authorPhoto, held }] = await Promise.all([getBlogWithAuthor(context.service, params.id), PostEnd.ready, Comments.ready, FediverseHandle.ready]);
     // An old title's address (or a mistyped one) answers 301 to the current (docs/decisions/069);
     // /blogs/{id} alone answers as it always did, its canonical link naming the slugged address.
     if ('slug' in params && params.slug !== undefined && params.slug !== blog.slug) return redirect(blogPath(blog), 301);
-    const [follow, end, suspension, fediverse] = await Promise.all([
+    const [follow, end, suspension, fediverse, handle] = await Promise.all([
       followStateForWriter(context.service, authorId),
       getPostEnd(context.service, { id: blog._id, ownerId: authorId, createdAt: blog.createdAt }),
       getOwnSuspension(context.service),
       fediverseReactionsOf(context.service, blog._id),
+      fediverseHandleOf(context.service, authorId),
     ]);
     const imageBases = ownImageBases(context.deps.config);
     // Sharing tags name only a photo of our store: a card built from another address would let
     // its host follow every share (docs/decisions/050).
     const sharedPhoto = ownPhoto(blog.photo, imageBases);
-    const page = { blog, authorId, authorPhoto, held, sharedPhoto, signedIn: context.user !== null, follow, end, suspension, fediverse };
+    const page = { blog, authorId, authorPhoto, held, sharedPhoto, signedIn: context.user !== null, follow, end, suspension, fediverse, handle };
     try {
       return data({ ...page, html: await renderMarkdown(blog.long_description, { nofollow: held, imageBases }) as string | null });
     } catch (error) {
@@ -212,7 +216,7 @@ function useCountView(id: string) {
 }
 
 export default function BlogDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { blog, authorId, authorPhoto, html, signedIn, follow, end, suspension, fediverse } = loaderData;
+  const { blog, authorId, authorPhoto, html, signedIn, follow, end, suspension, fediverse, handle } = loaderData;
   const { isOwner } = blog;
   const { dialog } = useFeedback();
   useCountView(blog._id);
@@ -293,6 +297,7 @@ export default function BlogDetail({ loaderData, actionData }: Route.ComponentPr
           {isOwner ? <DeleteBlog /> : null}
           {signedIn && !isOwner ? <ReportButton targetType="blog" targetId={blog._id} label={`${MESSAGES.report}: ${blog.title}`} /> : null}
         </div>
+        {handle ? <div className="mt-6"><FediverseHandle handle={handle} /></div> : null}
         {/* Only what the end shows: its server copy goes live early when these change (docs/decisions/092). */}
         <PostEnd blog={{ _id: blog._id, slug: blog.slug, title: blog.title, short_description: blog.short_description, name: blog.name }} previous={end.previous} next={end.next} more={end.more} follow={follow} signedIn={signedIn} />
         <WhileSuspended suspension={suspension}>

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { federationOf, startFederation } from '~/features/federation/federation.server';
+import { federationOf, pageOfId, startFederation } from '~/features/federation/federation.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { RateLimitedError } from '~/lib/core/errors';
 import { type AppDeps, type AppEnv, serviceContext } from '../context.server';
@@ -61,7 +61,11 @@ export function federationRoutes(deps: AppDeps): MiddlewareHandler<AppEnv> {
     return site.federation.fetch(forwarded, {
       contextData: ctx,
       onNotFound: () => next().then(() => c.res),
-      onNotAcceptable: () => next().then(() => c.res),
+      // A browser at one of our ids is sent to the page that shows it (docs/decisions/088).
+      onNotAcceptable: async () => {
+        const page = request.method === 'GET' || request.method === 'HEAD' ? await pageOfId(ctx, url) : null;
+        return page ? c.redirect(page, 302) : next().then(() => c.res);
+      },
     });
   };
 }

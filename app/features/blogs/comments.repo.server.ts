@@ -56,6 +56,21 @@ export async function threadsCommentedIn(db: Db, userId: string): Promise<Thread
   return db.selectFrom('comments').select(['id', 'user_id', 'parent_id', 'root_id', 'depth']).where('root_id', 'in', roots).execute();
 }
 
+/** A person's comments every reader sees, under other writers' posts (what went out to the fediverse, if the post did). */
+export async function shownCommentsBy(db: Db, userId: string): Promise<{ id: string; blog_id: string; parent_id: string | null }[]> {
+  return db
+    .selectFrom('comments')
+    .innerJoin('blogs', 'blogs.id', 'comments.blog_id')
+    .select(['comments.id', 'comments.blog_id', 'comments.parent_id'])
+    .where('comments.user_id', '=', userId)
+    .where('blogs.owner_id', '<>', userId)
+    .where('comments.deleted_at', 'is', null)
+    .where('comments.hidden_at', 'is', null)
+    .where('comments.removed_at', 'is', null)
+    .where('comments.pending_since', 'is', null)
+    .execute();
+}
+
 /** Moves a comment to another place in its thread (only ever up: a parent that stays, a smaller depth). */
 export async function moveComment(db: Db, id: string, place: Pick<ThreadPlace, 'parent_id' | 'root_id' | 'depth'>): Promise<void> {
   await db.updateTable('comments').set(place).where('id', '=', id).execute();

@@ -135,6 +135,32 @@ export async function keepRepliesOfLeavingAccount(ctx: ServiceContext, userId: s
   });
 }
 
+/** A leaving account's comment that every reader saw, as its withdrawal will name it. */
+export interface LeavingComment {
+  commentId: string;
+  blogId: string;
+  parentId: string | null;
+}
+
+/**
+ * Before an account goes (docs/decisions/088): its comments still shown under other writers'
+ * posts, noted while the rows say it. Its comments under its own posts go with the posts.
+ */
+export async function commentsLeavingWith(ctx: ServiceContext, userId: string): Promise<LeavingComment[]> {
+  return (await repo.shownCommentsBy(ctx.db, userId)).map((r) => ({ commentId: r.id, blogId: r.blog_id, parentId: r.parent_id }));
+}
+
+/**
+ * Once the account is gone: each noted comment left its readers as a deletion would have made it
+ * leave, so what follows a deleted comment (its Delete on the fediverse) follows these too.
+ */
+export async function commentsLeft(ctx: ServiceContext, userId: string, comments: readonly LeavingComment[]): Promise<void> {
+  if (comments.length === 0) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const c of comments) await emit({ ...ctx, db: trx }, 'comment.withdrawn', { ...c, authorId: userId, how: 'deleted' });
+  });
+}
+
 /**
  * The new places of the comments that stay when `userId`'s comments leave their threads: a
  * comment's parent becomes its nearest ancestor not by `userId` (none: it starts a thread of its

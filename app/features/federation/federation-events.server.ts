@@ -1,6 +1,6 @@
 import { onEvent } from '~/kernel/events.server';
 import { definePeriodic } from '~/kernel/schedule.server';
-import { deliverActorUpdated, deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
+import { deliverAccountDeleted, deliverActorUpdated, deliverCommentEdited, deliverCommentPosted, deliverCommentWithdrawn, deliverPublished, deliverSuspended, deliverUpdated, deliverWithdrawn, federationOf } from './federation.server';
 import { assignMissingHandles, moveHandleToName } from './federation.service.server';
 import { endFollowsOfBlocked } from './remote-following.service.server';
 import { pruneRemotePosts } from './remote-posts.service.server';
@@ -29,6 +29,8 @@ export const FEDERATION_SUBSCRIPTIONS = [
     const { action, targetType, targetId } = event.data;
     if (action === 'block' && (targetType === 'remote_account' || targetType === 'instance')) await endFollowsOfBlocked(ctx, { kind: targetType === 'instance' ? 'instance' : 'account', target: targetId });
   }),
+  // Retried while the account's comment Deletes wait in the queue: they need its keys (docs/decisions/088).
+  onEvent('account.deleted', 'federation', async (ctx, event) => deliverAccountDeleted(ctx, event.data.userId, event.data.postIds, event.at), { maxAttempts: 12 }),
 ];
 
 const MINUTE = 60_000;

@@ -1,4 +1,4 @@
-import { blog, everyone, followed, type FreshnessRule, unshown, type ViewerWrites } from '~/db/freshness-kit';
+import { blog, blogsOfPerson, everyone, followed, type FreshnessRule, ROWS, unshown, type ViewerWrites } from '~/db/freshness-kit';
 
 /**
  * What the federation feature's tables make stale (docs/decisions/055, 071, 080). Gathered with the
@@ -7,6 +7,9 @@ import { blog, everyone, followed, type FreshnessRule, unshown, type ViewerWrite
 export const FEDERATION_FRESHNESS: readonly FreshnessRule[] = [
   // Likes and boosts from other servers are counted on the post's page; they are never updated.
   { table: 'remote_reactions', on: { insert: true, delete: true }, stale: [blog('blog_id')] },
+  // A writer's handle is shown under each of her posts (docs/decisions/088); a rename moves it
+  // (the pages she commented on move too: the rule is the person's, as for her name).
+  { table: 'actor_handles', on: ROWS, stale: [blogsOfPerson('user_id')] },
 ];
 
 /** Whose signed-in kept pages a write to the federation feature's tables makes stale (docs/decisions/076, 078). */

@@ -124,6 +124,29 @@ export async function insertKey(db: Db, row: ActorKeysTable): Promise<void> {
   await db.insertInto('actor_keys').values(row).onConflict((oc) => oc.columns(['owner', 'algorithm']).doNothing()).execute();
 }
 
+/** A deleted account's keys and followers, once its last activity is queued (docs/decisions/088); how many keys it had. */
+export async function forgetActor(db: Db, owner: string): Promise<number> {
+  const keys = await db.deleteFrom('actor_keys').where('owner', '=', owner).executeTakeFirst();
+  await db.deleteFrom('remote_followers').where('local_actor', '=', owner).execute();
+  return Number(keys.numDeletedRows ?? 0);
+}
+
+/**
+ * Whether a withdrawal of `authorId`'s comments still waits in the job queue: the event not yet
+ * handed on, or the federation's job for it not yet run (its payload names the author).
+ */
+export async function commentWithdrawalsWaiting(db: Db, authorId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('kind', 'in', ['event', 'on:comment.withdrawn:federation'])
+    .where('status', 'in', ['queued', 'running'])
+    .where('payload', 'like', `%"name":"comment.withdrawn"%`)
+    .where('payload', 'like', `%"authorId":${JSON.stringify(authorId)}%`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 // ---- followers ----
 
 export async function insertFollower(db: Db, row: Database['remote_followers']): Promise<void> {

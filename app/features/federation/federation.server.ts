@@ -12,6 +12,7 @@ import { suspensionOf } from '~/kernel/standing.server';
 import * as keysRepo from './federation.repo.server';
 import type { PostRow } from './federation.repo.server';
 import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
+import { deliveryMeterProvider } from './delivery-metrics.server';
 import { followedPostArrived, SUBSCRIBE_REL } from './remote-inbox.server';
 import { receiveFollowAccepted, receiveFollowedPostDelete, receiveFollowRejected } from './remote-posts.service.server';
 import * as service from './federation.service.server';
@@ -83,6 +84,8 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
     // Signatures are always verified; a signature older than an hour is refused (replays).
     skipSignatureVerification: false,
     signatureTimeWindow: { hours: 1 },
+    // Deliveries per remote host, for /metrics (docs/decisions/088).
+    meterProvider: deliveryMeterProvider(),
   });
   const site: SiteFederation = { federation, settings };
 
@@ -242,6 +245,32 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
   return site;
 }
 
+/**
+ * Where a browser asking for one of our fediverse ids (HTML, not ActivityPub) is sent
+ * (docs/decisions/088): a writer's actor to her author page, the site's to the home page, a post's
+ * Article to the post, a comment's Note to its anchor under the post. Only what the id would
+ * answer as ActivityPub is shown: anything else is null (the site's own 404).
+ */
+export async function pageOfId(ctx: ServiceContext, url: URL): Promise<string | null> {
+  const site = federationOf(ctx);
+  if (!site) return null;
+  const parsed = site.federation.createContext(new URL(site.settings.origin), ctx).parseUri(url);
+  if (parsed?.type === 'actor') {
+    if (parsed.identifier === SITE_ACTOR) return '/';
+    return (await service.actorProfile(ctx, parsed.identifier, site.settings.siteName)) ? `/authors/${encodeURIComponent(parsed.identifier)}` : null;
+  }
+  if (parsed?.type !== 'object' || !parsed.values.id) return null;
+  if (parsed.class === Article) {
+    const post = await service.outgoingPost(ctx, parsed.values.id);
+    return post ? blogPathOf(post) : null;
+  }
+  if (parsed.class === Note) {
+    const outgoing = await service.outgoingComment(ctx, parsed.values.id);
+    return outgoing ? `${blogPathOf(outgoing.post)}#comment-${encodeURIComponent(outgoing.comment.id)}` : null;
+  }
+  return null;
+}
+
 /** A moderator blocked the sender or its server: its activity is dropped unread (docs/decisions/068). */
 async function blocked(ctx: ServiceContext, actorId: URL | null): Promise<boolean> {
   return !actorId || service.isRemoteBlocked(ctx, actorId.href);
@@ -268,6 +297,12 @@ export async function remoteAuthor(actor: Actor): Promise<service.RemoteAuthor> 
 }
 
 async function actorOf(fctx: Context<ServiceContext>, settings: FederationSettings, identifier: string) {
+  const profile = identifier === SITE_ACTOR ? null : await service.actorProfile(fctx.data, identifier, settings.siteName);
+  if (identifier !== SITE_ACTOR && !profile) {
+    // A deleted account's actor is gone for good (410), not merely unknown (docs/decisions/088).
+    const goneAt = await service.actorGoneAt(fctx.data, identifier);
+    return goneAt ? new Tombstone({ id: fctx.getActorUri(identifier), deleted: instant(goneAt) }) : null;
+  }
   const keys = await fctx.getActorKeyPairs(identifier);
   const common = {
     id: fctx.getActorUri(identifier),
@@ -291,7 +326,6 @@ async function actorOf(fctx: Context<ServiceContext>, settings: FederationSettin
       url: new URL('/', settings.origin),
     });
   }
-  const profile = await service.actorProfile(fctx.data, identifier, settings.siteName);
   if (!profile) return null;
   const icon = absolute(settings, profile.image);
   return new Person({
@@ -315,7 +349,8 @@ const generateRsaKeyPair = () =>
 /** The actor's RSA and Ed25519 key pairs, made once and kept in the database. */
 async function keyPairsOf(ctx: ServiceContext, owner: string): Promise<CryptoKeyPair[]> {
   let rows = await keysRepo.findKeys(ctx.db, owner);
-  if (rows.length < 2) {
+  // Only the site and an account that exists get keys: a deleted one's are never made again.
+  if (rows.length < 2 && (owner === SITE_ACTOR || (await keysRepo.findActorProfile(ctx.db, owner)))) {
     for (const [algorithm, name] of [['rsa', 'RSASSA-PKCS1-v1_5'], ['ed25519', 'Ed25519']] as const) {
       if (rows.some((r) => r.algorithm === algorithm)) continue;
       const pair = name === 'Ed25519' ? await generateCryptoKeyPair(name) : await generateRsaKeyPair();
@@ -436,6 +471,25 @@ export async function deliverActorUpdated(ctx: ServiceContext, userId: string, a
 export async function deliverSuspended(ctx: ServiceContext, userId: string, at: string): Promise<void> {
   if (!federationOf(ctx)) return;
   for (const post of await service.postsToTakeBack(ctx, userId)) await deliverWithdrawn(ctx, post.id, userId, at);
+}
+
+/**
+ * An account was deleted (docs/decisions/088): once its comments' Deletes are queued, each post of
+ * it that went out (noted before the cascade) is deleted where it went, then the actor itself, to
+ * its followers' (shared) inboxes; its keys and followers are then dropped, the queued deliveries
+ * carrying the keys they sign with, and its id answers 410 Gone.
+ */
+export async function deliverAccountDeleted(ctx: ServiceContext, userId: string, postIds: readonly string[], at: string): Promise<void> {
+  const site = federationOf(ctx);
+  if (site) {
+    if (await service.commentWithdrawalsWaiting(ctx, userId)) throw new Error('the deleted account\'s comment Deletes are still queued: its keys wait for them');
+    for (const postId of postIds) await deliverWithdrawn(ctx, postId, userId, at);
+    const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
+    const actor = fctx.getActorUri(userId);
+    const remove = new Delete({ id: new URL(`${actor.href}#delete/${at}`), actor, to: PUBLIC_COLLECTION, object: actor });
+    await fctx.sendActivity({ identifier: userId }, 'followers', remove, DELIVERY);
+  }
+  await service.forgetActor(ctx, userId, at);
 }
 
 /** A local comment as a reply (docs/decisions/068): it answers the post's Article, our comment's Note, or a remote reply's own id. */

@@ -191,6 +191,35 @@ export async function postsToTakeBack(ctx: ServiceContext, ownerId: string): Pro
   return repo.listOutgoingPosts(ctx.db, ownerId, { now: ctx.now().toISOString(), limit: 10_000 });
 }
 
+/** Before an account goes (docs/decisions/088): its posts that went out, noted while the rows say it. */
+export async function postsLeavingWith(ctx: ServiceContext, ownerId: string): Promise<string[]> {
+  return (await postsToTakeBack(ctx, ownerId)).map((p) => p.id);
+}
+
+const goneKey = (userId: string) => ['afterglow', 'gone-actor', userId] as const;
+
+/** When a deleted account left, if it did: its actor then answers 410 Gone (docs/decisions/088). */
+export async function actorGoneAt(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: string): Promise<string | null> {
+  const value = await repo.kvGet(ctx.db, JSON.stringify(goneKey(userId)), ctx.now().toISOString());
+  return value === undefined ? null : (JSON.parse(value) as { at: string }).at;
+}
+
+/**
+ * A deleted account's last activities are queued (each queued delivery carries its signing keys):
+ * its keys and followers are dropped, and its actor, if it ever had keys (it was seen on the
+ * fediverse), is remembered as gone, for good.
+ */
+export async function forgetActor(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: string, at: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    if ((await repo.forgetActor(trx, userId)) > 0) await repo.kvSet(trx, JSON.stringify(goneKey(userId)), JSON.stringify({ at }), null);
+  });
+}
+
+/** Whether the deleted account's comments still wait for their Deletes (signed with its keys). */
+export async function commentWithdrawalsWaiting(ctx: Pick<ServiceContext, 'db'>, userId: string): Promise<boolean> {
+  return repo.commentWithdrawalsWaiting(ctx.db, userId);
+}
+
 export interface RemoteFollowerInput {
   actorUri: string;
   handle: string;

@@ -74,7 +74,7 @@ export async function noteAccountLeaving(ctx: ServiceContext, userId: string): P
 }
 
 /** Once the account is gone: no reset link of it is left, and the other features tidy after it (queued mails, counts). */
-export async function accountDeleted(ctx: ServiceContext, account: { userId: string; email: string; blogIds: string[] }): Promise<void> {
+export async function accountDeleted(ctx: ServiceContext, account: { userId: string; email: string; blogIds: string[]; postIds?: string[] }): Promise<void> {
   await deleteResetLinks(ctx.db, account.userId);
   await emit(ctx, 'account.deleted', { ...account, email: account.email.toLowerCase() });
   ctx.log.info({ userId: account.userId }, 'account deleted');
