@@ -19,6 +19,7 @@ export class RenderMemo {
   /** `maxBytes` 0 keeps nothing (RENDER_MEMO_MB=0). */
   constructor({ maxAgeMs, maxBytes }: { maxAgeMs: number; maxBytes: number }) {
     this.kept = maxBytes > 0 ? new LRUCache<string, PageTemplate>({ maxSize: maxBytes, sizeCalculation: (template) => template.size + 256, ttl: maxAgeMs }) : null;
+    tallies.held.set('render_memo', () => this.kept?.calculatedSize ?? 0);
   }
 
   /**
