@@ -343,7 +343,8 @@ async function main() {
     '',
     `cold start (process start → first 200, median of ${coldStarts.length}): ${summary.coldStartMsMedian} ms`,
     `server peak resident memory: ${summary.peakRssMb} MB (at the end: ${summary.rssAfterMb} MB; after each scenario: ${rows.filter((r) => !r.ceiling).map((r) => r.rssMb).join(', ')} MB)`,
-    ...(memory ? ['', 'Server memory by part, MB: sampled inside the server every 100 ms, at the sample where its resident memory peaked (scripts/bench/memory-probe.js); the caches\' own counts from /metrics, the largest after a scenario:', '', memoryTable(memory, held, { pageCacheMb: Number(process.env.PAGE_CACHE_MB ?? 32), renderMemoMb: Number(process.env.RENDER_MEMO_MB ?? 16) })] : []),
+    // Only after a scenario of the app's: the ceiling alone (`--only budget`) fills no cache.
+    ...(memory && rows.some((r) => !r.ceiling) ? ['', 'Server memory by part, MB: sampled inside the server every 100 ms, at the sample where its resident memory peaked (scripts/bench/memory-probe.js); the caches\' own counts from /metrics, the largest after a scenario:', '', memoryTable(memory, held, { pageCacheMb: Number(process.env.PAGE_CACHE_MB ?? 32), renderMemoMb: Number(process.env.RENDER_MEMO_MB ?? 16) })] : []),
     ...(markdown
       ? [`markdown: worst render of ${markdown.bodies} pathological bodies at ${MARKDOWN_LIMIT.toLocaleString('en')} chars = ${markdown.worstMs} ms (${markdown.worstBody}, a preview through the server)${markdown.refused.length ? `; refused: ${markdown.refused.join(', ')}` : ''}`]
       : []),
