@@ -12,7 +12,7 @@ import { newId } from '~/lib/core/ids.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { type ServiceContext, userOrThrow401 } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
-import { type ArchiveSummary, writeArchive } from './export-archive.server';
+import type { ArchiveSummary } from './export-archive.server';
 import * as repo from './exports.repo.server';
 import type { ExportView } from './exports.schema';
 
@@ -129,6 +129,8 @@ async function writeWhole(ctx: ServiceContext, settings: ExportSettings, q: { sc
   await mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.partial`;
   try {
+    // The zip writer and YAML, loaded by the first export, not at start (docs/decisions/087).
+    const { writeArchive } = await import('./export-archive.server');
     const summary = await writeArchive(ctx, { scope: q.scope, userId: q.userId, siteUrl: settings.PUBLIC_URL ?? null, exportedAt: ctx.now() }, partial);
     await rename(partial, file);
     return summary;
