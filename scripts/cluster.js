@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import S3rver from 's3rver';
-import { ensureBuild, serverNodeFlags } from './ensure-build.js';
+import { ensureBuild, serverEnv, serverNodeFlags } from './ensure-build.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const BUCKET = 'afterglow';
@@ -172,7 +172,7 @@ export async function startCluster({
         url: `http://127.0.0.1:${instancePort}`,
         child: null,
         async start() {
-          handle.child = spawnTracked(process.execPath, [...serverNodeFlags(), 'server.js'], { cwd: root, env: { ...process.env, ...env, PORT: String(instancePort), HOST: '127.0.0.1', NODE_ENV: 'production' } }, `instance-${instancePort}`);
+          handle.child = spawnTracked(process.execPath, [...serverNodeFlags(), 'server.js'], { cwd: root, env: { ...serverEnv(), ...process.env, ...env, PORT: String(instancePort), HOST: '127.0.0.1', NODE_ENV: 'production' } }, `instance-${instancePort}`);
           await waitFor(`${handle.url}/readyz`, handle.child);
         },
         kill(signal = 'SIGKILL') {

@@ -40,3 +40,7 @@ export function serverNodeFlags() {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   return pkg.scripts.start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
 }
+
+
+// The allocator's environment lives with the runtime check, which `npm start` reads before any newer syntax.
+export { SERVER_ENV, serverEnv } from './runtime.js';

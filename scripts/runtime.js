@@ -47,3 +47,17 @@ export function ensureRuntime() {
   const result = spawnSync(node, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   process.exit(result.status ?? 1);
 }
+
+/**
+ * What the server's allocator reads from the environment as its process starts, so no flag can
+ * set it (glibc's malloc; other C libraries ignore it): at most two arenas, so memory one thread
+ * frees is reused by the others rather than kept in an arena per thread (docs/decisions/087).
+ * `npm start` sets it for itself (scripts/start.js); the bench and the cluster start the server
+ * with it. A value already in the environment wins.
+ */
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
+
+/** The variables of SERVER_ENV that `env` does not set already. */
+export function serverEnv(env = process.env) {
+  return Object.fromEntries(Object.entries(SERVER_ENV).filter(([name]) => env[name] === undefined));
+}

@@ -10,6 +10,7 @@ import { setAdminByOperator } from '~/features/moderation/moderation.service.ser
 import { findAccountByEmail } from '~/features/users/users.service.server';
 import { countAccountsWaiting } from '~/features/moderation/spam-hold.service.server';
 import { type AppDeps, createDeps, serviceContext, StartupError } from './context.server';
+import { ensureFederation } from './http/federation.server';
 import { createHttpApp, type HttpApp } from './http/http.server';
 import { createLogger } from './logger.server';
 import { mailOrigin } from '~/features/mail/mail-templates.server';
@@ -90,6 +91,8 @@ export async function createServer(options: ServerOptions = {}): Promise<AppServ
   // the build itself, so that is done once.
   const build = await loadBuild();
   const pageHandler = createRequestHandler(dev ? loadBuild : build, dev ? 'development' : 'production');
+  // Federation (and Fedify, loaded for it) is running before any job or request needs it.
+  await ensureFederation(deps);
   const jobs = startJobRunner(deps, createJobs(deps.config));
   const stopMail = startMailSender(deps);
   return {

@@ -239,6 +239,16 @@ function processMetrics(): Registry {
     });
   hitsAndMisses('afterglow_page_cache_requests_total', 'Anonymous reads the page cache answered (hit) or rendered (miss).', () => tallies.pageCache);
   hitsAndMisses('afterglow_render_memo_requests_total', 'Signed-in pages filled in from a kept render (hit) or rendered anew (miss).', () => tallies.renderMemo);
+  new Gauge({
+    name: 'afterglow_memory_held_bytes',
+    help: 'Bytes each bounded cache holds by its own count (page cache, render memo, Markdown), within its bound.',
+    labelNames: ['part'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [part, read] of tallies.held) this.set({ part }, read());
+    },
+  });
   new Counter({
     name: 'afterglow_early_answers_total',
     help: 'Kept pages answered before the middleware chain, by reader (anonymous or signed-in).',

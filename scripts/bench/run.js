@@ -18,7 +18,8 @@ import { parseArgs } from 'node:util';
 import { SEED_FORMAT, seed } from './seed.js';
 import { cannon as benchCannon, cpuMsOf, LIVE_BLOGS, LIVE_COMMENT_EVERY_S, LIVE_LIKES_PER_S, LIVE_VIEWS_PER_S, rssOf, signInReader, signInWriters, startLiveActivity, WARM_UP_REQUESTS, warmPages, writeStreams, zipf } from './live.js';
 import { startServerProcess } from '../../tests/support/processes.js';
-import { ensureBuild, serverNodeFlags } from '../ensure-build.js';
+import { ensureBuild, serverEnv, serverNodeFlags } from '../ensure-build.js';
+import { heldBytesOf, memoryTable, readProbe } from './memory-probe.js';
 import { MARKDOWN_LIMIT, worstPathologicalRender } from './markdown.js';
 import { budgetTable, summariseProfile } from './cpu-budget.js';
 
@@ -72,8 +73,13 @@ async function startCeiling(url) {
   return { url: `http://127.0.0.1:${port}`, child, bytes: answer.body.length };
 }
 
-async function startApp(env) {
-  const app = await startServerProcess({ env, nodeFlags: serverNodeFlags(), waitPath: '/', accept: (res) => res.status === 200, intervalMs: 5, quiet: true });
+/**
+ * The server as `npm start` runs it: its V8 flags and its allocator's environment. `probe`: a
+ * file prefix for scripts/bench/memory-probe.js, loaded into it to sample where its memory goes.
+ */
+async function startApp(env, { probe } = {}) {
+  const nodeFlags = [...serverNodeFlags(), ...(probe ? [`--import=${path.join(import.meta.dirname, 'memory-probe.js')}`] : [])];
+  const app = await startServerProcess({ env: { ...serverEnv(), ...env, ...(probe ? { AFTERGLOW_MEMORY_PROBE: probe } : {}) }, nodeFlags, waitPath: '/', accept: (res) => res.status === 200, intervalMs: 5, quiet: true });
   return { url: app.url, child: app.child, coldStartMs: app.startMs };
 }
 
@@ -86,7 +92,7 @@ const cannon = (opts) => benchCannon({ connections, duration, ...opts });
  */
 async function profileKeptPage(env, { path: pagePath, headers }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'afterglow-cpu-prof-'));
-  const app = await startServerProcess({ env, nodeFlags: [...serverNodeFlags(), '--cpu-prof', `--cpu-prof-dir=${dir}`], waitPath: '/', accept: (res) => res.status === 200, intervalMs: 5, quiet: true });
+  const app = await startServerProcess({ env: { ...serverEnv(), ...env }, nodeFlags: [...serverNodeFlags(), '--cpu-prof', `--cpu-prof-dir=${dir}`], waitPath: '/', accept: (res) => res.status === 200, intervalMs: 5, quiet: true });
   try {
     const url = `${app.url}${pagePath}`;
     await cannon({ url, headers, amount: WARM_UP_REQUESTS });
@@ -125,7 +131,9 @@ async function main() {
   }
   const { publicBlogIds, users } = JSON.parse(readFileSync(marker, 'utf8'));
 
-  const app = await startApp(env);
+  // Where the server's memory goes, sampled inside it every 100 ms (its peak by part).
+  const probe = path.join(mkdtempSync(path.join(tmpdir(), 'afterglow-memory-')), 'server');
+  const app = await startApp(env, { probe });
   // Whatever happens below, the server must not outlive the benchmark.
   process.once('exit', () => app.child.kill('SIGKILL'));
   const coldStarts = [app.coldStartMs];
@@ -233,6 +241,7 @@ async function main() {
   const selected = scenarios.filter((s) => s.url || !args.only || s.name.includes(args.only));
 
   const rows = [];
+  const held = {};
   let ceilingRps = 0;
   for (const s of selected) {
     const url = s.url ?? `${app.url}${s.path ?? ''}`;
@@ -254,6 +263,8 @@ async function main() {
       ...(s.write ? { overallRate: writeRate } : {}),
     });
     const activity = stopActivity?.() ?? null;
+    // The caches' own counts after each scenario: the largest is the table's (they only grow to their bounds).
+    if (!s.url) for (const [part, bytes] of Object.entries(await heldBytesOf(app.url))) held[part] = Math.max(held[part] ?? 0, bytes);
     const rps = r.requests.average;
     const cpuUsPerRequest = Math.round(((cpuMsOf(serverPid) - cpuBefore) * 1000) / Math.max(1, r.requests.total));
     if (s.url) ceilingRps = rps;
@@ -271,12 +282,15 @@ async function main() {
       hitRatio: s.tally ? s.tally.hits / Math.max(1, s.tally.answers) : null,
       againRatio: s.tally?.again ? s.tally.again / Math.max(1, s.tally.answers) : null,
       activity,
+      rssMb: Math.round(rssOf(app.child.pid, 'VmRSS')),
     });
     process.stderr.write(`  ${s.name}: ${Math.round(rps)} req/s\n`);
   }
   writeFileSync(marker, JSON.stringify({ ...JSON.parse(readFileSync(marker, 'utf8')), pairsUsed }));
   const peakRssMb = rssOf(app.child.pid, 'VmHWM');
   const idleRssMb = rssOf(app.child.pid, 'VmRSS');
+  const memory = readProbe(probe, app.child.pid);
+  rmSync(path.dirname(probe), { recursive: true, force: true });
   // After the memory figures: the render pool's threads are not part of a page's cost.
   const markdown = !args.only || 'markdown'.includes(args.only) ? await worstPathologicalRender(app.url, writerCookie) : null;
   app.child.kill('SIGTERM');
@@ -313,6 +327,7 @@ async function main() {
     coldStartMsMedian: Math.round(median(coldStarts)),
     peakRssMb: Math.round(peakRssMb),
     rssAfterMb: Math.round(idleRssMb),
+    memory: memory && { ...memory, held },
     markdown,
     rows,
     budgets,
@@ -331,7 +346,9 @@ async function main() {
       .map((r) => `${r.scenario}: sent ${r.activity.views} views, ${r.activity.likes} likes, ${r.activity.comments} comments meanwhile (${r.activity.failed} failed)`),
     '',
     `cold start (process start → first 200, median of ${coldStarts.length}): ${summary.coldStartMsMedian} ms`,
-    `server peak resident memory: ${summary.peakRssMb} MB (at the end: ${summary.rssAfterMb} MB)`,
+    `server peak resident memory: ${summary.peakRssMb} MB (at the end: ${summary.rssAfterMb} MB; after each scenario: ${rows.filter((r) => !r.ceiling).map((r) => r.rssMb).join(', ')} MB)`,
+    // Only after a scenario of the app's: the ceiling alone (`--only budget`) fills no cache.
+    ...(memory && rows.some((r) => !r.ceiling) ? ['', 'Server memory by part, MB: sampled inside the server every 100 ms, at the sample where its resident memory peaked (scripts/bench/memory-probe.js); the caches\' own counts from /metrics, the largest after a scenario:', '', memoryTable(memory, held, { pageCacheMb: Number(process.env.PAGE_CACHE_MB ?? 32), renderMemoMb: Number(process.env.RENDER_MEMO_MB ?? 16) })] : []),
     ...(markdown
       ? [`markdown: worst render of ${markdown.bodies} pathological bodies at ${MARKDOWN_LIMIT.toLocaleString('en')} chars = ${markdown.worstMs} ms (${markdown.worstBody}, a preview through the server)${markdown.refused.length ? `; refused: ${markdown.refused.join(', ')}` : ''}`]
       : []),

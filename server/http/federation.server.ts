@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { federationOf, pageOfId, startFederation } from '~/features/federation/federation.server';
+import { federationOf, type SiteFederation } from '~/features/federation/federation-registry.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { RateLimitedError } from '~/lib/core/errors';
 import { type AppDeps, type AppEnv, serviceContext } from '../context.server';
@@ -20,11 +20,15 @@ export function federationEnabled(config: AppDeps['config']): boolean {
   return Boolean(config.PUBLIC_URL) && config.FEDERATION === 'on';
 }
 
-/** Starts federation for these deps once (its queue listens from then on); null when off. */
-export function ensureFederation(deps: AppDeps) {
+/**
+ * Starts federation for these deps once (its queue listens from then on); null when off. Fedify
+ * is loaded here, so a site that does not federate never loads it (docs/decisions/087).
+ */
+export async function ensureFederation(deps: AppDeps): Promise<SiteFederation | null> {
   const { config } = deps;
   if (!federationEnabled(config)) return null;
   const base = serviceContext(deps, null);
+  const { startFederation } = await import('~/features/federation/federation.server');
   return (
     federationOf(base) ??
     startFederation(base, {
@@ -37,10 +41,14 @@ export function ensureFederation(deps: AppDeps) {
 }
 
 export function federationRoutes(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  const site = ensureFederation(deps);
+  // Started as the app is made, as before; a failure to start is thrown by each request it would answer.
+  const starting = federationEnabled(deps.config) ? ensureFederation(deps) : null;
+  starting?.catch((error: unknown) => deps.log.error({ err: error }, 'federation did not start'));
   const origin = deps.config.PUBLIC_URL ?? '';
   return async (c, next) => {
-    if (!site || !OURS.test(c.req.path)) return next();
+    if (!starting || !OURS.test(c.req.path)) return next();
+    const site = await starting;
+    if (!site) return next();
     if (c.req.path.startsWith('/.well-known/host-meta')) return hostMeta(origin, c.req.path.endsWith('.json'));
     const ctx = serviceContext(deps, null, { log: deps.log.child({ reqId: c.get('requestId') }), clientIp: c.get('clientIp'), request: c.req.raw });
     let request = c.req.raw;
@@ -63,7 +71,7 @@ export function federationRoutes(deps: AppDeps): MiddlewareHandler<AppEnv> {
       onNotFound: () => next().then(() => c.res),
       // A browser at one of our ids is sent to the page that shows it (docs/decisions/088).
       onNotAcceptable: async () => {
-        const page = request.method === 'GET' || request.method === 'HEAD' ? await pageOfId(ctx, url) : null;
+        const page = request.method === 'GET' || request.method === 'HEAD' ? await (await import('~/features/federation/federation.server')).pageOfId(ctx, url) : null;
         return page ? c.redirect(page, 302) : next().then(() => c.res);
       },
     });

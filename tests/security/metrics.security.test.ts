@@ -152,6 +152,14 @@ describe.each(TEST_DIALECTS)('/metrics on %s', (dialect) => {
     expect(moved('afterglow_page_cache_requests_total{result="miss"}')).toBeGreaterThanOrEqual(1);
     expect(moved('afterglow_render_memo_requests_total{result="hit"}')).toBeGreaterThanOrEqual(1);
     expect(moved('afterglow_render_memo_requests_total{result="miss"}')).toBeGreaterThanOrEqual(1);
+    // The caches' own counts of what they hold (decision 087), within their bounds (32 and 16 MB
+    // by default): at least the blog page just read, and the signed-in render kept.
+    const page = Buffer.byteLength(await (await fetch(`${server.url}/blogs/${blogId}`)).text());
+    const pageCache = value(after, 'afterglow_memory_held_bytes{part="page_cache"}') ?? 0;
+    expect(pageCache).toBeGreaterThanOrEqual(page);
+    expect(pageCache).toBeLessThanOrEqual(32 * 2 ** 20);
+    expect(value(after, 'afterglow_memory_held_bytes{part="render_memo"}')).toBeGreaterThan(0);
+    expect(value(after, 'afterglow_memory_held_bytes{part="render_memo"}')).toBeLessThanOrEqual(16 * 2 ** 20);
     expect(moved('afterglow_sign_in_failures_total')).toBe(3 + 1 + 5);
     expect(moved('afterglow_rate_limit_refusals_total{rule="sign-in"}')).toBe(1);
     expect(value(after, 'afterglow_queue_depth{queue="reports"}')).toBe(1);

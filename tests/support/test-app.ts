@@ -3,6 +3,7 @@ import type { DialectName } from '~/db/schema';
 import type { SessionUser } from '~/lib/core/service-context';
 import { loadConfig } from '../../server/config.server';
 import { type AppDeps, createDeps, serviceContext } from '../../server/context.server';
+import { ensureFederation } from '../../server/http/federation.server';
 import { createHttpApp, type HttpApp } from '../../server/http/http.server';
 import { createLogger } from '../../server/logger.server';
 import { createJobs } from '../../server/jobs/registry.server';
@@ -43,6 +44,8 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   const scratch = await createScratchDatabase(dialect);
   const config = loadConfig({ ...scratch.env, ...env });
   const deps = await createDeps(config, createLogger(config.LOG_LEVEL));
+  // As the server does: federation started (Fedify loaded for it) before the first request.
+  await ensureFederation(deps);
   const app = createHttpApp(deps);
   const jobs = createJobs(config);
   // An app with a public address (a federating one) is asked at that address.

@@ -13,7 +13,7 @@ import { newId } from '~/lib/core/ids.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { type ServiceContext, type StoredObject, userOrThrow401 } from '~/lib/core/service-context';
 import { MESSAGES } from '~/lib/texts/messages';
-import { type ArchiveSummary, writeArchive } from './export-archive.server';
+import type { ArchiveSummary } from './export-archive.server';
 import * as repo from './exports.repo.server';
 import type { ExportView } from './exports.schema';
 
@@ -150,6 +150,8 @@ async function writeWhole(
 ): Promise<ArchiveSummary> {
   await mkdir(path.dirname(partial), { recursive: true });
   try {
+    // The zip writer and YAML, loaded by the first export, not at start (docs/decisions/087).
+    const { writeArchive } = await import('./export-archive.server');
     const summary = await writeArchive(ctx, { scope: q.scope, userId: q.userId, siteUrl: settings.PUBLIC_URL ?? null, exportedAt: ctx.now() }, partial);
     await done(partial);
     return summary;

@@ -1,4 +1,4 @@
-import { type createFederation, parseCircuitBreakerKvState } from '@fedify/fedify';
+import type { createFederation } from '@fedify/fedify';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { kvList } from './federation.repo.server';
 
@@ -105,6 +105,9 @@ export async function circuitStates(ctx: Pick<ServiceContext, 'db' | 'now'>): Pr
   const exact = JSON.stringify(CIRCUIT_PREFIX);
   const rows = await kvList(ctx.db, { exact, prefix: `${exact.slice(0, -1)},`, now: ctx.now().toISOString() });
   const states = new Map<string, CircuitState>();
+  if (rows.length === 0) return states;
+  // Only a site that delivered has states kept: Fedify is loaded already there (docs/decisions/087).
+  const { parseCircuitBreakerKvState } = await import('@fedify/fedify');
   for (const row of rows) {
     const key = JSON.parse(row.key) as unknown[];
     const state = parseCircuitBreakerKvState(JSON.parse(row.value));

@@ -1,11 +1,9 @@
-import { createFederation, exportJwk, type Federation, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
+import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context } from '@fedify/fedify';
 import { Accept, type Actor, Announce, Article, Create, Delete, Endpoints, Flag, Follow, Hashtag, Image, isActor, Like, Mention, Note, Person, PUBLIC_COLLECTION, Reject, Service, Source, Tombstone, Undo, Update, type Recipient } from '@fedify/vocab';
 import { blogPathOf } from '~/features/blogs/blog-path';
 import { tagsOfRow } from '~/features/blogs/blogs.presenter';
 import { tagPath } from '~/features/tags/tag-path';
 import { Temporal as Polyfill } from '@js-temporal/polyfill';
-import type { Kysely } from 'kysely';
-import type { Database } from '~/db/schema';
 import { renderMarkdown } from '~/features/blogs/blogs.service.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { suspensionOf } from '~/kernel/standing.server';
@@ -13,6 +11,7 @@ import * as keysRepo from './federation.repo.server';
 import type { PostRow } from './federation.repo.server';
 import { DatabaseKvStore, JobMessageQueue } from './federation-store.server';
 import { deliveryMeterProvider } from './delivery-metrics.server';
+import { federationOf, type FederationSettings, registerFederation, type SiteFederation } from './federation-registry.server';
 import { followedPostArrived, SUBSCRIBE_REL } from './remote-inbox.server';
 import { receiveFollowAccepted, receiveFollowedPostDelete, receiveFollowRejected } from './remote-posts.service.server';
 import * as service from './federation.service.server';
@@ -27,26 +26,7 @@ import { repliesOf } from './replies.service.server';
  * the inbox, and delivery through our own store and queue. What may leave is the service's rule.
  */
 
-export interface FederationSettings {
-  /** PUBLIC_URL: ids are made from it, so it must never change. */
-  origin: string;
-  siteName: string;
-  /** Test-only: peers on loopback and private addresses may be fetched. */
-  allowPrivateAddress: boolean;
-  version: string;
-}
-
-export interface SiteFederation {
-  federation: Federation<ServiceContext>;
-  settings: FederationSettings;
-}
-
-const running = new WeakMap<Kysely<Database>, SiteFederation>();
-
-/** The federation started for this database in this process; null when federation is off. */
-export function federationOf(ctx: Pick<ServiceContext, 'db'>): SiteFederation | null {
-  return running.get(ctx.db) ?? null;
-}
+export { federationOf, type FederationSettings, type SiteFederation } from './federation-registry.server';
 
 export const PATHS = {
   actor: '/ap/actors/{identifier}',
@@ -240,7 +220,7 @@ export function startFederation(base: ServiceContext, settings: FederationSettin
       await receiveRemoteFlag(fctx.data, settings.origin, { actorUri: flag.actorId.href, objects: flag.objectIds.map((o) => o.href), content: flag.content?.toString() ?? '' });
     });
 
-  running.set(base.db, site);
+  registerFederation(base.db, site);
   void federation.startQueue(base).catch((error: unknown) => base.log.error({ err: error }, 'federation queue stopped'));
   return site;
 }

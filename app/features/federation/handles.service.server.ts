@@ -1,5 +1,5 @@
 import type { ServiceContext } from '~/lib/core/service-context';
-import { federationOf } from './federation.server';
+import { federationOf } from './federation-registry.server';
 import * as repo from './federation.repo.server';
 import { ensureHandle, listOwnRemoteFollowers, type OwnFollower, removeOwnRemoteFollower } from './federation.service.server';
 import { type RemoteReactionCounts, remoteReactionCounts } from './reactions.service.server';

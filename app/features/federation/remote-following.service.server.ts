@@ -5,11 +5,13 @@ import { newId } from '~/lib/core/ids.server';
 import { userOrThrow401, type ServiceContext } from '~/lib/core/service-context';
 import { REMOTE_FOLLOWING_TEXTS } from '~/lib/texts/remote-following';
 import * as federationRepo from './federation.repo.server';
-import { federationOf } from './federation.server';
+import { federationOf } from './federation-registry.server';
 import { isRemoteBlocked } from './federation.service.server';
-import { followUriOf, interactionUrlOf, resolveRemoteAccount, sendFollow, sendReply, sendUnfollow } from './remote-accounts.server';
 import * as repo from './remote-following.repo.server';
 import { FOLLOWING_FEED_LIMIT, type FollowFromServerInput, type FollowRemoteInput, type ReplyRemoteInput } from './remote-following.schema';
+
+/** Fedify's side of following, loaded by the first follow, reply or look-up (docs/decisions/087). */
+const remote = () => import('./remote-accounts.server');
 
 /**
  * Readers here follow accounts on other servers (docs/decisions/081): a Follow from the reader's
@@ -72,7 +74,7 @@ async function requestFollow(ctx: ServiceContext, userId: string, typed: string)
   if (host === origin.host) throw new AppError('bad_request', REMOTE_FOLLOWING_TEXTS.ownSite);
   // A blocked server is not even asked.
   if (host && (await isRemoteBlocked(ctx, `https://${host}/`))) throw new AppError('forbidden', REMOTE_FOLLOWING_TEXTS.blocked);
-  const account = await resolveRemoteAccount(ctx, typed);
+  const account = await (await remote()).resolveRemoteAccount(ctx, typed);
   if (!account) throw new AppError('not_found', REMOTE_FOLLOWING_TEXTS.notFound);
   if (new URL(account.uri).origin === origin.origin) throw new AppError('bad_request', REMOTE_FOLLOWING_TEXTS.ownSite);
   if (await isRemoteBlocked(ctx, account.uri)) throw new AppError('forbidden', REMOTE_FOLLOWING_TEXTS.blocked);
@@ -81,10 +83,10 @@ async function requestFollow(ctx: ServiceContext, userId: string, typed: string)
   const existing = await repo.findFollow(ctx.db, userId, { remoteActorId: actor.id });
   if (existing) return { follow: followJson(existing), created: false };
   const id = newId();
-  const followUri = followUriOf(ctx, userId, id)!;
+  const followUri = (await remote()).followUriOf(ctx, userId, id)!;
   const created = await repo.insertFollow(ctx.db, { id, follower_id: userId, remote_actor_id: actor.id, inbox: account.inbox, shared_inbox: account.sharedInbox, follow_uri: followUri, state: 'pending', created_at: now, accepted_at: null });
   const row = (await repo.findFollow(ctx.db, userId, { remoteActorId: actor.id }))!;
-  if (created) await sendFollow(ctx, userId, followUri, { actorUri: account.uri, inbox: account.inbox, sharedInbox: account.sharedInbox });
+  if (created) await (await remote()).sendFollow(ctx, userId, followUri, { actorUri: account.uri, inbox: account.inbox, sharedInbox: account.sharedInbox });
   return { follow: followJson(row), created };
 }
 
@@ -94,7 +96,7 @@ export async function unfollowRemoteAccount(ctx: ServiceContext, followId: strin
   const row = await repo.findFollow(ctx.db, user.id, { id: followId });
   if (!row) throw new AppError('not_found', REMOTE_FOLLOWING_TEXTS.followNotFound);
   const deletedCount = await repo.deleteFollow(ctx.db, user.id, row.id);
-  if (deletedCount > 0) await sendUnfollow(ctx, user.id, row.follow_uri, { actorUri: row.actor_uri, inbox: row.inbox, sharedInbox: row.shared_inbox });
+  if (deletedCount > 0) await (await remote()).sendUnfollow(ctx, user.id, row.follow_uri, { actorUri: row.actor_uri, inbox: row.inbox, sharedInbox: row.shared_inbox });
   return { deletedCount };
 }
 
@@ -108,7 +110,7 @@ export async function endFollowsOfBlocked(ctx: ServiceContext, block: { kind: 'a
   for (const row of await repo.followsMatching(ctx.db, block)) {
     if ((await repo.deleteFollow(ctx.db, row.follower_id, row.id)) === 0) continue;
     ended += 1;
-    await sendUnfollow(ctx, row.follower_id, row.follow_uri, { actorUri: row.actor_uri, inbox: row.inbox, sharedInbox: row.shared_inbox });
+    await (await remote()).sendUnfollow(ctx, row.follower_id, row.follow_uri, { actorUri: row.actor_uri, inbox: row.inbox, sharedInbox: row.shared_inbox });
   }
   await repo.deletePostsMatching(ctx.db, block);
   return ended;
@@ -169,14 +171,14 @@ export async function replyToRemotePost(ctx: ServiceContext, input: ReplyRemoteI
   const id = newId();
   const at = ctx.now().toISOString();
   await repo.insertReply(ctx.db, { id, remote_post_id: post.id, user_id: user.id, reply_text: input.text, created_at: at });
-  await sendReply(ctx, { id, userId: user.id, text: input.text, at, inReplyTo: post.uri, author: { actorUri: post.actor_uri, handle: post.handle, inbox: post.inbox, sharedInbox: post.shared_inbox } });
+  await (await remote()).sendReply(ctx, { id, userId: user.id, text: input.text, at, inReplyTo: post.uri, author: { actorUri: post.actor_uri, handle: post.handle, inbox: post.inbox, sharedInbox: post.shared_inbox } });
   return { insertedId: id };
 }
 
 /** "Follow from your server": the reader's own server's page for following a writer here (or an error to show). */
 export async function followFromServerUrl(ctx: ServiceContext, input: FollowFromServerInput): Promise<string> {
   federationOn(ctx);
-  const url = await interactionUrlOf(ctx, input.server, input.account);
+  const url = await (await remote()).interactionUrlOf(ctx, input.server, input.account);
   if (!url) throw new AppError('not_found', REMOTE_FOLLOWING_TEXTS.serverNotFound);
   return url;
 }

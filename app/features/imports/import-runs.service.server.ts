@@ -6,9 +6,8 @@ import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, openArchive } from './archive.server';
+import type { openArchive } from './archive.server';
 import { ArchiveRefused, type ImportBundle } from './import-model';
-import { readBundle } from './imports-readers.server';
 import { type ImportOptions, ImportOptionsSchema, type SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { type AuthorPlan, type BundleOutline, checkAuthorChoices, outlineOf, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
@@ -220,8 +219,12 @@ export async function listSiteImports(ctx: ServiceContext): Promise<ImportRunVie
   return (await repo.listRuns(ctx.db, admin.id, 10)).filter(isSiteRun).map(present);
 }
 
-/** The archive guards of every run (docs/decisions/072). */
-const archiveLimits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS;
+/**
+ * The archive's reader and the platforms' (a zip reader, an HTML-to-Markdown converter with its
+ * DOM, YAML, TOML, CSV and XML parsers: about 1.5 MB of module source the heap keeps), loaded by
+ * the first import run, not at start (docs/decisions/087).
+ */
+const readers = () => Promise.all([import('./archive.server'), import('./imports-readers.server')]);
 
 /** Ends a run; the uploaded archive is removed (an operator's own file, named on the command line, is kept). */
 async function finish(ctx: ServiceContext, run: { id: string; file_path: string; keepFile: boolean }, patch: { status: 'done' | 'failed'; report: Stored }) {
@@ -282,7 +285,9 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
   const stored = parse(row.report);
   let archive: Awaited<ReturnType<typeof openArchive>> | null = null;
   try {
-    archive = await openArchive(row.file_path, archiveLimits);
+    const [{ DEFAULT_ARCHIVE_LIMITS, openArchive }, { readBundle }] = await readers();
+    // The archive guards of every run (docs/decisions/072).
+    archive = await openArchive(row.file_path, DEFAULT_ARCHIVE_LIMITS);
     if (payload.phase === 'scan') {
       const bundle = await readBundle(archive, { siteUrl: options.siteUrl });
       const scan: ImportScan = {

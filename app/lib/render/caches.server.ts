@@ -66,7 +66,9 @@ function storeOf(owner: object, name: CacheName): LRUCache<string, Held> {
     const spec: { max: number; maxBytes?: number } = CACHES[name];
     // Text values count their UTF-16 bytes and their key's.
     const bySize = spec.maxBytes ? { maxSize: spec.maxBytes, sizeCalculation: (held: Held, key: string) => (String(held.value).length + key.length) * 2 } : {};
-    byName.set(name, (store = new LRUCache<string, Held>({ max: spec.max, ...bySize })));
+    const made = (store = new LRUCache<string, Held>({ max: spec.max, ...bySize }));
+    byName.set(name, made);
+    if (spec.maxBytes) tallies.held.set(name, () => made.calculatedSize);
   }
   return store;
 }

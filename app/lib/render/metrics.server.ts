@@ -77,4 +77,10 @@ export const tallies = {
   rateLimitRefusals: new NamedCounts(),
   /** Password sign-ins and two-factor codes refused (wrong password, wrong code). */
   signInFailures: 0,
+  /**
+   * The bytes each bounded cache holds by its own count, read when scraped (docs/decisions/087):
+   * the page cache, the render memo, the Markdown cache. A server makes each once; in a test
+   * process running several apps, the last one made of a name is the one counted.
+   */
+  held: new Map<string, () => number>(),
 };

@@ -27,6 +27,7 @@ export class RenderMemo {
    */
   constructor({ maxAgeMs, maxBytes }: { maxAgeMs: number; maxBytes: number }) {
     this.kept = maxBytes > 0 ? new LRUCache<string, Held>({ maxSize: 2 * maxBytes, sizeCalculation: (held) => held.size, ttl: maxAgeMs }) : null;
+    tallies.held.set('render_memo', () => this.kept?.calculatedSize ?? 0);
   }
 
   /** Whether renders are kept at all: without, signed-in pages are rendered plainly, with no slots. */

@@ -147,6 +147,7 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): P
     // pages in 32 MB, fewer than the 500 a live site's readers spread over (decision 039).
     sizeCalculation: (entry) => entry.size,
   });
+  tallies.held.set('page_cache', () => cache.calculatedSize);
   /** A compressed form was added: the entry is counted again at its new size (if still kept). */
   const grown = (key: string, entry: Entry) => {
     if (cache.peek(key) === entry) cache.set(key, entry);
