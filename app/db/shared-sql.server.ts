@@ -103,3 +103,7 @@ export async function releaseLeased(db: Kysely<Database>, queue: LeasedQueue, wo
     update ${sql.table(queue.table)} set status = ${queue.waiting}, ${sql.ref(queue.leaseUntil)} = null, claimed_by = null, attempts = attempts - 1
     where id in (${sql.join(ids)}) and status = ${queue.claimed} and claimed_by = ${worker}`.execute(db);
 }
+
+/** A comment every reader sees: not deleted, hidden, removed or waiting (what may go out to the fediverse too). */
+export const shownToEveryone = (eb: ExpressionBuilder<Database, 'comments'>) =>
+  eb.and([eb('comments.deleted_at', 'is', null), eb('comments.hidden_at', 'is', null), eb('comments.removed_at', 'is', null), eb('comments.pending_since', 'is', null)]);

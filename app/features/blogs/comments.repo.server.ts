@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Database } from '~/db/schema';
-import { shownName, shownPhoto } from '~/db/shared-sql.server';
+import { shownName, shownPhoto, shownToEveryone } from '~/db/shared-sql.server';
 import type { CommentRow } from './blogs.presenter';
 
 type Db = Kysely<Database>;
@@ -64,10 +64,7 @@ export async function shownCommentsBy(db: Db, userId: string): Promise<{ id: str
     .select(['comments.id', 'comments.blog_id', 'comments.parent_id'])
     .where('comments.user_id', '=', userId)
     .where('blogs.owner_id', '<>', userId)
-    .where('comments.deleted_at', 'is', null)
-    .where('comments.hidden_at', 'is', null)
-    .where('comments.removed_at', 'is', null)
-    .where('comments.pending_since', 'is', null)
+    .where(shownToEveryone)
     .execute();
 }
 

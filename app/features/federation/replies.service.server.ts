@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '~/db/schema';
+import { shownToEveryone } from '~/db/shared-sql.server';
 import { suspensionOf } from '~/kernel/standing.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { outgoingPost } from './federation.service.server';
@@ -19,10 +20,7 @@ async function listShownReplies(db: Kysely<Database>, blogId: string, page: { of
     .leftJoin('remote_replies', 'remote_replies.comment_id', 'comments.id')
     .select(['comments.id', 'comments.user_id', 'remote_replies.uri'])
     .where('comments.blog_id', '=', blogId)
-    .where('comments.deleted_at', 'is', null)
-    .where('comments.hidden_at', 'is', null)
-    .where('comments.removed_at', 'is', null)
-    .where('comments.pending_since', 'is', null)
+    .where(shownToEveryone)
     .where((eb) => eb.or([eb('comments.user_id', 'is not', null), eb('remote_replies.uri', 'is not', null)]))
     .orderBy('comments.commented_at')
     .orderBy('comments.id')
