@@ -12,7 +12,7 @@ afterAll(() => dirs.removeAll());
 describeFormatJourney('a writer moves her Ghost blog here (its JSON export zipped with content/images and its members CSV)', COUNT, {
   name: 'ghost',
   archive: (images, pictures, dir) => writeZip(dir, 'moving-ghost-export.zip', ghostZip(images, pictures, COUNT).members),
-  found: `Found ${COUNT} posts and 3 subscribers in this ghost archive. Nothing is written until you import.`,
+  found: `Found ${COUNT} posts and 3 subscribers in this Ghost archive. Nothing is written until you import.`,
   // Every post answers at /<slug>/; the second of the two sharing a slug finds it taken.
   report: `${COUNT} posts imported (0 were here already, 0 skipped), 0 comments, ${PICTURES} pictures, ${COUNT - 1} old links redirected.`,
   // The members Ghost mails come pending, each sent a confirmation; the one it no longer mails stays out.
@@ -43,7 +43,7 @@ describeFormatJourney('a writer moves her Ghost blog here (its JSON export zippe
         shot: 'import-formats-ghost-members',
       },
       {
-        found: 'Found 0 posts and 3 subscribers in this ghost archive. Nothing is written until you import.',
+        found: 'Found 0 posts and 3 subscribers in this Ghost archive. Nothing is written until you import.',
         mapping: {},
         noCategories: null,
         subscribers: '2 subscribers come as pending: each gets a mail to confirm, and posts only after confirming. 1 stays out: unsubscribed, bounced or deleted at the source.',

@@ -7,7 +7,7 @@ const COUNT = 300;
 describeFormatJourney('a writer moves her Jekyll site here (the site zipped)', COUNT, {
   name: 'jekyll',
   archive: (images, pictures, dir) => writeZip(dir, 'my-site.zip', jekyllZip(images, pictures, COUNT).members),
-  found: `Found ${COUNT} posts in this markdown archive. Nothing is written until you import.`,
+  found: `Found ${COUNT} posts in this Markdown archive. Nothing is written until you import.`,
   // Jekyll sites name their categories in lower case.
   mapping: { travel: 'Travelling & Photography', programming: 'Technology', cooking: 'Food & Health' },
   report: `${COUNT} posts imported (0 were here already, 0 skipped), 0 comments, ${PICTURES} pictures, ${COUNT * 2} old links redirected.`,

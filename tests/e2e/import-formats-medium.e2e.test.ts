@@ -7,7 +7,7 @@ const COUNT = 300;
 describeFormatJourney('a writer moves her Medium stories here (its export zip)', COUNT, {
   name: 'medium',
   archive: (images, _pictures, dir) => writeZip(dir, 'medium-export.zip', mediumZip(images, COUNT).members),
-  found: `Found ${COUNT} posts in this medium archive. Nothing is written until you import.`,
+  found: `Found ${COUNT} posts in this Medium archive. Nothing is written until you import.`,
   // Medium has no categories: the review says so, and every post gets the one the writer picks.
   mapping: {},
   noCategories: { text: 'Medium exports have no categories: every post becomes Personal. You can choose another for all of them.', choose: 'Education' },

@@ -12,7 +12,7 @@ afterAll(() => dirs.removeAll());
 describeFormatJourney('a writer moves her Substack here (its export zip)', COUNT, {
   name: 'substack',
   archive: (images, _pictures, dir) => writeZip(dir, 'moving-substack-export.zip', substackZip(images, COUNT).members),
-  found: `Found ${COUNT} posts and 2 subscribers in this substack archive. Nothing is written until you import.`,
+  found: `Found ${COUNT} posts and 2 subscribers in this Substack archive. Nothing is written until you import.`,
   // Each published post answers at /p/<slug>; the shared slug stays with the first, the report names the other.
   // Substack has no categories: the review says so, and every post gets the one the writer picks.
   mapping: {},
@@ -46,7 +46,7 @@ describeFormatJourney('a writer moves her Substack here (its export zip)', COUNT
         shot: 'import-formats-substack-list',
       },
       {
-        found: 'Found 0 posts and 3 subscribers in this substack archive. Nothing is written until you import.',
+        found: 'Found 0 posts and 3 subscribers in this Substack archive. Nothing is written until you import.',
         mapping: {},
         noCategories: null,
         // The review cannot know yet that one is here already: she counts among those that come.

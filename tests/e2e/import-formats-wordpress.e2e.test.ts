@@ -12,7 +12,7 @@ describeFormatJourney('a writer moves her WordPress blog here (its .xml export)'
     await writeFile(file, wordpressXml(images, COUNT).xml);
     return file;
   },
-  found: `Found ${COUNT} posts in this wordpress archive. Nothing is written until you import.`,
+  found: `Found ${COUNT} posts in this WordPress archive. Nothing is written until you import.`,
   // Each published post answers at its dated permalink and its bare slug; the two posts sharing a
   // slug (in the same month) share both, which stay with the first: the reader names the second's
   // bare slug, the writer its permalink.

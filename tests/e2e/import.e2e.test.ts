@@ -27,7 +27,7 @@ describe('a writer imports her posts (docs/decisions/072)', () => {
 
     // The scan runs in the background; the page polls until the mapping is there to check.
     await writer.page.getByText('Check how your categories map onto ours, then import.').waitFor({ timeout: 60_000 });
-    expect(await writer.page.getByText('Found 24 posts in this ghost archive.', { exact: false }).isVisible()).toBe(true);
+    expect(await writer.page.getByText('Found 24 posts in this Ghost archive.', { exact: false }).isVisible()).toBe(true);
     const travel = writer.page.getByRole('combobox', { name: 'Travel' });
     expect(await travel.inputValue()).toBe('Travelling & Photography');
     await travel.selectOption('Personal');

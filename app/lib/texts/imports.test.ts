@@ -20,3 +20,11 @@ describe('the import review’s and report’s lines on subscribers', () => {
     );
   });
 });
+
+describe('the import review’s first line', () => {
+  it('names the platform as it writes itself, and counts one post and one subscriber in the singular', () => {
+    expect(IMPORT_TEXTS.found('wordpress', 1, 0)).toBe('Found 1 post in this WordPress archive. Nothing is written until you import.');
+    expect(IMPORT_TEXTS.found('substack', 0, 1)).toBe('Found 0 posts and 1 subscriber in this Substack archive. Nothing is written until you import.');
+    expect(IMPORT_TEXTS.found('markdown', 12, 3)).toBe('Found 12 posts and 3 subscribers in this Markdown archive. Nothing is written until you import.');
+  });
+});

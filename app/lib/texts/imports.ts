@@ -13,7 +13,8 @@ export const IMPORT_TEXTS = {
   upload: 'Read the archive',
   progressLabel: 'Import progress',
   progress: (done: number, total: number, percent: number) => `${done} of ${total} items (${percent}%)`,
-  found: (source: string, posts: number, subscribers: number) => `Found ${posts} posts${subscribers ? ` and ${subscribers} subscribers` : ''} in this ${source} archive. Nothing is written until you import.`,
+  found: (source: string, posts: number, subscribers: number) =>
+    `Found ${posts} ${posts === 1 ? 'post' : 'posts'}${subscribers ? ` and ${subscribers} ${subscribers === 1 ? 'subscriber' : 'subscribers'}` : ''} in this ${importSourceName(source)} archive. Nothing is written until you import.`,
   /** The review's line on subscribers (docs/decisions/090): how many come, how many stay out. */
   subscribersFound: (coming: number, out: number) =>
     (coming === 0
