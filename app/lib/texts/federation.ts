@@ -1,3 +1,5 @@
+import { fediverseReactionsText } from './fediverse-reactions';
+
 /** Federation: handles, followers from other servers (docs/decisions/068). */
 export const FEDERATION_TEXTS = {
   followerNotFound: 'That follower is not following you.',
@@ -23,8 +25,5 @@ export const FEDERATION_TEXTS = {
   unblocked: 'Unblocked',
   noBlocks: 'Nothing is blocked.',
   /** Beside the like button: likes and boosts of the post from other servers (docs/decisions/080). */
-  reactions: (likes: number, boosts: number) => {
-    const parts = [likes > 0 ? `${likes} ${likes === 1 ? 'like' : 'likes'}` : null, boosts > 0 ? `${boosts} ${boosts === 1 ? 'boost' : 'boosts'}` : null].filter(Boolean);
-    return `${parts.join(' and ')} from the fediverse`;
-  },
+  reactions: fediverseReactionsText,
 } as const;

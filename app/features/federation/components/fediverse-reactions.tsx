@@ -1,4 +1,4 @@
-import { FEDERATION_TEXTS } from '~/lib/texts/federation';
+import { fediverseReactionsText } from '~/lib/texts/fediverse-reactions';
 
 /**
  * A post's likes and boosts from other servers, beside (never inside) its like button: the local
@@ -8,7 +8,7 @@ export function FediverseReactions({ counts }: { counts: { likes: number; boosts
   if (!counts || counts.likes + counts.boosts === 0) return null;
   return (
     <p className="text-sm opacity-85" data-testid="fediverse-reactions">
-      {FEDERATION_TEXTS.reactions(counts.likes, counts.boosts)}
+      {fediverseReactionsText(counts.likes, counts.boosts)}
     </p>
   );
 }
