@@ -171,8 +171,6 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
   const policy = securityPolicy(security);
   const policies = new Map<string, string>();
   const fixedHeaders: Record<string, string> = Object.fromEntries(policy.fixed.map(([name, value]) => [name.toLowerCase(), value]));
-  // The nonce policy the middleware builds for a page that is not kept anonymously, cut at its nonce.
-  const [nonceCspHead, nonceCspTail] = policy.csp('\0').split('\0') as [string, string];
 
   /** Writes an answer made before the chain, then counts and logs it as observeRequests and requestContext would. */
   const send = (res: ServerResponse, path: string, started: number, status: number, headers: Record<string, string>, body: Buffer, requestId: string) => {
@@ -240,8 +238,7 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       return true;
     }
     if (!again) return false;
-    const csp = `${nonceCspHead}'nonce-${again.nonce}' 'strict-dynamic'${nonceCspTail}`;
-    send(res, path, started, again.status, { ...again.headers, 'content-length': String(again.body.length), 'content-security-policy': csp }, again.body, again.requestId);
+    send(res, path, started, again.status, { ...again.headers, 'content-length': String(again.body.length), 'content-security-policy': policy.nonceCsp(again.nonce) }, again.body, again.requestId);
     tallies.early.signedIn++;
     return true;
   };

@@ -45,7 +45,7 @@ export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ V
     const h = c.res.headers;
     const own = h.get('Content-Security-Policy');
     if (own && keepsOwnPolicy(c.req.method, c.req.path, own)) h.set('Content-Security-Policy', `${own}; frame-ancestors 'none'`);
-    else h.set('Content-Security-Policy', policy.csp(kept ?? `'nonce-${c.get('nonce')}' 'strict-dynamic'`));
+    else h.set('Content-Security-Policy', kept === undefined ? policy.nonceCsp(c.get('nonce')) : policy.csp(kept));
     for (const [name, value] of policy.fixed) h.set(name, value);
     if (!h.has('Cross-Origin-Opener-Policy')) h.set('Cross-Origin-Opener-Policy', policy.openerPolicy);
     if (options.https) secureCookies(h);
@@ -58,7 +58,7 @@ export function securityHeaders(options: SecurityOptions): MiddlewareHandler<{ V
 }
 
 /**
- * The policy's parts: the CSP for given script sources, the headers every answer carries, and the
+ * The policy's parts: the CSP for given script sources or a nonce, the headers every answer carries, and the
  * opener policy an answer gets unless it brings its own. Shared by the middleware and by the kept
  * pages answered before it runs (server/http/http.server.ts), so both send the same headers.
  */
@@ -90,7 +90,10 @@ export function securityPolicy(options: SecurityOptions) {
     ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()'],
     ...(options.https ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as [string, string]] : []),
   ];
-  return { csp, fixed, openerPolicy: 'same-origin-allow-popups' };
+  // The policy of a page not kept anonymously: built once, cut where its nonce goes.
+  const [nonceHead, nonceTail] = csp('\0').split('\0') as [string, string];
+  const nonceCsp = (nonce: string) => `${nonceHead}'nonce-${nonce}' 'strict-dynamic'${nonceTail}`;
+  return { csp, nonceCsp, fixed, openerPolicy: 'same-origin-allow-popups' };
 }
 
 const NONCE_BYTES = 16;
