@@ -142,7 +142,7 @@ export async function resolveUser(deps: AppDeps, headers: Headers): Promise<Sess
   const { auth } = deps;
   const cookie = headers.get('cookie') ?? '';
   const authorization = headers.get('authorization') ?? '';
-  if (!cookie.includes('session_token') && !authorization.toLowerCase().startsWith('bearer ')) return null;
+  if (!hasCredentials(cookie, authorization)) return null;
   let cache = sessionCaches.get(deps);
   if (!cache) sessionCaches.set(deps, (cache = new LRUCache({ max: 10_000, ttl: SESSION_CACHE_MS })));
   const key = sessionKey(cookie, authorization);
@@ -163,6 +163,8 @@ export async function resolveUser(deps: AppDeps, headers: Headers): Promise<Sess
 }
 
 const sessionKey = (cookie: string, authorization: string) => `${cookie}\n${authorization}`;
+/** A session cookie or a bearer token: without either, nobody is signed in and nothing is looked up. */
+const hasCredentials = (cookie: string, authorization: string) => cookie.includes('session_token') || authorization.toLowerCase().startsWith('bearer ');
 
 /**
  * What `resolveUser` would answer for these credentials, if it is known without waiting on
@@ -171,7 +173,7 @@ const sessionKey = (cookie: string, authorization: string) => `${cookie}\n${auth
  * `resolveUser` can tell. For answers made before Hono's chain (decision 086).
  */
 export function knownUser(deps: AppDeps, cookie: string, authorization: string): SessionUser | null | undefined {
-  if (!cookie.includes('session_token') && !authorization.toLowerCase().startsWith('bearer ')) return null;
+  if (!hasCredentials(cookie, authorization)) return null;
   const cached = sessionCaches.get(deps)?.get(sessionKey(cookie, authorization));
   if (!cached) return undefined;
   const versions = knownVersions(deps.database);
