@@ -1,6 +1,6 @@
 import { BLOG_SUBSCRIPTIONS } from '~/features/blogs/blogs.service.server';
 import { publishScheduledDraft } from '~/features/blogs/drafts.service.server';
-import { importJob } from '~/features/imports/import-runs.service.server';
+import { importJob, sweepImports } from '~/features/imports/import-runs.service.server';
 import { claimMailJob } from '~/features/imports/site-authors.service.server';
 import { exportJob, exportSubscriptions, sweepExports } from '~/features/exports/exports.service.server';
 import { FEDERATION_SUBSCRIPTIONS, federationTasks } from '~/features/federation/federation-events.server';
@@ -47,6 +47,8 @@ export function periodicTasks(config: JobsConfig): PeriodicTask[] {
     definePeriodic({ name: 'jobs-prune', everyMs: 60 * MINUTE, run: async (ctx) => void (await pruneDoneJobs(ctx)) }),
     // Exports whose link has run out, with their files (docs/decisions/074).
     definePeriodic({ name: 'exports-sweep', everyMs: 60 * MINUTE, run: async (ctx) => void (await sweepExports(ctx, config)) }),
+    // Import runs left in review or stopped, their staged rows and archives (docs/decisions/095).
+    definePeriodic({ name: 'imports-sweep', everyMs: 60 * MINUTE, run: async (ctx) => void (await sweepImports(ctx, config)) }),
     ...notificationTasks(),
     ...federationTasks(),
   ];

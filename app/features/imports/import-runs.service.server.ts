@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { requireRole } from '~/features/moderation/moderation.service.server';
 import { defineJob, enqueueJob, type JobRun } from '~/kernel/jobs.server';
@@ -6,9 +7,10 @@ import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
+import { IMPORT_TEXTS } from '~/lib/texts/imports';
 import type { openArchive } from './archive.server';
 import { ArchiveRefused, type ImportBundle } from './import-model';
-import { type ImportOptions, ImportOptionsSchema, type SiteAuthorChoice } from './imports.schema';
+import { type ImportOptions, ImportOptionsSchema, RUN_KEEP_DAYS, type SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { type AuthorPlan, type BundleOutline, checkAuthorChoices, outlineOf, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
 import { type BundleItem, bundleItems, bundleSize, type BundleToWrite, defaultCategoryMapping, type ImportReport, subscribersLeftOut, writeBundle } from './imports.service.server';
@@ -60,6 +62,14 @@ const PROGRESS_EVERY_MS = 500;
 const STAGE_ROWS = 200;
 const READ_ROWS = 25;
 
+const DAY = 86_400_000;
+/** An archive in the imports folder that no run names (its account deleted, or the upload's run never made) goes after this long. */
+const LEFTOVER_MS = 3600_000;
+const SWEEP_RUNS = 100;
+
+/** Where uploaded archives wait for their run. */
+export const importsDir = (dataDir: string) => path.join(dataDir, 'imports');
+
 interface Stored {
   scan?: ImportScan;
   /** What the scan staged: how many posts, subscribers and followed accounts, and each source author's posts (docs/decisions/091). */
@@ -68,6 +78,8 @@ interface Stored {
   /** The pictures the parts so far adopted (or could not have), by reference: a later part neither reads nor counts them again. */
   images?: Record<string, string | null>;
   error?: string;
+  /** Ended by the sweep, not by its job (docs/decisions/095). */
+  expired?: boolean;
 }
 
 const parse = (text: string | null): Stored => (text ? (JSON.parse(text) as Stored) : {});
@@ -194,7 +206,10 @@ async function queueWrite(ctx: ServiceContext, row: RunRow, patch: Partial<Impor
   const runId = row.id;
   const options = { ...JSON.parse(row.options), ...patch };
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.updateRun(trx, runId, { status: 'queued', options: JSON.stringify(options), updated_at: ctx.now().toISOString() });
+    // The sweep may have ended the run since it was read.
+    if (!(await repo.updateRunIf(trx, runId, 'review', { status: 'queued', options: JSON.stringify(options), updated_at: ctx.now().toISOString() }))) {
+      throw new AppError('conflict', 'This import is not waiting for its mapping any more.');
+    }
     await enqueueJob({ ...ctx, db: trx }, importJob, { runId, phase: 'write', part: 0 }, { key: `import:${runId}:write:0` });
   });
 }
@@ -232,6 +247,37 @@ async function finish(ctx: ServiceContext, run: { id: string; file_path: string;
   await repo.updateRun(ctx.db, run.id, { status: patch.status, report: JSON.stringify(patch.report), updated_at: now, finished_at: now });
   await repo.dropStaged(ctx.db, run.id);
   if (!run.keepFile) await rm(run.file_path, { force: true });
+}
+
+/**
+ * Ends the runs nobody will carry on (docs/decisions/095), with their staged rows and uploaded
+ * archives: one left in review for RUN_KEEP_DAYS is expired, one scanning, queued or running that
+ * has not moved for as long has lost its job and is failed. Then removes the archives in the
+ * imports folder that no run names any more (a deleted account's runs went with it by cascade).
+ * Answers how many runs it ended.
+ */
+export async function sweepImports(ctx: ServiceContext, settings: { DATA_DIR: string }): Promise<number> {
+  const before = new Date(ctx.now().getTime() - RUN_KEEP_DAYS * DAY).toISOString();
+  let ended = 0;
+  for (const row of await repo.staleRuns(ctx.db, before, SWEEP_RUNS)) {
+    const error = row.status === 'review' ? IMPORT_TEXTS.expired(RUN_KEEP_DAYS) : IMPORT_TEXTS.stopped(RUN_KEEP_DAYS);
+    const now = ctx.now().toISOString();
+    const report = JSON.stringify({ ...parse(row.report), images: undefined, error, expired: true } satisfies Stored);
+    // Only if it still stands where it was found: a confirmation or a part may have just moved it.
+    if (!(await repo.updateRunIf(ctx.db, row.id, row.status, { status: 'failed', report, updated_at: now, finished_at: now }))) continue;
+    await repo.dropStaged(ctx.db, row.id);
+    if (!(JSON.parse(row.options) as { keepFile?: boolean }).keepFile) await rm(row.file_path, { force: true });
+    ended++;
+  }
+  const dir = importsDir(settings.DATA_DIR);
+  const files = (await readdir(dir).catch(() => [] as string[])).map((name) => path.join(dir, name));
+  const named = await repo.runFiles(ctx.db, files);
+  for (const file of files.filter((f) => !named.has(f))) {
+    const info = await stat(file).catch(() => null);
+    if (info?.isFile() && ctx.now().getTime() - info.mtime.getTime() > LEFTOVER_MS) await rm(file, { force: true });
+  }
+  if (ended > 0) ctx.log.info({ ended }, 'import runs expired');
+  return ended;
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

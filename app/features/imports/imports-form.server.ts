@@ -4,7 +4,7 @@ import { fileBytes, megabytes, readUploadForm } from '~/features/images/images.s
 import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { pageRefusal } from '~/lib/page/page-errors.server';
-import { assertCanImportSite, confirmImport, confirmSiteImport, startImport, startSiteImport } from './import-runs.service.server';
+import { assertCanImportSite, confirmImport, confirmSiteImport, importsDir, startImport, startSiteImport } from './import-runs.service.server';
 import { CategoryMappingFormSchema, SiteImportMappingFormSchema } from './imports.schema';
 
 /** The fields named `<prefix><name>`, by name. */
@@ -54,7 +54,7 @@ export async function submitImportForm(
     const bytes = await fileBytes(form, 'archive', max);
     if (!bytes || !file || typeof file === 'string') return { ok: false, status: 400, message: 'Choose an archive to import.' };
     const name = path.basename(file.name || 'archive').replace(/[^\w.-]+/g, '_').slice(-100);
-    const dir = path.join(config.DATA_DIR, 'imports');
+    const dir = importsDir(config.DATA_DIR);
     await mkdir(dir, { recursive: true });
     const filePath = path.join(dir, `${newId()}-${name}`);
     await writeFile(filePath, bytes);

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { Database, ImportItemsTable } from '~/db/schema';
+import type { Database, ImportItemsTable, ImportRunStatus } from '~/db/schema';
 
 type Db = Kysely<Database>;
 
@@ -74,6 +74,31 @@ export async function insertRun(db: Db, row: Insertable<Database['import_runs']>
 
 export async function updateRun(db: Db, id: string, patch: Updateable<Database['import_runs']>): Promise<void> {
   await db.updateTable('import_runs').set(patch).where('id', '=', id).execute();
+}
+
+/** Changes a run only while it stands where the caller saw it (a confirmation and the sweep may meet); false when it moved on. */
+export async function updateRunIf(db: Db, id: string, status: ImportRunStatus, patch: Updateable<Database['import_runs']>): Promise<boolean> {
+  const result = await db.updateTable('import_runs').set(patch).where('id', '=', id).where('status', '=', status).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Runs not ended that have not moved since `before`: left in review, or their job gone (docs/decisions/095). */
+export async function staleRuns(db: Db, before: string, limit: number) {
+  return db
+    .selectFrom('import_runs')
+    .select(['id', 'status', 'file_path', 'options', 'report', 'updated_at'])
+    .where('status', 'in', ['scanning', 'review', 'queued', 'running'])
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Of these archive paths, the ones a run still names. */
+export async function runFiles(db: Db, paths: string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const rows = await db.selectFrom('import_runs').select('file_path').where('file_path', 'in', paths).execute();
+  return new Set(rows.map((r) => r.file_path));
 }
 
 export async function findRun(db: Db, id: string) {

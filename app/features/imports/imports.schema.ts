@@ -16,6 +16,12 @@ export type SiteAuthorChoice = z.infer<typeof SiteAuthorChoiceSchema>;
  */
 export const NO_CATEGORY = '';
 
+/**
+ * A run that has not moved for this many days is ended by the sweep (docs/decisions/095): left in
+ * review (never confirmed), or stopped with its job gone. The review says so.
+ */
+export const RUN_KEEP_DAYS = 7;
+
 /** The import's choices (docs/decisions/072), from the screens and the command line alike. */
 export const ImportOptionsSchema = z.object({
   /** Source category (or tag) name, or NO_CATEGORY, → one of our seven; names left out take the default mapping. */

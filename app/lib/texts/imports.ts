@@ -37,6 +37,12 @@ export const IMPORT_TEXTS = {
       s.skipped ? `${s.skipped} left out, listed below` : '',
     ].filter(Boolean).join('; ')}.`,
   confirm: 'Import',
+  /** Under the review's button: how long a run waits for it (docs/decisions/095). */
+  keepHint: (days: number) => `An import not started within ${days} days is cleared away, with its archive.`,
+  /** A run ended by the sweep: left in review, or stopped and never carried on. */
+  expired: (days: number) => `This import waited ${days} days without being started, so it was cleared away with its archive. Upload the archive again to import it.`,
+  stopped: (days: number) =>
+    `This import stopped and did not carry on for ${days} days, so it was cleared away with its archive. What it wrote stays; upload the archive again to bring the rest (nothing comes twice).`,
   skippedSummary: (n: number) => `${n} ${n === 1 ? 'thing' : 'things'} did not come, and why`,
   reportLine: (r: { posts: { imported: number; unchanged: number; skipped: number }; comments: { imported: number }; images: { stored: number; reused: number }; legacyPaths: number }) =>
     `${r.posts.imported} posts imported (${r.posts.unchanged} were here already, ${r.posts.skipped} skipped), ${r.comments.imported} comments, ${r.images.stored + r.images.reused} pictures, ${r.legacyPaths} old links redirected.`,

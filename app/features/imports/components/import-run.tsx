@@ -3,7 +3,7 @@ import { Form, useNavigation, useRevalidator } from 'react-router';
 import { BLOG_CATEGORIES } from '~/features/blogs/blogs.constants';
 import { IMPORT_TEXTS } from '~/lib/texts/imports';
 import type { ImportRunView } from '../import-runs.service.server';
-import { NO_CATEGORY } from '../imports.schema';
+import { NO_CATEGORY, RUN_KEEP_DAYS } from '../imports.schema';
 
 const WORKING = new Set(['scanning', 'queued', 'running']);
 
@@ -76,6 +76,7 @@ export function ReviewForm({ run, children }: { run: ImportRunView; children?: R
       <button type="submit" className="btn btn-primary self-start">
         {IMPORT_TEXTS.confirm}
       </button>
+      <p className="text-sm opacity-80">{IMPORT_TEXTS.keepHint(RUN_KEEP_DAYS)}</p>
     </Form>
   );
 }
