@@ -292,6 +292,11 @@ export interface SubscribersTable {
   imported_from: string | null;
   /** Who imported it: their confirmation mail tells that this writer moved the newsletter (docs/decisions/090). */
   imported_by: string | null;
+  /**
+   * The old site's name when an admin's whole-site import brought it (its title, or its host; ''
+   * when the archive names neither): its mail says that site moved, not the admin (docs/decisions/095).
+   */
+  imported_site: string | null;
 }
 
 export interface FollowsTable {
@@ -660,7 +665,7 @@ export const TABLE_COLUMNS = {
   comment_likes: ['comment_id', 'user_id', 'created_at'],
   likes: ['blog_id', 'user_id', 'user_email', 'created_at'],
   wishlist: ['id', 'user_id', 'email', 'blog_id', 'title', 'photo', 'category', 'description', 'like_count', 'created_at'],
-  subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery', 'imported_from', 'imported_by'],
+  subscribers: ['id', 'email', 'created_at', 'confirmed_at', 'delivery', 'imported_from', 'imported_by', 'imported_site'],
   profiles: ['user_id', 'email', 'name', 'photo', 'uid', 'last_login_at', 'updated_at', 'bio', 'website', 'links', 'show_views'],
   user: ['id', 'name', 'email', 'image', 'emailVerified'],
   account: ['id', 'userId', 'providerId', 'updatedAt'],

@@ -3,6 +3,8 @@ export interface ImportBundle {
   source: 'ghost' | 'wordpress' | 'substack' | 'medium' | 'markdown' | 'afterglow';
   /** The old site's address when the archive names it (used to resolve relative links and old paths). */
   siteUrl: string | null;
+  /** The old site's title when the archive names it (Ghost's settings, WordPress's channel): a whole site's import names it to its subscribers (docs/decisions/095). */
+  siteTitle?: string | null;
   authors: ImportAuthor[];
   posts: ImportPost[];
   subscribers: ImportSubscriber[];

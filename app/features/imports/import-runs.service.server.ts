@@ -13,7 +13,7 @@ import { ArchiveRefused, type ImportBundle } from './import-model';
 import { type ImportOptions, ImportOptionsSchema, RUN_KEEP_DAYS, type SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { type AuthorPlan, type BundleOutline, checkAuthorChoices, outlineOf, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
-import { type BundleItem, bundleItems, bundleSize, type BundleToWrite, defaultCategoryMapping, type ImportReport, subscribersLeftOut, writeBundle } from './imports.service.server';
+import { type BundleItem, bundleItems, bundleSize, type BundleToWrite, defaultCategoryMapping, type ImportReport, oldSiteName, subscribersLeftOut, writeBundle } from './imports.service.server';
 
 /**
  * An import as a run of the job queue (docs/decisions/072). A run is first scanned (the archive
@@ -35,6 +35,8 @@ export interface ImportScan {
   authors: { sourceId: string; name: string; email: string | null }[];
   categoryMapping: Record<string, string>;
   skipped: ImportBundle['skipped'];
+  /** The old site's name, for a site import's subscribers (docs/decisions/095; absent in runs scanned before). */
+  siteName?: string;
   /** A site import's authors with posts, each with her default choice (docs/decisions/083). */
   siteAuthors?: AuthorPlan[];
 }
@@ -308,6 +310,7 @@ function stagedBundle(ctx: ServiceContext, runId: string, scan: ImportScan, stag
   return {
     source: scan.source,
     skipped: scan.skipped,
+    siteName: scan.siteName ?? '',
     size,
     items: async function* (from) {
       for (let at = from; at < size; ) {
@@ -344,6 +347,7 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
         authors: bundle.authors.map(({ sourceId, name, email }) => ({ sourceId, name, email })),
         categoryMapping: { ...defaultCategoryMapping(bundle), ...options.categories },
         skipped: bundle.skipped,
+        siteName: oldSiteName(bundle),
         ...(options.site ? { siteAuthors: await planAuthors(ctx, outlineOf(bundle), options) } : {}),
       };
       const total = bundleSize(bundle);

@@ -99,6 +99,8 @@ export type BundleItem = { kind: 'post'; post: ImportPost } | { kind: 'subscribe
 export interface BundleToWrite {
   source: ImportBundle['source'];
   skipped: ImportBundle['skipped'];
+  /** The old site's name (`oldSiteName`), told to the subscribers of a whole site's import (docs/decisions/095). */
+  siteName: string;
   /** Posts, subscribers and followed accounts in all. */
   size: number;
   /** The items from position `from` (0: the first post) to the end. */
@@ -112,9 +114,25 @@ export function* bundleItems(bundle: ImportBundle): Generator<BundleItem> {
   for (const follow of bundle.remoteFollows ?? []) yield { kind: 'follow', follow };
 }
 
+/**
+ * What the old site is called in a whole site's import: its title in the archive, else its host,
+ * else '' (the mail then names neither). One line of at most 100 characters: it goes into a
+ * mail's subject.
+ */
+export function oldSiteName(bundle: Pick<ImportBundle, 'siteTitle' | 'siteUrl'>): string {
+  const title = (bundle.siteTitle ?? '').replace(/\s+/g, ' ').trim();
+  if (title) return clip(title, 100);
+  try {
+    return bundle.siteUrl ? new URL(bundle.siteUrl).host : '';
+  } catch {
+    return '';
+  }
+}
+
 const inMemory = (bundle: ImportBundle): BundleToWrite => ({
   source: bundle.source,
   skipped: bundle.skipped,
+  siteName: oldSiteName(bundle),
   size: bundleSize(bundle),
   items: async function* (from) {
     let position = 0;
@@ -145,6 +163,8 @@ interface Run {
   report: ImportReport;
   byRef: Map<string, string | null>;
   skipAuthors: ReadonlySet<string>;
+  /** A whole site's import: the old site's name its subscribers' mail tells; null for a writer's own. */
+  siteName: string | null;
 }
 
 const refKey = (ref: ImportImageRef) => (ref.kind === 'archive' ? `archive:${ref.path}` : `url:${ref.url}`);
@@ -435,7 +455,7 @@ export async function writeBundle(
 ): Promise<{ report: ImportReport; done: number; finished: boolean; images: Record<string, string | null> }> {
   const toWrite = 'items' in bundle ? bundle : inMemory(bundle);
   const report = hooks.report ?? { ...emptyReport(toWrite.source), skipped: [...toWrite.skipped] };
-  const run: Run = { ctx, ownerId, source: toWrite.source, entries, options, runId: hooks.runId ?? null, report, byRef: new Map(Object.entries(hooks.images ?? {})), skipAuthors: hooks.skipAuthors ?? new Set() };
+  const run: Run = { ctx, ownerId, source: toWrite.source, entries, options, runId: hooks.runId ?? null, report, byRef: new Map(Object.entries(hooks.images ?? {})), skipAuthors: hooks.skipAuthors ?? new Set(), siteName: options.site ? toWrite.siteName : null };
   let done = hooks.start ?? 0;
   let written = 0;
   const overdue = () => hooks.deadline !== undefined && Date.now() > hooks.deadline;
@@ -452,7 +472,7 @@ export async function writeBundle(
   return { report, done, finished: true, images: Object.fromEntries(run.byRef) };
 }
 
-async function writeSubscriber({ ctx, options, report, source, ownerId }: Run, subscriber: ImportSubscriber): Promise<void> {
+async function writeSubscriber({ ctx, options, report, source, ownerId, siteName }: Run, subscriber: ImportSubscriber): Promise<void> {
   const email = subscriber.email.trim().toLowerCase();
   if (subscriber.status !== 'active') {
     report.subscribers.skipped += 1;
@@ -461,7 +481,7 @@ async function writeSubscriber({ ctx, options, report, source, ownerId }: Run, s
     report.subscribers.skipped += 1;
     report.skipped.push({ item: `subscriber ${email.slice(0, 80)}`, reason: 'not an email address' });
   } else {
-    const outcome = await importSubscriber(ctx, { email, createdAt: validDate(subscriber.createdAt), consented: options.consented, importedFrom: source, importedBy: ownerId });
+    const outcome = await importSubscriber(ctx, { email, createdAt: validDate(subscriber.createdAt), consented: options.consented, importedFrom: source, importedBy: ownerId, importedSite: siteName });
     if (outcome === 'exists') report.subscribers.existing += 1;
     else report.subscribers[outcome] += 1;
   }

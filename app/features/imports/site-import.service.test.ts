@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeZip } from '#test/archives';
 import { TEST_DIALECTS } from '#test/dialects';
 import { siteGhostArchive } from '#test/site-import-archives';
+import { ghostMembersCsv } from '#test/archives/ghost-members';
 import { type LocalSmtpServer, mailText, startSmtpServer } from '#test/smtp-server';
 import { tempDirs } from '#test/temp-dirs';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
+import { createMailSender } from '#server/jobs/mail-sender.server';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { confirmSiteImport, getImportRun, getSiteImportRun, listMyImports, startImport, startSiteImport } from './import-runs.service.server';
 
@@ -121,6 +123,26 @@ describe.each(TEST_DIALECTS)('a site import on %s', (dialect) => {
     ]);
     expect(await accounts()).toBe(before);
     expect(smtp.mails.length).toBe(mails);
+  });
+
+  it('mails the subscribers of a whole site that the old site moved its newsletter, not the admin who imported it (docs/decisions/095)', async () => {
+    const archive = await siteGhostArchive(2, [GWEN, HAL], { idPrefix: `members-${dialect}-` });
+    const json = JSON.parse(archive.members[0]!.body as string) as { db: [{ data: Record<string, unknown> }] };
+    json.db[0].data.settings = [{ id: 's1', key: 'title', value: 'The Harbour\n Gazette', type: 'string' }];
+    const members = [{ ...archive.members[0]!, body: JSON.stringify(json) }, ...archive.members.slice(1), { name: 'members.2024-11-20.csv', body: ghostMembersCsv([{ email: 'harbour.reader@old.example', subscribed_to_emails: 'true' }]) }];
+    const { runId } = await startSiteImport(t.context(admin.user), { fileName: 'members.zip', filePath: await writeZip(dirs.make('site-'), 'members.zip', members), keepFile: true, confirmed: true, options: { unmatchedAuthors: 'new' } });
+    // At the real time: the confirmation is queued then, and the send queue's worker (on the real clock) finds it due.
+    await t.runJobs(new Date());
+    expect((await getSiteImportRun(t.context(admin.user), runId)).report!.subscribers).toEqual({ pending: 1, confirmed: 0, existing: 0, skipped: 0 });
+    const sender = createMailSender(t.deps);
+    expect((await sender.runBatch()).sent).toBe(1);
+    sender.close();
+    const text = mailText((await smtp.waitForMail('harbour.reader@old.example')).raw);
+    const site = t.deps.config.SITE_NAME;
+    expect(text).toContain(`Subject: Your newsletter from The Harbour Gazette has moved to ${site}`);
+    expect(text).toContain(`The Harbour Gazette moved its newsletter here, to ${site}, from Ghost, and your address came with it.`);
+    expect(text).not.toContain('Ada Admin');
+    expect(text).toContain(`Confirm to keep receiving it: ${PUBLIC_URL}/mail/confirm/`);
   });
 
   it('leaves out the posts of an author the admin skips, and a writer’s own import maps nobody', async () => {

@@ -69,6 +69,20 @@ describe('the confirmation of an address an import brought (docs/decisions/090)'
     expect(gone.text).toContain('If you ignore this mail, nothing happens: nothing more will be sent to you.');
   });
 
+  it('tells a whole site’s move by the old site, not the admin who imported it (docs/decisions/095)', () => {
+    const site = config().SITE_NAME;
+    const named = renderQueuedMail(config(), confirmation({ source: 'ghost', writerName: 'Ada Admin', site: 'The <Old> Gazette' }));
+    expect(named.subject).toBe(`Your newsletter from The <Old> Gazette has moved to ${site}`);
+    expect(named.text).toContain(`The <Old> Gazette moved its newsletter here, to ${site}, from Ghost, and your address came with it.\nConfirm to keep receiving it: https://blog.example.org/mail/confirm/`);
+    expect(named.html).toContain('The &#60;Old&#62; Gazette moved its newsletter here');
+    expect(`${named.subject} ${named.text} ${named.html}`).not.toContain('Ada Admin');
+    // An archive that names neither its title nor its address.
+    const unnamed = renderQueuedMail(config(), confirmation({ source: 'substack', writerName: 'Ada Admin', site: '' }));
+    expect(unnamed.subject).toBe(`Your newsletter from Substack has moved to ${site}`);
+    expect(unnamed.text).toContain(`The site whose newsletter you took on Substack moved it here, to ${site}, and your address came with it.`);
+    expect(unnamed.text).not.toContain('Ada Admin');
+  });
+
   it('leaves a sign-up’s confirmation in the newsletter’s own words', () => {
     const own = renderQueuedMail(config(), confirmation(undefined));
     expect(own.subject).toBe(`Confirm your subscription to ${config().SITE_NAME}`);

@@ -158,6 +158,18 @@ export function renderQueuedMail(config: MailConfig, mail: QueuedMail): Mail {
 }
 
 /**
+ * Who moved the newsletter, as the mail tells it: a writer names herself (the importing writer's
+ * name), a whole site's import names the old site, not the admin who clicked import
+ * (docs/decisions/095).
+ */
+function movedBy(config: MailConfig, moved: NonNullable<QueuedMail['moved']>, from: string): string {
+  const here = `here, to ${config.SITE_NAME}`;
+  if (moved.site) return `${moved.site} moved its newsletter ${here}, from ${from}, and your address came with it.`;
+  if (moved.site === '') return `The site whose newsletter you took on ${from} moved it ${here}, and your address came with it.`;
+  return `${moved.writerName ?? `A writer on ${config.SITE_NAME}`} moved their newsletter ${here}, from ${from}, and your address came with it.`;
+}
+
+/**
  * The double opt-in mail. A sign-up's says someone asked for the newsletter; that of an address
  * an import brought (docs/decisions/090), which nobody asked for here, says the writer moved the
  * newsletter from the other platform and asks to confirm to keep receiving it. One link for both.
@@ -167,9 +179,9 @@ function renderConfirmation(config: MailConfig, mail: QueuedMail, unsubscribeUrl
   const from = mail.moved ? importSourceName(mail.moved.source) : '';
   const words = mail.moved
     ? {
-        subject: `Your newsletter from ${from} has moved to ${config.SITE_NAME}`,
+        subject: `Your newsletter from ${mail.moved.site || from} has moved to ${config.SITE_NAME}`,
         heading: 'Your newsletter has moved',
-        told: `${mail.moved.writerName ?? `A writer on ${config.SITE_NAME}`} moved their newsletter here, to ${config.SITE_NAME}, from ${from}, and your address came with it.`,
+        told: movedBy(config, mail.moved, from),
         ask: 'Confirm to keep receiving it.',
         button: 'Keep receiving it',
         textLink: 'Confirm to keep receiving it',

@@ -195,7 +195,7 @@ export async function followedWritersWithDigest(db: Db, followerId: string): Pro
 export async function findSubscriberById(db: Db, id: string) {
   return db
     .selectFrom('subscribers')
-    .select(['id', 'email', 'confirmed_at', 'delivery', 'imported_from', shownName('subscribers.imported_by').as('imported_by_name')])
+    .select(['id', 'email', 'confirmed_at', 'delivery', 'imported_from', 'imported_site', shownName('subscribers.imported_by').as('imported_by_name')])
     .where('id', '=', id)
     .executeTakeFirst();
 }

@@ -148,7 +148,12 @@ export interface QueuedMail {
   /** Signed into the confirmation link (confirmations only). */
   confirm: MailTokenSubject | null;
   /** A confirmation to an address an import brought: where from and who moved the newsletter (docs/decisions/090). */
-  moved?: { source: string; writerName: string | null };
+  moved?: {
+    source: string;
+    writerName: string | null;
+    /** A whole site's import (docs/decisions/095): the old site's name ('' when the archive named none), which moved the newsletter; null for a writer's own. */
+    site?: string | null;
+  };
   /** Signed into the one-click unsubscribe link. */
   unsubscribe: MailTokenSubject;
   /** What a notification mail tells (empty for the others). */
@@ -225,7 +230,7 @@ export async function claimMailBatch(ctx: ServiceContext, q: { worker: string; l
     } else if (message?.kind === 'confirm') {
       const subscriber = await repo.findSubscriberById(ctx.db, row.ref);
       if (subscriber && !subscriber.confirmed_at) confirm = { kind: 'confirm', subscriberId: subscriber.id };
-      if (subscriber?.imported_from) moved = { source: subscriber.imported_from, writerName: subscriber.imported_by_name };
+      if (subscriber?.imported_from) moved = { source: subscriber.imported_from, writerName: subscriber.imported_by_name, site: subscriber.imported_site };
     }
     if (blogs.length === 0 && !confirm && notices.length === 0) {
       await repo.markFailed(ctx.db, row.id, 'nothing to send: the blog is no longer public, the subscription is gone or the notification is');

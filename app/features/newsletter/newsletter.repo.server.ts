@@ -6,7 +6,7 @@ type Db = Kysely<Database>;
 /** Inserts unless the (lower-cased) email is already there: false means already subscribed, race-free. */
 export async function insertSubscriber(
   db: Db,
-  row: { id: string; email: string; created_at: string; confirmed_at: string | null; imported_from?: string; imported_by?: string },
+  row: { id: string; email: string; created_at: string; confirmed_at: string | null; imported_from?: string; imported_by?: string; imported_site?: string | null },
 ): Promise<boolean> {
   const result = await db
     .insertInto('subscribers')

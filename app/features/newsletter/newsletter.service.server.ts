@@ -39,7 +39,7 @@ export async function subscribe(ctx: ServiceContext, input: SubscribeInput): Pro
  */
 export async function importSubscriber(
   ctx: ServiceContext,
-  subscriber: { email: string; createdAt: string | null; consented: boolean; importedFrom: string; importedBy: string },
+  subscriber: { email: string; createdAt: string | null; consented: boolean; importedFrom: string; importedBy: string; importedSite?: string | null },
 ): Promise<'pending' | 'confirmed' | 'exists'> {
   const email = subscriber.email.toLowerCase();
   const now = ctx.now().toISOString();
@@ -53,6 +53,8 @@ export async function importSubscriber(
       // Its confirmation mail tells the move from there by this writer (docs/decisions/090).
       imported_from: subscriber.importedFrom,
       imported_by: subscriber.importedBy,
+      // A whole site's import: the old site moved it, not the admin (docs/decisions/095).
+      imported_site: subscriber.importedSite ?? null,
     });
     if (!inserted) return 'exists';
     if (subscriber.consented) return 'confirmed';

@@ -100,7 +100,9 @@ export async function readGhost(input: ArchiveEntries | Buffer, options: { siteU
     };
   });
 
-  const bundle: ImportBundle = { source: 'ghost', siteUrl, authors, posts: [], subscribers: [], skipped: [] };
+  // Ghost keeps its site's title among its settings rows (`{ key: 'title', value }`).
+  const siteTitle = str(rows('settings').find((row) => row.key === 'title')?.value);
+  const bundle: ImportBundle = { source: 'ghost', siteUrl, siteTitle, authors, posts: [], subscribers: [], skipped: [] };
   for (const post of rows('posts')) {
     const id = String(post.id ?? '');
     const title = str(post.title) ?? '';

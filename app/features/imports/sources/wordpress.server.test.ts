@@ -17,6 +17,8 @@ describe('readWordpress: the known posts, field by field', async () => {
   it('names the site and its authors', () => {
     expect(bundle.source).toBe('wordpress');
     expect(bundle.siteUrl).toBe(WXR_SITE);
+    // The channel's title, not an item's: a whole site's import names it to its subscribers (docs/decisions/095).
+    expect(bundle.siteTitle).toBe('Old Blog');
     expect(bundle.subscribers).toEqual([]);
     expect(bundle.authors).toEqual([
       { sourceId: 'ada', name: 'Ada Lovelace', email: 'ada@old-blog.example.com', bio: null, avatar: null },

@@ -124,6 +124,7 @@ async function* xmlChunks(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Ar
 
 interface Collected {
   siteUrl: string | null;
+  siteTitle: string | null;
   authors: Map<string, ImportAuthor>;
 }
 
@@ -132,7 +133,7 @@ interface Collected {
  * is handed on as it closes, so no item's HTML outlives its conversion.
  */
 async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>, onItem: (item: RawItem, siteUrl: string | null) => void): Promise<Collected> {
-  const out: Collected = { siteUrl: null, authors: new Map() };
+  const out: Collected = { siteUrl: null, siteTitle: null, authors: new Map() };
   let parser: SaxesParser | null = null;
   let currentFile = '';
   let stack: string[] = [];
@@ -216,6 +217,7 @@ async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array
       } else if (parent === 'channel' && !item) {
         if (name === 'wp:base_blog_url' && text.trim()) out.siteUrl = text.trim();
         if (name === 'link' && !out.siteUrl && text.trim()) out.siteUrl = text.trim();
+        if (name === 'title' && text.trim()) out.siteTitle = text.trim();
       }
       text = '';
     });
@@ -455,7 +457,7 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
     });
   };
 
-  const { siteUrl, authors } = await collect(input, onItem);
+  const { siteUrl, siteTitle, authors } = await collect(input, onItem);
   for (const creator of creators) if (!authors.has(creator)) authors.set(creator, { sourceId: creator, name: creator, email: null, bio: null, avatar: null });
 
   for (const { post, label, thumbnail, base } of posts) {
@@ -473,5 +475,5 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
     }
   }
   for (const [kind, count] of skippedKinds) skipped.push({ item: `${count} ${kind} item${count === 1 ? '' : 's'}`, reason: NOT_POSTS[kind] ?? 'not a post' });
-  return { source: 'wordpress', siteUrl, authors: [...authors.values()], posts: posts.map((p) => p.post), subscribers: [], skipped };
+  return { source: 'wordpress', siteUrl, siteTitle, authors: [...authors.values()], posts: posts.map((p) => p.post), subscribers: [], skipped };
 }
