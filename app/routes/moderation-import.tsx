@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { data, Link, redirect } from 'react-router';
 import { useHydrated } from '~/features/home/components/use-motion';
-import { ArchiveUpload, ReviewForm, RunOutcome, RunStatus, usePollWhileWorking } from '~/features/imports/components/import-run';
+import { ArchiveUpload, ReviewForm, RunOutcome, RunStatus, statusTextOf, usePollWhileWorking } from '~/features/imports/components/import-run';
 import { submitImportForm } from '~/features/imports/imports-form.server';
 import { getSiteImportRun, listSiteImports } from '~/features/imports/import-runs.service.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
@@ -91,7 +91,7 @@ export default function ModerationImport({ loaderData, actionData }: Route.Compo
       {!run || run.status === 'done' || run.status === 'failed' ? <ArchiveUpload maxUploadMb={maxUploadMb} hint={SITE_IMPORT_TEXTS.archiveHint(maxUploadMb)} /> : null}
       {run ? (
         <section className="mt-8" aria-labelledby="import-run">
-          <RunStatus run={run} statusText={SITE_IMPORT_TEXTS.status[run.status]} />
+          <RunStatus run={run} statusText={statusTextOf(run, SITE_IMPORT_TEXTS.status)} />
           <ReviewForm run={run}>
             {run.scan?.siteAuthors?.length ? (
               <fieldset className="flex flex-col gap-3">

@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import { Page } from '~/components/page';
-import { ArchiveUpload, ReviewForm, RunOutcome, RunStatus, usePollWhileWorking } from '~/features/imports/components/import-run';
+import { ArchiveUpload, ReviewForm, RunOutcome, RunStatus, statusTextOf, usePollWhileWorking } from '~/features/imports/components/import-run';
 import { submitImportForm } from '~/features/imports/imports-form.server';
 import { getImportRun, listMyImports } from '~/features/imports/import-runs.service.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
@@ -46,7 +46,7 @@ export default function ProfileImport({ loaderData: { run, maxUploadMb }, action
       {!run || run.status === 'done' || run.status === 'failed' ? <ArchiveUpload maxUploadMb={maxUploadMb} /> : null}
       {run ? (
         <section className="mt-8" aria-labelledby="import-run">
-          <RunStatus run={run} statusText={IMPORT_TEXTS.status[run.status]} />
+          <RunStatus run={run} statusText={statusTextOf(run, IMPORT_TEXTS.status)} />
           <ReviewForm run={run} />
           <RunOutcome run={run} />
         </section>

@@ -46,13 +46,15 @@ describeFormatJourney('a writer moves her Substack here (its export zip)', COUNT
         shot: 'import-formats-substack-list',
       },
       {
-        found: 'Found 0 posts and 3 subscribers in this Substack archive. Nothing is written until you import.',
+        // A list alone has no posts: its own review, no categories, and a report of subscribers only (docs/decisions/095).
+        found: 'This Substack list has 3 subscribers. Nothing is written until you import.',
+        review: 'Check who comes, then import.',
         mapping: {},
         noCategories: null,
         // The review cannot know yet that one is here already: she counts among those that come.
         subscribers: '2 subscribers come as pending: each gets a mail to confirm, and posts only after confirming. 1 stays out: unsubscribed, bounced or deleted at the source.',
         status: 'Done.',
-        report: '0 posts imported (0 were here already, 0 skipped), 0 comments, 0 pictures, 0 old links redirected.',
+        report: null,
         reportSubscribers: 'Subscribers: 1 pending, sent a mail to confirm; 1 subscribed here already; 1 left out, listed below.',
         skipped: ['subscriber left@mail.example: unsubscribed at the source'],
       },

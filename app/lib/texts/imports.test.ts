@@ -27,4 +27,9 @@ describe('the import review’s first line', () => {
     expect(IMPORT_TEXTS.found('substack', 0, 1)).toBe('Found 0 posts and 1 subscriber in this Substack archive. Nothing is written until you import.');
     expect(IMPORT_TEXTS.found('markdown', 12, 3)).toBe('Found 12 posts and 3 subscribers in this Markdown archive. Nothing is written until you import.');
   });
+
+  it('speaks of subscribers only for a list alone (docs/decisions/095)', () => {
+    expect(IMPORT_TEXTS.foundList('ghost', 1)).toBe('This Ghost list has 1 subscriber. Nothing is written until you import.');
+    expect(IMPORT_TEXTS.foundList('substack', 40)).toBe('This Substack list has 40 subscribers. Nothing is written until you import.');
+  });
 });

@@ -15,6 +15,9 @@ export const IMPORT_TEXTS = {
   progress: (done: number, total: number, percent: number) => `${done} of ${total} items (${percent}%)`,
   found: (source: string, posts: number, subscribers: number) =>
     `Found ${posts} ${posts === 1 ? 'post' : 'posts'}${subscribers ? ` and ${subscribers} ${subscribers === 1 ? 'subscriber' : 'subscribers'}` : ''} in this ${importSourceName(source)} archive. Nothing is written until you import.`,
+  /** The review of a subscriber list alone (Ghost's members CSV, Substack's list): no posts, so no categories (docs/decisions/095). */
+  foundList: (source: string, subscribers: number) => `This ${importSourceName(source)} list has ${subscribers} ${subscribers === 1 ? 'subscriber' : 'subscribers'}. Nothing is written until you import.`,
+  reviewList: 'Check who comes, then import.',
   /** The review's line on subscribers (docs/decisions/090): how many come, how many stay out. */
   subscribersFound: (coming: number, out: number) =>
     (coming === 0

@@ -21,6 +21,12 @@ export function usePollWhileWorking(run: ImportRunView | null) {
   }, [working, revalidator]);
 }
 
+/** A subscriber list alone (docs/decisions/095): its review and report speak of subscribers only. */
+export const isSubscriberList = (run: ImportRunView) => run.scan !== null && run.scan.posts === 0 && run.scan.subscribers > 0;
+
+/** The line under the run's name: the screen's words for its status, a lone list's own for its review. */
+export const statusTextOf = (run: ImportRunView, words: Record<ImportRunView['status'], string>) => (run.status === 'review' && isSubscriberList(run) ? IMPORT_TEXTS.reviewList : words[run.status]);
+
 /** The upload form: one archive, read in the background once sent. */
 export function ArchiveUpload({ maxUploadMb, hint }: { maxUploadMb: number; hint?: string }) {
   const navigation = useNavigation();
@@ -67,7 +73,7 @@ export function ReviewForm({ run, children }: { run: ImportRunView; children?: R
     <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-col gap-4">
       <input type="hidden" name="intent" value="confirm" />
       <input type="hidden" name="runId" value={run.id} />
-      <p>{IMPORT_TEXTS.found(run.scan.source, run.scan.posts, run.scan.subscribers)}</p>
+      <p>{isSubscriberList(run) ? IMPORT_TEXTS.foundList(run.scan.source, run.scan.subscribers) : IMPORT_TEXTS.found(run.scan.source, run.scan.posts, run.scan.subscribers)}</p>
       {run.scan.subscribers > 0 ? (
         <p data-testid="import-subscribers">{IMPORT_TEXTS.subscribersFound(run.scan.subscribers - (run.scan.subscribersOut ?? 0), run.scan.subscribersOut ?? 0)}</p>
       ) : null}
@@ -145,7 +151,7 @@ export function RunOutcome({ run, children }: { run: ImportRunView; children?: R
   if (run.status !== 'done' || !run.report) return null;
   return (
     <div className="mt-4" data-testid="import-report">
-      <p>{IMPORT_TEXTS.reportLine(run.report)}</p>
+      {isSubscriberList(run) ? null : <p data-testid="import-report-line">{IMPORT_TEXTS.reportLine(run.report)}</p>}
       {Object.values(run.report.subscribers).some((n) => n > 0) ? <p className="mt-2" data-testid="import-report-subscribers">{IMPORT_TEXTS.reportSubscribers(run.report.subscribers)}</p> : null}
       {children}
       {run.report.skipped.length > 0 ? (
