@@ -1,7 +1,10 @@
-// `npm run bench:import -- [MB]`: writes a Jekyll site zip of about MB megabytes
-// (2,000 posts and 512 KB pictures that do not compress), then opens it with the importer's
-// guards, reads it into a bundle and reads every picture once, as the writer does, and prints the
-// time and the peak resident memory (docs/decisions/072, docs/benchmarks.md).
+// `npm run bench:import -- [MB] [--text] [--whole]`: writes a Jekyll site zip of about MB
+// megabytes (2,000 posts and 512 KB pictures that do not compress; with --text, no pictures but as
+// many posts of about 10 KB of text as make MB, stored uncompressed so the zip is that large too),
+// then opens it with the importer's guards and reads it as the scan does (posts handed on in
+// chunks, each made into its staged row's JSON and dropped; with --whole, the whole bundle first,
+// as before decision 095), reads every picture once, as the writer does, and prints the time and
+// the peak resident memory (docs/decisions/072, 095, docs/benchmarks.md).
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -16,20 +19,38 @@ if (process.argv[2] === '--read') {
   process.exit(0);
 }
 
-const megabytes = Number(process.argv[2] ?? 200);
+const text = process.argv.includes('--text');
+const megabytes = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 200);
 const dir = mkdtempSync(path.join(tmpdir(), 'import-bench-'));
 const file = path.join(dir, 'site.zip');
-const pictures = Math.ceil((megabytes * 1024 * 1024) / (512 * 1024));
 const zip = new yazl.ZipFile();
-for (let i = 0; i < pictures; i++) zip.addBuffer(randomBytes(512 * 1024), `site/assets/img/p${i}.jpg`, { compress: false });
-for (let i = 0; i < 2000; i++) {
-  const body = `---\ntitle: "Post ${i}"\ndate: 2018-03-01 10:00:00 +0000\ntags: [a, b]\n---\n${'Some words of the post. '.repeat(100)}\n\n![p](/assets/img/p${i % pictures}.jpg)\n`;
-  zip.addBuffer(Buffer.from(body), `site/_posts/2018-03-01-post-${i}.md`);
+if (text) {
+  // Text-heavy (docs/decisions/095): words drawn at random from a small vocabulary, in paragraphs.
+  const words = 'the a light over harbour evening long road letters garden winter morning quiet house river stone window of and to in we she they wrote walked remembered'.split(' ');
+  const POST_BYTES = 10 * 1024;
+  const posts = Math.ceil((megabytes * 1024 * 1024) / POST_BYTES);
+  for (let i = 0; i < posts; i++) {
+    const paragraphs = [];
+    for (let size = 0; size < POST_BYTES; ) {
+      const sentence = Array.from({ length: 60 }, () => words[Math.floor(Math.random() * words.length)]).join(' ');
+      paragraphs.push(`${sentence[0].toUpperCase()}${sentence.slice(1)}.`);
+      size += sentence.length + 3;
+    }
+    const body = `---\ntitle: "Post ${i}"\ndate: 2018-03-01 10:00:00 +0000\ntags: [a, b]\n---\n${paragraphs.join('\n\n')}\n`;
+    zip.addBuffer(Buffer.from(body), `site/_posts/2018-03-01-post-${i}.md`, { compress: false });
+  }
+} else {
+  const pictures = Math.ceil((megabytes * 1024 * 1024) / (512 * 1024));
+  for (let i = 0; i < pictures; i++) zip.addBuffer(randomBytes(512 * 1024), `site/assets/img/p${i}.jpg`, { compress: false });
+  for (let i = 0; i < 2000; i++) {
+    const body = `---\ntitle: "Post ${i}"\ndate: 2018-03-01 10:00:00 +0000\ntags: [a, b]\n---\n${'Some words of the post. '.repeat(100)}\n\n![p](/assets/img/p${i % pictures}.jpg)\n`;
+    zip.addBuffer(Buffer.from(body), `site/_posts/2018-03-01-post-${i}.md`);
+  }
 }
 zip.end();
 await new Promise((resolve) => zip.outputStream.pipe(createWriteStream(file)).on('close', resolve));
 console.log(`archive ${(statSync(file).size / 1048576).toFixed(0)} MB written`);
-execFileSync(process.execPath, [import.meta.filename, '--read', file], { stdio: 'inherit' });
+execFileSync(process.execPath, [import.meta.filename, '--read', file, ...process.argv.filter((arg) => arg === '--whole')], { stdio: 'inherit' });
 rmSync(dir, { recursive: true, force: true });
 
 async function readArchive(file) {
@@ -39,12 +60,21 @@ const { readBundle } = await jiti.import('../app/features/imports/imports-reader
 const baseline = process.memoryUsage().rss;
 // Sampled after every file read (a forked child's maxRSS starts from its parent's, so it is not used).
 let peak = baseline;
+// …and every 50 ms while the posts are read (a text-heavy archive has no pictures to sample after).
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
 const started = performance.now();
 const archive = await openArchive(file);
-const bundle = await readBundle(archive);
 let bytes = 0;
+let posts = 0;
+let markdown = 0;
+let staged = 0;
 const seen = new Set();
-for (const post of bundle.posts) {
+// What the scan does with a post (docs/decisions/091, 095): its row's JSON (the database is left
+// out), and its pictures read once, as the writer reads them.
+const handle = async (post) => {
+  posts++;
+  markdown += post.markdown.length;
+  staged += JSON.stringify(post).length;
   for (const image of post.images) {
     if (image.ref.kind !== 'archive' || seen.has(image.ref.path)) continue;
     seen.add(image.ref.path);
@@ -53,9 +83,16 @@ for (const post of bundle.posts) {
     bytes += body.length;
     peak = Math.max(peak, process.memoryUsage().rss);
   }
-}
+};
+// As the scan reads since decision 095: posts handed on in chunks and dropped; with --whole, the
+// bundle whole first, as before it.
+const whole = process.argv.includes('--whole');
+const bundle = await readBundle(archive, whole ? {} : { onPosts: async (chunk) => { for (const post of chunk) await handle(post); } });
+peak = Math.max(peak, process.memoryUsage().rss);
+for (const post of bundle.posts) await handle(post);
 await archive.close();
+clearInterval(sampler);
 const seconds = (performance.now() - started) / 1000;
-console.log(`${bundle.posts.length} posts, ${seen.size} pictures (${(bytes / 1048576).toFixed(0)} MB) read in ${seconds.toFixed(1)} s`);
+console.log(`${posts} posts (${(markdown / 1048576).toFixed(0)} MB of Markdown, ${(staged / 1048576).toFixed(0)} MB staged), ${seen.size} pictures (${(bytes / 1048576).toFixed(0)} MB) read in ${seconds.toFixed(1)} s`);
 console.log(`resident memory: ${(baseline / 1048576).toFixed(0)} MB before, peak ${(peak / 1048576).toFixed(0)} MB`);
 }

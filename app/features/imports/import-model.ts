@@ -43,6 +43,18 @@ export interface ImportComment { sourceId: string; parentSourceId: string | null
 export interface ImportRemoteFollow { handle: string | null; actorUri: string; since: string | null }
 /** `active` comes as pending (or confirmed, when the operator says they consented); the others stay out, the report saying why. */
 export interface ImportSubscriber { email: string; name: string | null; status: 'active' | 'unsubscribed' | 'bounced' | 'deleted'; createdAt: string | null }
+/**
+ * What a reader is asked (docs/decisions/095). `onPosts`: a reader that can hands its posts on as
+ * it reads them, in their order, a chunk of about `chunk` at a time, and keeps none it handed on
+ * (they are not in the bundle it answers, which holds only the rest); the scan stages each chunk
+ * so its memory does not grow with the archive's text. A reader that cannot answers them all in
+ * its bundle, as before.
+ */
+export interface ReadOptions {
+  siteUrl?: string | null;
+  onPosts?: (posts: ImportPost[]) => Promise<void>;
+  chunk?: number;
+}
 /** An image either inside the archive (a path in the zip) or at an old URL, fetched once, guarded. */
 export type ImportImageRef = { kind: 'archive'; path: string } | { kind: 'url'; url: string };
 /** A reader takes a readable archive and yields the bundle; it never writes to the database. */

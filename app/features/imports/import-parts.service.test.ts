@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeZip, type ZipMember } from '#test/archives';
 import { substackArchive, subscriberRows } from '#test/archives/substack';
 import { TEST_DIALECTS } from '#test/dialects';
-import { afterglowExport } from '#test/import-archives';
+import { afterglowExport, markdownArchive } from '#test/import-archives';
 import { tempDirs } from '#test/temp-dirs';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 import type { DialectName } from '~/db/schema';
@@ -11,6 +11,9 @@ import { loadConfig } from '../../../server/config.server';
 import { type AppDeps, createDeps, serviceContext } from '../../../server/context.server';
 import { createJobs } from '../../../server/jobs/registry.server';
 import { createLogger } from '../../../server/logger.server';
+import { openArchive } from './archive.server';
+import { bundleItems } from './imports.service.server';
+import { readBundle } from './imports-readers.server';
 import { confirmImport, getImportRun, importJobWith, startImport } from './import-runs.service.server';
 
 const dirs = tempDirs();
@@ -159,5 +162,30 @@ describe.each(TEST_DIALECTS)('an import in parts on %s', (dialect: DialectName) 
     await drainJobs(jobsCtx(parted.deps), one);
     expect((await getImportRun(parted.context(ivy2.user), again.runId)).report!.posts).toEqual({ imported: 0, unchanged: POSTS, skipped: 0 });
     expect(await snapshot(parted, ivy2.user.id)).toEqual(wholeSnapshot);
+  });
+
+  it('stages a Jekyll site as it reads it, chunk by chunk: the rows are the whole bundle’s, in its order, and every post is written (docs/decisions/095)', async () => {
+    const file = await writeZip(dirs.make('jekyll-'), 'site.zip', await markdownArchive(450));
+    const entries = await openArchive(file);
+    const bundle = await readBundle(entries);
+    await entries.close();
+    const expected = [...bundleItems(bundle)].map((item) => ({ kind: item.kind, body: JSON.stringify(item.kind === 'post' ? item.post : null) }));
+    expect(expected.length).toBeGreaterThan(2 * 200);
+
+    const jo = await whole.createUser({ name: 'Jo Jekyll' });
+    const { runId } = await startImport(whole.context(jo.user), { fileName: 'site.zip', filePath: file, keepFile: true });
+    await whole.runJobs();
+    const review = await getImportRun(whole.context(jo.user), runId);
+    expect(review).toMatchObject({ status: 'review', total: expected.length, scan: { posts: bundle.posts.length } });
+    const rows = await whole.deps.database.db.selectFrom('import_staging').select(['position', 'kind', 'body']).where('run_id', '=', runId).orderBy('position').execute();
+    expect(rows.map((r) => r.position)).toEqual(expected.map((_, n) => n));
+    expect(rows.map(({ kind, body }) => ({ kind, body }))).toEqual(expected);
+
+    await confirmImport(whole.context(jo.user), runId, {});
+    await whole.runJobs();
+    const done = await getImportRun(whole.context(jo.user), runId);
+    expect(done.status).toBe('done');
+    expect(done.report!.posts.imported + done.report!.posts.skipped).toBe(bundle.posts.length);
+    expect(await staged(whole, runId)).toBe(0);
   });
 });

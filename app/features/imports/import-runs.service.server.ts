@@ -9,7 +9,7 @@ import { newId } from '~/lib/core/ids.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { IMPORT_TEXTS } from '~/lib/texts/imports';
 import type { openArchive } from './archive.server';
-import { ArchiveRefused, type ImportBundle } from './import-model';
+import { ArchiveRefused, type ImportBundle, type ImportPost } from './import-model';
 import { type ImportOptions, ImportOptionsSchema, RUN_KEEP_DAYS, type SiteAuthorChoice } from './imports.schema';
 import * as repo from './imports.repo.server';
 import { type AuthorPlan, type BundleOutline, checkAuthorChoices, outlineOf, planAuthors, resolveAuthors, unknownChoices } from './site-authors.service.server';
@@ -284,24 +284,45 @@ export async function sweepImports(ctx: ServiceContext, settings: { DATA_DIR: st
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A post as the scan's summary reads it once it is staged (its author, categories and tags): its text is in its row. */
+const outlineOfPost = (post: ImportPost): ImportPost => ({ ...post, markdown: '', summary: null, images: [], oldPaths: [], comments: [], own: undefined });
+
 /**
- * Stages the bundle's items for the write parts, a few hundred rows per statement with a turn of
- * the event loop between them (pages keep being answered while a large scan is stored). A scan
- * run again writes the same rows over the first's.
+ * Stages a scan's items for the write parts, a few hundred rows per statement with a turn of the
+ * event loop between them (pages keep being answered while a large scan is stored). `posts` takes
+ * the posts a reader hands on as it reads (docs/decisions/095), so the scan holds a chunk of them,
+ * not the archive's text; `finish` stages the rest of the bundle (the posts not handed on, then
+ * the subscribers and followed accounts), in the bundle's order, and answers the whole bundle as
+ * the scan's summary reads it: the posts staged before in outline only. A scan run again writes
+ * the same rows over the first's.
  */
-async function stageBundle(ctx: ServiceContext, runId: string, bundle: ImportBundle): Promise<NonNullable<Stored['staged']>> {
+function stager(ctx: ServiceContext, runId: string) {
   let rows: Parameters<typeof repo.stageItems>[1] = [];
   let position = 0;
-  for (const item of bundleItems(bundle)) {
+  const outlined: ImportPost[] = [];
+  const add = async (item: BundleItem) => {
     rows.push({ run_id: runId, position: position++, kind: item.kind, body: JSON.stringify(item.kind === 'post' ? item.post : item.kind === 'subscriber' ? item.subscriber : item.follow) });
     if (rows.length === STAGE_ROWS) {
       await repo.stageItems(ctx.db, rows);
       rows = [];
       await nextTurn();
     }
-  }
-  await repo.stageItems(ctx.db, rows);
-  return { posts: bundle.posts.length, subscribers: bundle.subscribers.length, follows: bundle.remoteFollows?.length ?? 0, postsByAuthor: outlineOf(bundle).postsByAuthor };
+  };
+  return {
+    posts: async (posts: ImportPost[]) => {
+      for (const post of posts) {
+        await add({ kind: 'post', post });
+        outlined.push(outlineOfPost(post));
+      }
+    },
+    finish: async (bundle: ImportBundle): Promise<{ whole: ImportBundle; staged: NonNullable<Stored['staged']> }> => {
+      for (const item of bundleItems(bundle)) await add(item);
+      await repo.stageItems(ctx.db, rows);
+      rows = [];
+      const whole = { ...bundle, posts: [...outlined, ...bundle.posts] };
+      return { whole, staged: { posts: whole.posts.length, subscribers: whole.subscribers.length, follows: whole.remoteFollows?.length ?? 0, postsByAuthor: outlineOf(whole).postsByAuthor } };
+    },
+  };
 }
 
 /** A run's staged items as the writer reads them: a few rows at a time, from where the run stands. */
@@ -338,7 +359,9 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
     // The archive guards of every run (docs/decisions/072).
     archive = await openArchive(row.file_path, DEFAULT_ARCHIVE_LIMITS);
     if (payload.phase === 'scan') {
-      const bundle = await readBundle(archive, { siteUrl: options.siteUrl });
+      // Staged as read where the reader hands its posts on (docs/decisions/095); `bundle` then has them in outline only.
+      const staging = stager(ctx, row.id);
+      const { whole: bundle, staged } = await staging.finish(await readBundle(archive, { siteUrl: options.siteUrl, onPosts: staging.posts }));
       const scan: ImportScan = {
         source: bundle.source,
         posts: bundle.posts.length,
@@ -351,7 +374,6 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
         ...(options.site ? { siteAuthors: await planAuthors(ctx, outlineOf(bundle), options) } : {}),
       };
       const total = bundleSize(bundle);
-      const staged = await stageBundle(ctx, row.id, bundle);
       const next = options.confirmed ? 'queued' : 'review';
       await ctx.db.transaction().execute(async (trx) => {
         await repo.updateRun(trx, row.id, { status: next, source: scan.source, total_items: total, report: JSON.stringify({ scan, staged }), updated_at: ctx.now().toISOString() });
@@ -362,7 +384,7 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
     // A run scanned before its scan staged anything (a release ago) is staged now, once.
     if (!stored.scan || !stored.staged) {
       const bundle = await readBundle(archive, { siteUrl: options.siteUrl });
-      stored.staged = await stageBundle(ctx, row.id, bundle);
+      stored.staged = (await stager(ctx, row.id).finish(bundle)).staged;
       stored.scan ??= { source: bundle.source, posts: bundle.posts.length, subscribers: bundle.subscribers.length, authors: outlineOf(bundle).authors, categoryMapping: {}, skipped: bundle.skipped };
       await repo.updateRun(ctx.db, row.id, { report: JSON.stringify(stored) });
     }

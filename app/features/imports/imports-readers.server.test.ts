@@ -93,6 +93,20 @@ describe('the Markdown reader', () => {
     expect(bundlePost.oldPaths).toEqual(['/posts/bundle/']);
     expect(bundlePost.images[0]!.ref).toEqual({ kind: 'archive', path: 'site/content/posts/bundle/cover.png' });
   });
+
+  it('hands its posts on in chunks as it reads them, keeping none it handed on (docs/decisions/095)', async () => {
+    const file = await writeZip(dirs.make('md-'), 'site.zip', await markdownArchive(40));
+    const entries = await openArchive(file);
+    const whole = await readBundle(entries);
+    const chunks: number[] = [];
+    const handed: unknown[] = [];
+    const rest = await readBundle(entries, { chunk: 10, onPosts: async (posts) => void (chunks.push(posts.length), handed.push(...posts)) });
+    await entries.close();
+    expect(chunks).toEqual([10, 10, 10, 10]);
+    expect(rest.posts).toHaveLength(3);
+    expect([...handed, ...rest.posts]).toEqual(whole.posts);
+    expect({ ...rest, posts: [] }).toEqual({ ...whole, posts: [] });
+  });
 });
 
 describe('the afterglow reader (our export read back)', () => {

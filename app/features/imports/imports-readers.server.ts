@@ -1,4 +1,4 @@
-import { type ArchiveEntries, ArchiveRefused, type ImportBundle } from './import-model';
+import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ReadOptions } from './import-model';
 import { isAfterglowExport, readAfterglow } from './sources/afterglow.server';
 import { findGhostMembers, readGhostMembersExport } from './sources/ghost-members.server';
 import { findGhostJson, isGhostExport, readGhost } from './sources/ghost.server';
@@ -47,8 +47,12 @@ async function looksLikeGhost(entries: ArchiveEntries): Promise<boolean> {
   }
 }
 
-/** The archive's content as a bundle, by the first reader that recognises it; refused when none does. */
-export async function readBundle(entries: ArchiveEntries, options: { siteUrl?: string | null } = {}): Promise<ImportBundle> {
+/**
+ * The archive's content as a bundle, by the first reader that recognises it; refused when none
+ * does. With `options.onPosts`, the Markdown reader hands its posts on as it reads them (the
+ * others answer theirs in the bundle: docs/decisions/095).
+ */
+export async function readBundle(entries: ArchiveEntries, options: ReadOptions = {}): Promise<ImportBundle> {
   if (await isAfterglowExport(entries)) return readAfterglow(entries);
   if (isMarkdownSite(entries.list())) return readMarkdown(entries, options);
   if (await looksLikeGhost(entries)) return readGhost(entries, options);

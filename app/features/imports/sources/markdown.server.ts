@@ -1,5 +1,5 @@
 import path from 'node:path/posix';
-import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, type ImportPost } from '../import-model';
+import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, type ImportPost, type ReadOptions } from '../import-model';
 import { imageTargets, locateImage, MISSING_IMAGE } from '../markdown-images';
 import { readPostFile } from './front-matter.server';
 
@@ -10,6 +10,8 @@ import { readPostFile } from './front-matter.server';
  * default permalinks plus whatever the front matter names (`aliases`, `redirect_from`, `url`).
  */
 
+/** Posts handed on at a time when the scan asks for them as they are read (docs/decisions/095). */
+const POST_CHUNK = 200;
 const MARKDOWN_FILE = /\.(md|markdown|mdown)$/i;
 const JEKYLL_POST = /(^|\/)_(posts|drafts)\/(?:.*\/)?(\d{4})-(\d{2})-(\d{2})-([^/]+)\.(md|markdown|mdown)$/i;
 const HUGO_POST = /(^|\/)content\/(posts?|blog)\/(.+)\.(md|markdown|mdown)$/i;
@@ -51,7 +53,7 @@ function coverOf(data: Data): string | null {
   return null;
 }
 
-export async function readMarkdown(entries: ArchiveEntries, options: { siteUrl?: string | null } = {}): Promise<ImportBundle> {
+export async function readMarkdown(entries: ArchiveEntries, options: ReadOptions = {}): Promise<ImportBundle> {
   const files = entries.list();
   const fileSet = new Set(files);
   const posts = files.filter((name) => (JEKYLL_POST.test(name) || HUGO_POST.test(name)) && MARKDOWN_FILE.test(name) && !/(^|\/)_index\.[a-z]+$/i.test(name));
@@ -125,6 +127,8 @@ export async function readMarkdown(entries: ArchiveEntries, options: { siteUrl?:
       oldPaths: [...oldPaths],
       comments: [],
     });
+    // Each post is whole once read: handed on in chunks, none kept (docs/decisions/095).
+    if (options.onPosts && bundle.posts.length >= (options.chunk ?? POST_CHUNK)) await options.onPosts(bundle.posts.splice(0));
   }
   bundle.authors = [...authors.keys()].map((name) => ({ sourceId: name, name, email: null, bio: null, avatar: null }));
   return bundle;
