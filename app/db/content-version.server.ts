@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseHandle } from './kysely.server';
 import type { Database } from './schema';
-import type { ContentVersions, PageVersions } from './versions';
+import type { BlogVersions, ContentVersions, FoundBlog, PageVersions } from './versions';
 import type { VersionListener } from './version-listener.server';
 
 export type { ContentVersions, PageVersions };
@@ -21,25 +21,36 @@ export async function readContentVersions(db: Kysely<Database>): Promise<Content
 async function readPageVersions(db: Kysely<Database>, blogId: string | null): Promise<PageVersions> {
   const [versions, row] = await Promise.all([
     readContentVersions(db),
-    blogId === null ? undefined : db.selectFrom('blogs').select('revision').where('id', '=', blogId).executeTakeFirst(),
+    blogId === null
+      ? undefined
+      : db
+          .selectFrom('blogs')
+          .leftJoin('writer_versions', 'writer_versions.owner_id', 'blogs.owner_id')
+          .select(['blogs.revision', 'writer_versions.version as writer'])
+          .where('blogs.id', '=', blogId)
+          .executeTakeFirst(),
   ]);
-  return { ...versions, blog: row ? Number(row.revision) : null };
+  return { ...versions, ...(row ? { blog: Number(row.revision), writer: Number(row.writer ?? 0) } : NO_BLOG) };
 }
 
+const NO_BLOG = { blog: null, writer: null } as const;
 const VERSIONS_SQL = 'select scope, sum(version) as version from content_version_stripes group by scope';
-const REVISION_SQL = 'select revision from blogs where id = ?';
+/** A blog's revision and its writer's version (docs/decisions/093; no row of hers yet: 0). */
+const REVISION_SQL =
+  'select b.revision, coalesce(w.version, 0) from blogs b left join writer_versions w on w.owner_id = b.owner_id where b.id = ?';
 /**
- * PostgreSQL: the versions and the named blogs' revisions in one round trip (`kind` 's' for a
- * scope, 'b' for a blog); with no ids the second part is empty.
+ * PostgreSQL: the versions and the named blogs' revisions, writers and writers' versions in one
+ * round trip (`kind` 's' for a scope, 'b' for a blog); with no ids the second part is empty.
  */
 const PAGE_VERSIONS_PG_SQL =
-  "select 's' as kind, scope as key, sum(version)::text as version from content_version_stripes group by scope " +
-  "union all select 'b', id, revision::text from blogs where id = any($1::text[])";
+  "select 's' as kind, scope as key, sum(version)::text as version, null::text as owner, null::text as writer from content_version_stripes group by scope " +
+  "union all select 'b', b.id, b.revision::text, b.owner_id, coalesce(w.version, 0)::text from blogs b " +
+  'left join writer_versions w on w.owner_id = b.owner_id where b.id = any($1::text[])';
 interface KnownVersions {
   /** The change watch's generation they were read at. */
   generation: number;
   versions: ContentVersions;
-  revisions: Map<string, number | null>;
+  revisions: Map<string, BlogVersions | null>;
 }
 const statements = new WeakMap<SQLite.Database, { versions: SQLite.Statement; revision: SQLite.Statement; known: KnownVersions }>();
 
@@ -57,7 +68,7 @@ export function readCurrentVersions(database: DatabaseHandle, blogId: string | n
   if (!sqlite || sqlite.inTransaction) return readPageVersions(database.db, blogId);
   let prepared = statements.get(sqlite);
   if (!prepared) {
-    prepared = { versions: sqlite.prepare(VERSIONS_SQL), revision: sqlite.prepare(REVISION_SQL).pluck(), known: { generation: -1, versions: { lists: 0, sessions: 0 }, revisions: new Map() } };
+    prepared = { versions: sqlite.prepare(VERSIONS_SQL), revision: sqlite.prepare(REVISION_SQL).raw(), known: { generation: -1, versions: { lists: 0, sessions: 0 }, revisions: new Map() } };
     statements.set(sqlite, prepared);
   }
   // What was read stands while nothing was written, here or by another connection (decision 059).
@@ -68,15 +79,15 @@ export function readCurrentVersions(database: DatabaseHandle, blogId: string | n
     known.revisions.clear();
     known.generation = sqliteChanges?.generation ?? -1;
   }
-  if (blogId === null) return { ...known.versions, blog: null };
-  let revision = known.revisions.get(blogId);
-  if (revision === undefined) {
-    const read = prepared.revision.get(blogId) as number | bigint | undefined;
-    revision = read === undefined ? null : Number(read);
+  if (blogId === null) return { ...known.versions, ...NO_BLOG };
+  let blog = known.revisions.get(blogId);
+  if (blog === undefined) {
+    const read = prepared.revision.get(blogId) as [number | bigint, number | bigint] | undefined;
+    blog = read === undefined ? null : { blog: Number(read[0]), writer: Number(read[1]) };
     if (known.revisions.size >= KNOWN_REVISIONS) known.revisions.clear();
-    known.revisions.set(blogId, revision);
+    known.revisions.set(blogId, blog);
   }
-  return { ...known.versions, blog: revision };
+  return { ...known.versions, ...(blog ?? NO_BLOG) };
 }
 
 /**
@@ -98,7 +109,7 @@ const KNOWN_REVISIONS = 10_000;
 
 interface PgBatch {
   ids: Set<string>;
-  answer: Promise<{ versions: ContentVersions; revisions: Map<string, number> }>;
+  answer: Promise<{ versions: ContentVersions; revisions: Map<string, FoundBlog> }>;
 }
 interface PgReads {
   /** The batch still taking reads: sent once the query in flight has come back. */
@@ -134,7 +145,7 @@ function readFromPool(pool: pg.Pool, blogId: string | null, listener: VersionLis
     const answer = sendable.then(async () => {
       if (state.open === opened) state.open = null;
       const token = listener?.readToken() ?? null;
-      const query = pool.query<['s' | 'b', string, string]>({ name: 'afterglow_page_versions', text: PAGE_VERSIONS_PG_SQL, values: [[...ids]], rowMode: 'array' });
+      const query = pool.query<['s' | 'b', string, string, string | null, string | null]>({ name: 'afterglow_page_versions', text: PAGE_VERSIONS_PG_SQL, values: [[...ids]], rowMode: 'array' });
       state.inFlight = query;
       let result: Awaited<typeof query>;
       try {
@@ -143,9 +154,9 @@ function readFromPool(pool: pg.Pool, blogId: string | null, listener: VersionLis
         if (state.inFlight === query) state.inFlight = null;
       }
       const rows: { scope: keyof ContentVersions; version: string }[] = [];
-      const revisions = new Map<string, number>();
-      for (const [kind, key, version] of result.rows) {
-        if (kind === 'b') revisions.set(key, Number(version));
+      const revisions = new Map<string, FoundBlog>();
+      for (const [kind, key, version, owner, writer] of result.rows) {
+        if (kind === 'b') revisions.set(key, { blog: Number(version), owner: owner!, writer: Number(writer) });
         else rows.push({ scope: key as keyof ContentVersions, version });
       }
       listener?.learn(token, revisions);
@@ -155,7 +166,10 @@ function readFromPool(pool: pg.Pool, blogId: string | null, listener: VersionLis
     batch = state.open = opened;
   }
   if (blogId !== null) batch.ids.add(blogId);
-  return batch.answer.then(({ versions, revisions }) => ({ ...versions, blog: blogId === null ? null : (revisions.get(blogId) ?? null) }));
+  return batch.answer.then(({ versions, revisions }) => {
+    const found = blogId === null ? undefined : revisions.get(blogId);
+    return { ...versions, ...(found ? { blog: found.blog, writer: found.writer } : NO_BLOG) };
+  });
 }
 
 function toVersions(rows: { scope: keyof ContentVersions; version: number | bigint | string }[]): ContentVersions {

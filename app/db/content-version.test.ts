@@ -46,9 +46,12 @@ describeOnDialects('content versions on %s', (t) => {
     const afterEdit = await page(insertedId);
     expect(afterEdit.blog).toBeGreaterThan(afterLike.blog!);
     expect(afterEdit.lists).toBeGreaterThan(afterLike.lists);
-    // The writer's other blog shows this one's title at its end (docs/decisions/061): revised too.
+    // The writer's other blog shows this one's title at its end (docs/decisions/061): her version
+    // moves, not the other blog's revision (docs/decisions/093).
     const otherAfterEdit = await page(elsewhere);
-    expect(otherAfterEdit.blog).toBeGreaterThan(other.blog!);
+    expect(otherAfterEdit.blog).toBe(other.blog);
+    expect(otherAfterEdit.writer).toBeGreaterThan(other.writer!);
+    expect(afterEdit.writer).toBe(otherAfterEdit.writer);
 
     // A commenter's new name shows on the blogs they commented on, and on lists.
     await t.deps.database.db.updateTable('user').set({ name: 'Renamed Reader' }).where('id', '=', readers[0]!.user.id).execute();
@@ -62,7 +65,7 @@ describeOnDialects('content versions on %s', (t) => {
     const res = await t.request('/api/auth/sign-out', { method: 'POST', headers: { cookie: reader.cookie }, json: {} });
     expect(res.status).toBe(200);
     expect((await versions()).sessions).toBeGreaterThan(beforeSignOut.sessions);
-    expect((await page('no-such-blog')).blog).toBeNull();
+    expect(await page('no-such-blog')).toMatchObject({ blog: null, writer: null });
   });
 
   it('takes many likes, unlikes and comments on the same blogs at once without a failure or a lost count', async () => {

@@ -19,7 +19,12 @@
  * - `blogOf(table, column)`: the page of the blog of the `table` row whose id this row holds in
  *   `column` (a like of a comment revises the comment's blog);
  * - `blogsOfPerson(column)`: every blog written or commented on by the person in `column` (their
- *   shown name or photo is on those pages).
+ *   shown name or photo is on those pages);
+ * - `blogsOfWriter(column)`: on `blogs` itself, every blog of the writer in `column` (the end of a
+ *   post shows her other posts, decision 061): it moves her one version in `writer_versions`,
+ *   which her blogs' kept pages compare beside their revision, not each blog's revision, so a
+ *   post's insert costs the same for a writer of 10 posts and of 10,000 (docs/decisions/093);
+ * - `blogsCommentedBy(column, by)`: every blog whose comments name this row in `comments.<by>`.
  * Only columns a reader sees belong here: `views` moves nothing (counts are kept up to 30 s, 024),
  * and `revision` itself must never be listed.
  */
@@ -52,7 +57,7 @@ export const ownRevision: StaleTarget = { kind: 'own-revision' };
 export const blog = (column: string): StaleTarget => ({ kind: 'blog', column });
 export const blogOf = (table: string, column: string): StaleTarget => ({ kind: 'blog-of', table, column });
 export const blogsOfPerson = (column: string): StaleTarget => ({ kind: 'blogs-of-person', column });
-/** The other blogs of the writer a blogs row names (the end of a post shows her other posts). */
+/** The blogs of the writer a blogs row names (the end of a post shows her other posts): her version moves (docs/decisions/093). */
 export const blogsOfWriter = (column: string): StaleTarget => ({ kind: 'blogs-of-writer', column });
 /** The blogs whose comments name this row in `comments.<by>` (a remote author's shown name and picture). */
 export const blogsCommentedBy = (column: string, by: string): StaleTarget => ({ kind: 'blogs-commented-by', column, by });

@@ -10,11 +10,13 @@ import { FRESHNESS, type FreshnessRule, type RowChanges, type StaleTarget } from
  *
  * - SQLite: row triggers, one per table, event and target, that bump stripe 0 of a scope or
  *   `update blogs set revision = revision + 1 where …` in the writing statement (one writer, and
- *   `revision` is in no trigger's column list, so a revision fires nothing further).
+ *   `revision` is in no trigger's column list, so a revision fires nothing further); a writer's
+ *   version (`blogsOfWriter`) is an upsert of her one `writer_versions` row (docs/decisions/093).
  * - PostgreSQL: one trigger per table and target. A scope is bumped at commit by the striped
  *   `bump_version_at_commit` of decisions 020 and 044 (a deferred constraint trigger, so counters
  *   are never part of a deadlock); a blog's own revision is set on the row being written (a
- *   BEFORE trigger: no second statement, no new lock); other blogs are revised after the row.
+ *   BEFORE trigger: no second statement, no new lock); other blogs are revised after the row, and
+ *   a writer's version is upserted after it (its own trigger says so on the versions channel).
  */
 export interface TriggerDdl {
   name: string;
@@ -110,12 +112,21 @@ function staleBlogs(target: StaleTarget, row: string): string {
       return `owner_id = ${row}.${target.column} or id in (select blog_id from comments where user_id = ${row}.${target.column})`;
     case 'blogs-commented-by':
       return `id in (select blog_id from comments where ${target.by} = ${row}.${target.column})`;
-    case 'blogs-of-writer':
-      // Her other blogs: the row's own page follows its own revision.
-      return `owner_id = ${row}.${target.column} and id <> ${row}.id`;
     default:
       throw new Error(`no blogs for ${target.kind}`);
   }
+}
+
+/** Moves the version of the writer `row` names (docs/decisions/093): one row, however many posts she has. */
+const bumpWriter = (row: string, column: string, when = '') =>
+  `insert into writer_versions (owner_id, version) select ${row}.${column}, 1${when ? ` where ${when}` : ' where true'} ` +
+  'on conflict (owner_id) do update set version = writer_versions.version + 1';
+
+/** A writer's version moves for her post's insert and delete, and for an update: both writers' when it changed hands. */
+function writerActions(column: string, event: 'insert' | 'update' | 'delete'): string[] {
+  if (event === 'insert') return [bumpWriter('new', column)];
+  if (event === 'delete') return [bumpWriter('old', column)];
+  return [bumpWriter('new', column), bumpWriter('old', column, `old.${column} is not new.${column}`)];
 }
 
 const updateEvent = (rule: MergedRule) => (rule.update === 'any' ? 'UPDATE' : `UPDATE OF ${rule.update!.join(', ')}`);
@@ -123,13 +134,15 @@ const updateEvent = (rule: MergedRule) => (rule.update === 'any' ? 'UPDATE' : `U
 function sqliteDdl(rules: MergedRule[]): FreshnessDdl {
   const triggers: TriggerDdl[] = [];
   for (const rule of rules) {
-    const events: [string, string, 'new' | 'old'][] = [];
+    const events: ['insert' | 'update' | 'delete', string, 'new' | 'old'][] = [];
     if (rule.insert) events.push(['insert', 'INSERT', 'new']);
     if (rule.update) events.push(['update', updateEvent(rule), 'new']);
     if (rule.delete) events.push(['delete', 'DELETE', 'old']);
     for (const [label, event, row] of events) {
       const action =
-        rule.target.kind === 'scope'
+        rule.target.kind === 'blogs-of-writer'
+          ? writerActions(rule.target.column, label).join('; ')
+          : rule.target.kind === 'scope'
           ? `update content_version_stripes set version = version + 1 where scope = '${rule.target.scope}' and stripe = 0`
           : rule.target.kind === 'own-revision'
             ? 'update blogs set revision = revision + 1 where id = new.id'
@@ -156,6 +169,12 @@ function postgresDdl(rules: MergedRule[]): FreshnessDdl {
       create = `CREATE CONSTRAINT TRIGGER ${name} AFTER ${events} ${on} DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_version_at_commit('${rule.target.scope}')`;
     } else if (rule.target.kind === 'own-revision') {
       create = `CREATE TRIGGER ${name} BEFORE ${events} ${on} FOR EACH ROW EXECUTE FUNCTION ${PREFIX}own_revision()`;
+    } else if (rule.target.kind === 'blogs-of-writer') {
+      const column = rule.target.column;
+      const [bumpNew, bumpOld] = [bumpWriter('new', column), bumpWriter('old', column)];
+      fn(name, `begin if tg_op = 'DELETE' then ${bumpOld}; else ${bumpNew}; end if; ` +
+        `if tg_op = 'UPDATE' then if old.${column} is distinct from new.${column} then ${bumpOld}; end if; end if; return null; end`);
+      create = `CREATE TRIGGER ${name} AFTER ${events} ${on} FOR EACH ROW EXECUTE FUNCTION ${name}()`;
     } else {
       fn(name, `declare r record; begin if tg_op = 'DELETE' then r := old; else r := new; end if; update blogs set revision = revision + 1 where ${staleBlogs(rule.target, 'r')}; return null; end`);
       create = `CREATE TRIGGER ${name} AFTER ${events} ${on} FOR EACH ROW EXECUTE FUNCTION ${name}()`;

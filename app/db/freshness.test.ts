@@ -13,7 +13,7 @@ const BEFORE = Object.keys(migrations).sort().filter((name) => name < GENERATED)
 /** Triggers that are not about freshness: search indexes, the account limits on SQLite, PostgreSQL's version notices. */
 const OTHER_TRIGGERS = {
   sqlite: ['blogs_fts_delete', 'blogs_fts_insert', 'blogs_fts_update', 'user_limits_insert', 'user_limits_update'],
-  postgres: ['blogs_insert_delete_notifies', 'blogs_revision_notifies', 'blogs_search_vector_trg'],
+  postgres: ['blogs_insert_delete_notifies', 'blogs_revision_notifies', 'blogs_search_vector_trg', 'writer_versions_notifies'],
 };
 
 /** Every trigger and function of the database, as the database itself reports them. */
@@ -105,6 +105,33 @@ describeOnDialects('freshness triggers from one table on %s', (t, dialect) => {
     await db.insertInto('freshness_probes').values({ id: 'p2', blog_id: 'probed' }).execute();
     expect(await revision('probed')).toBe(start.revision + 3);
     await sql`drop table freshness_probes`.execute(db);
+  });
+
+  it("moves the writer's one version on her post's insert, delete and post-end change, and writes no other blog (decision 093)", async () => {
+    const writerVersion = async (owner = writer) =>
+      Number((await db.selectFrom('writer_versions').select('version').where('owner_id', '=', owner).executeTakeFirst())?.version ?? 0);
+    await newBlog('hers-1');
+    const before = { version: await writerVersion(), revision: await revision('hers-1') };
+    await newBlog('hers-2');
+    expect(await writerVersion()).toBe(before.version + 1);
+    await db.updateTable('blogs').set({ title: 'Retitled' }).where('id', '=', 'hers-2').execute();
+    expect(await writerVersion()).toBe(before.version + 2);
+    // A like count, a view or a column the end of a post does not show moves nothing of hers.
+    await db.updateTable('blogs').set({ likes: 3, views: 7, details: 'more' }).where('id', '=', 'hers-2').execute();
+    expect(await writerVersion()).toBe(before.version + 2);
+    // Handed to another writer: both versions move.
+    const other = (await t.createUser({ name: 'Other writer' })).user.id;
+    const otherBefore = await writerVersion(other);
+    await db.updateTable('blogs').set({ owner_id: other }).where('id', '=', 'hers-2').execute();
+    expect(await writerVersion()).toBe(before.version + 3);
+    expect(await writerVersion(other)).toBe(otherBefore + 1);
+    // Her account going takes her posts with it: their deletes bump the version of an account
+    // already gone, which no foreign key refuses.
+    await db.deleteFrom('user').where('id', '=', other).execute();
+    expect(await db.selectFrom('blogs').select('id').where('id', '=', 'hers-2').executeTakeFirst()).toBeUndefined();
+    expect(await writerVersion(other)).toBe(otherBefore + 2);
+    // Her other post's row was never written: its revision is where it was.
+    expect(await revision('hers-1')).toBe(before.revision);
   });
 
   it('refuses a rule that would let a blog revise itself or count views', () => {

@@ -29,6 +29,8 @@ export const FRESHNESS: readonly FreshnessRule[] = [...BLOGS_FRESHNESS, ...USERS
 const DB_VIEWER_WRITES: ViewerWrites = {
   content_versions: followed,
   content_version_stripes: followed,
+  // Writers' versions, which the kept blog pages compare (docs/decisions/093).
+  writer_versions: followed,
   kysely_migration: unshown,
   kysely_migration_lock: unshown,
 };

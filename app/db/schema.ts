@@ -603,6 +603,7 @@ export interface Database {
   verification: AuthVerificationTable;
   passkey: AuthPasskeyTable;
   content_version_stripes: ContentVersionStripesTable;
+  writer_versions: WriterVersionsTable;
   follows: FollowsTable;
   blog_views_daily: BlogViewsDailyTable;
   mail_messages: MailMessagesTable;
@@ -650,6 +651,16 @@ export interface ContentVersionStripesTable {
   version: number;
 }
 
+/**
+ * Each writer's version: moved when one of her posts comes, goes or changes what the end of her
+ * other posts shows of it (docs/decisions/093). No row: version 0. Kept when the writer's account
+ * goes (no foreign key: her posts' deletes bump it while the account is being deleted).
+ */
+export interface WriterVersionsTable {
+  owner_id: string;
+  version: number;
+}
+
 export type DialectName = 'sqlite' | 'postgres';
 
 /**
@@ -672,6 +683,7 @@ export const TABLE_COLUMNS = {
   verification: ['id', 'identifier', 'value'],
   passkey: ['id', 'userId', 'name', 'createdAt'],
   content_version_stripes: ['scope', 'stripe', 'version'],
+  writer_versions: ['owner_id', 'version'],
   follows: ['follower_id', 'writer_id', 'delivery', 'created_at'],
   mail_messages: ['id', 'kind', 'key', 'blog_id', 'period_start', 'period_end', 'created_at', 'notification_id'],
   mail_queue: ['id', 'message_id', 'email', 'stream', 'ref', 'status', 'attempts', 'next_attempt_at', 'claimed_until', 'claimed_by', 'last_error', 'sent_at', 'created_at'],
@@ -733,6 +745,7 @@ export const COLUMNS_COMPLETE: { [T in keyof Database]: AssertAll<Database[T], (
   verification: true,
   passkey: true,
   content_version_stripes: true,
+  writer_versions: true,
   follows: true,
   mail_messages: true,
   mail_queue: true,

@@ -1,14 +1,21 @@
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { PageVersions } from './versions';
+import type { FoundBlog, PageVersions } from './versions';
 import { ViewerChanges } from './viewer-writes.server';
 
 /** The channel the version triggers notify (migration 2026-11-30T09-00-00_versions-notify). */
 export const VERSIONS_CHANNEL = 'afterglow_versions';
-/** Blogs whose revision an instance keeps; one entry is an id and a number (about 150 bytes). */
+/** Blogs whose revision an instance keeps; one entry is an id, a number and its writer's id (about 200 bytes). */
 export const KEPT_REVISIONS = 100_000;
+/** Writers whose version an instance keeps (docs/decisions/093): one is an id and a number. */
+export const KEPT_WRITERS = 100_000;
 const DELETED = -1;
+/** A blog's revision (DELETED: gone) and whose version its page follows (null: not said). */
+interface KeptBlog {
+  revision: number;
+  owner: string | null;
+}
 const RETRY_FIRST_MS = 100;
 const RETRY_LAST_MS = 5_000;
 /**
@@ -19,7 +26,7 @@ const RETRY_LAST_MS = 5_000;
 const HEARTBEAT_MS = 1_000;
 const HEARTBEAT_LOST_MS = 10_000;
 
-type Scope = keyof Omit<PageVersions, 'blog'>;
+type Scope = keyof Omit<PageVersions, 'blog' | 'writer'>;
 
 /**
  * PostgreSQL: what one instance knows of the versions without asking (docs/decisions/044). One
@@ -34,10 +41,12 @@ type Scope = keyof Omit<PageVersions, 'blog'>;
  *   until a round trip on the listening connection has come back: PostgreSQL sends a session the
  *   notifications of every commit before that point ahead of the round trip's answer, so the
  *   write's own notification is in by then (read-your-writes on the instance that wrote);
- * - the blog asked for is known. A blog not known is asked for once, and what that read answers
- *   is kept only if LISTEN was in force before it was sent.
- * Revisions and stripes only grow, so a notification and a read that race keep the larger value;
- * a deleted blog is kept as deleted until a notification says it exists again.
+ * - the blog asked for is known, with its writer and her version (docs/decisions/093). A blog not
+ *   known is asked for once, and what that read answers is kept only if LISTEN was in force
+ *   before it was sent.
+ * Revisions, writers' versions and stripes only grow, so a notification and a read that race keep
+ * the larger value (a blog's writer goes with its larger revision); a deleted blog is kept as
+ * deleted until a notification says it exists again.
  */
 export class VersionListener {
   /** Moves at every connection and every loss: an answer or notification of an older one is dropped. */
@@ -47,7 +56,8 @@ export class VersionListener {
   private loaded = false;
   private readonly stripes = new Map<string, number>();
   private readonly sums: Record<Scope, number> = { lists: 0, sessions: 0 };
-  private readonly revisions = new LRUCache<string, number>({ max: KEPT_REVISIONS });
+  private readonly revisions = new LRUCache<string, KeptBlog>({ max: KEPT_REVISIONS });
+  private readonly writers = new LRUCache<string, number>({ max: KEPT_WRITERS });
   /** Writes this instance committed, and how many of them a listener round trip has covered. */
   private writes = 0;
   private synced = 0;
@@ -89,10 +99,14 @@ export class VersionListener {
   /** The versions, when this instance knows them for sure; undefined: ask the database. */
   answer(blogId: string | null): PageVersions | undefined {
     if (!this.answering) return undefined;
-    if (blogId === null) return { lists: this.sums.lists, sessions: this.sums.sessions, blog: null };
-    const revision = this.revisions.get(blogId);
-    if (revision === undefined) return undefined;
-    return { lists: this.sums.lists, sessions: this.sums.sessions, blog: revision === DELETED ? null : revision };
+    const scopes = { lists: this.sums.lists, sessions: this.sums.sessions };
+    if (blogId === null) return { ...scopes, blog: null, writer: null };
+    const kept = this.revisions.get(blogId);
+    if (kept === undefined) return undefined;
+    if (kept.revision === DELETED) return { ...scopes, blog: null, writer: null };
+    const writer = kept.owner === null ? undefined : this.writers.get(kept.owner);
+    if (writer === undefined) return undefined;
+    return { ...scopes, blog: kept.revision, writer };
   }
 
   /** Taken when a read is sent: what it answers may be kept only if LISTEN was in force by then. */
@@ -101,12 +115,13 @@ export class VersionListener {
   }
 
   /** What a read sent under `token` found (blogs not found are not kept: they are asked again). */
-  learn(token: number | null, revisions: Map<string, number>): void {
+  learn(token: number | null, found: Map<string, FoundBlog>): void {
     if (token === null || token !== this.generation || !this.listening) return;
-    for (const [id, revision] of revisions) {
+    for (const [id, { blog, owner, writer }] of found) {
+      this.noteWriter(owner, writer);
       const known = this.revisions.peek(id);
-      if (known === DELETED) continue;
-      if (known === undefined || revision > known) this.revisions.set(id, revision);
+      if (known?.revision === DELETED) continue;
+      if (known === undefined || blog > known.revision) this.revisions.set(id, { revision: blog, owner });
     }
   }
 
@@ -180,6 +195,7 @@ export class VersionListener {
     this.sums.lists = 0;
     this.sums.sessions = 0;
     this.revisions.clear();
+    this.writers.clear();
   }
 
   /** One round trip at a time on the listening connection, covering the writes ended before it was sent. */
@@ -238,12 +254,18 @@ export class VersionListener {
     if (kind === 'u') return this.viewer.noteUser(key ?? null);
     if (!key) return;
     if (kind === 's' && first !== undefined && second !== undefined) this.noteStripe(key, Number(first), Number(second));
-    else if (kind === 'd') this.revisions.set(key, DELETED);
+    else if (kind === 'd') this.revisions.set(key, { revision: DELETED, owner: null });
+    else if (kind === 'o' && first !== undefined) this.noteWriter(key, Number(first));
     else if (kind === 'b' && first !== undefined) {
       const revision = Number(first);
       const known = this.revisions.peek(key);
-      if (known === undefined || known === DELETED || revision > known) this.revisions.set(key, revision);
+      if (known === undefined || known.revision === DELETED || revision > known.revision) this.revisions.set(key, { revision, owner: second ?? null });
     }
+  }
+
+  private noteWriter(owner: string, version: number): void {
+    const known = this.writers.peek(owner);
+    if (known === undefined || version > known) this.writers.set(owner, version);
   }
 
   private noteStripe(scope: string, stripe: number, version: number): void {

@@ -150,6 +150,29 @@ describe.runIf(TEST_DIALECTS.includes('postgres'))('version listener on postgres
       console.log(`version listener: a like on one instance seen by the other after ${delays.map((d) => d.toFixed(1)).join(', ')} ms`);
     });
 
+    it("hears a writer's version move when one of her posts comes, changes hands or goes, with no query (decision 093)", async () => {
+      const { insertedId } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Her page' });
+      await until(() => second.versionListener!.answering, 5_000, 'the second listener answers');
+      const before = await readCurrentVersions(second, insertedId);
+      let queriedWriter: number | null = null;
+      const heard = (what: string) => until(() => second.versionListener!.answer(insertedId)?.writer === queriedWriter, 1_000, what);
+      const { queries } = await countingQueries(second, async () => {
+        const { insertedId: newer } = await createBlog(t.context(owner.user), { ...BLOG, title: 'Her next' });
+        queriedWriter = (await queried(insertedId)).writer;
+        expect(queriedWriter).toBeGreaterThan(before.writer!);
+        await heard('the new post moves her version on the second instance');
+        // Her page's own revision stands: only her one version moved.
+        expect(second.versionListener!.answer(insertedId)?.blog).toBe(before.blog);
+        // Handed to another writer: both writers' versions move.
+        await t.deps.database.db.updateTable('blogs').set({ owner_id: readers[0]!.user.id }).where('id', '=', newer).execute();
+        queriedWriter = (await queried(insertedId)).writer;
+        expect(queriedWriter).toBeGreaterThan(before.writer! + 1);
+        await heard('the post changing hands moves her version');
+      });
+      expect(queries).toBe(0);
+      expect(await readCurrentVersions(second, insertedId)).toEqual(await queried(insertedId));
+    });
+
     it('hears whose own rows a write touched, and any other write as everyone’s (decision 076)', async () => {
       await until(() => second.versionListener!.answering, 5_000, 'the second listener answers');
       const viewer = second.viewerChanges;

@@ -16,7 +16,23 @@ export interface ContentVersions {
   sessions: number;
 }
 
-/** The versions and, when a blog was named, that blog's revision (null: no such blog). */
+/**
+ * The versions and, when a blog was named, that blog's revision and its writer's version (null:
+ * no such blog). The end of a post shows the writer's other posts: they move her version, not
+ * every blog's revision (docs/decisions/093).
+ */
 export interface PageVersions extends ContentVersions {
   blog: number | null;
+  writer: number | null;
+}
+
+/** A blog's own revision and its writer's version, as a page of it follows them. */
+export interface BlogVersions {
+  blog: number;
+  writer: number;
+}
+
+/** What a read found of a blog: its versions, and the writer whose version it follows. */
+export interface FoundBlog extends BlogVersions {
+  owner: string;
 }

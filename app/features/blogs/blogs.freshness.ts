@@ -31,8 +31,8 @@ export const BLOGS_FRESHNESS: readonly FreshnessRule[] = [
   // A remote author's shown handle, name and picture, on every blog they commented on.
   { table: 'remote_actors', on: updateOf('handle', 'name', 'avatar_url', 'profile_url'), stale: [blogsCommentedBy('id', 'remote_actor_id')] },
   // The end of a post shows its writer's other posts (docs/decisions/061): when one of her posts
-  // comes, goes or changes what the end shows of it, her other blogs' pages are stale too. Likes,
-  // comments and views show nowhere there.
+  // comes, goes or changes what the end shows of it, her version moves, and with it every page of
+  // hers (docs/decisions/093). Likes, comments and views show nowhere there.
   { table: 'blogs', on: { insert: true, delete: true, ...updateOf(...POST_END_COLUMNS) }, stale: [blogsOfWriter('owner_id')] },
 ];
 

@@ -21,7 +21,10 @@ describeOnDialects('the end of a post on %s', (t) => {
     const end = await getPostEnd(t.context(viewer?.user ?? null), { id: blog._id, ownerId: authorId, createdAt: blog.createdAt });
     return { previous: end.previous?.title ?? null, next: end.next?.title ?? null, more: end.more.map((p) => p.title) };
   };
-  const revision = async (title: string) => (await readCurrentVersions(t.deps.database, ids[title]!)).blog;
+  const versionsOf = async (title: string) => {
+    const { blog, writer } = await readCurrentVersions(t.deps.database, ids[title]!);
+    return { blog, writer };
+  };
 
   beforeAll(async () => {
     admin = await t.createUser({ name: 'Admin' });
@@ -53,19 +56,28 @@ describeOnDialects('the end of a post on %s', (t) => {
     expect((await getBlogWithAuthor(t.context(null), (await createBlog(t.context(other.user), { ...BLOG, title: 'No photo' })).insertedId)).authorPhoto).toBeNull();
   });
 
-  it("revises the writer's other blogs when one of her posts comes, goes or changes what they show of it; a like or another writer's post revises none", async () => {
-    const before = await revision('One');
+  it("makes the writer's pages stale when one of her posts comes, goes or changes what they show of it, by her version alone; a like or another writer's post moves nothing", async () => {
+    const before = await versionsOf('One');
     await likeBlog(t.context(other.user), ids.Two!);
     await createBlog(t.context(other.user), { ...BLOG, title: 'Elsewhere' });
-    expect(await revision('One')).toBe(before);
+    expect(await versionsOf('One')).toEqual(before);
 
+    // Her other posts' rows are not written (docs/decisions/093): their revisions stand.
     await write('Six');
-    const afterNew = await revision('One');
-    expect(afterNew).toBeGreaterThan(before!);
+    const afterNew = await versionsOf('One');
+    expect(afterNew).toEqual({ blog: before.blog, writer: expect.any(Number) });
+    expect(afterNew.writer).toBeGreaterThan(before.writer!);
+    await likeBlog(t.context(other.user), ids.Six!);
+    expect(await versionsOf('One')).toEqual(afterNew);
     await updateBlog(t.context(writer.user), ids.Six!, { title: 'Six, retitled' });
-    const afterTitle = await revision('One');
-    expect(afterTitle).toBeGreaterThan(afterNew!);
+    const afterTitle = await versionsOf('One');
+    expect(afterTitle.blog).toBe(before.blog);
+    expect(afterTitle.writer).toBeGreaterThan(afterNew.writer!);
+    // Every page of hers follows the same version.
+    expect((await versionsOf('Two')).writer).toBe(afterTitle.writer);
     await deleteBlog(t.context(writer.user), ids.Six!);
-    expect(await revision('One')).toBeGreaterThan(afterTitle!);
+    const afterDelete = await versionsOf('One');
+    expect(afterDelete.blog).toBe(before.blog);
+    expect(afterDelete.writer).toBeGreaterThan(afterTitle.writer!);
   });
 });

@@ -91,8 +91,9 @@ interface Entry {
   /** The CSP's script sources of every copy sent: 'self' and the hashes of the page's inline scripts. */
   scriptSources: string;
   etag: string;
-  /** A blog's read: the blog's revision it shows; else the lists version it shows. */
+  /** A blog's read: the blog's revision and its writer's version it shows (docs/decisions/093); else the lists version it shows. */
   blogRevision: number | null;
+  writer: number | null;
   lists: number;
   /** When it was rendered (deps.now), for the reads that show counts; else null. */
   countsAsOf: number | null;
@@ -135,9 +136,10 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): P
   // all, and like and comment counts on lists change no list version (decision 024). A counted
   // view is written within the flush interval and then shown by the next render.
   const { keptMs } = countsFreshness(deps.config.COUNTS_MAX_AGE_S * 1000);
-  // A blog's read follows its revision alone (gone: never fresh); every other read the lists version.
+  // A blog's read follows its revision and its writer's version (gone: never fresh); every other
+  // read the lists version.
   const isFresh = (entry: Entry, versions: PageVersions, now: number) => {
-    const same = entry.blogRevision !== null ? versions.blog === entry.blogRevision : entry.lists === versions.lists;
+    const same = entry.blogRevision !== null ? versions.blog === entry.blogRevision && versions.writer === entry.writer : entry.lists === versions.lists;
     return same && (entry.countsAsOf === null || now - entry.countsAsOf < keptMs);
   };
   const keeping = deps.config.PAGE_CACHE_MB > 0;
@@ -229,6 +231,7 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): P
         scriptSources,
         etag: `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
         blogRevision: blogId === null ? null : versions.blog,
+        writer: versions.writer,
         lists: versions.lists,
         countsAsOf: read.cache === 'lists-without-counts' ? null : now,
         encoded: {},

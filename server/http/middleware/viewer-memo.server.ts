@@ -18,9 +18,9 @@ import { nextNonce } from './security-headers.server';
  * tenths of the CPU of a kept signed-in page. Here the filled template of the last answer is kept
  * per viewer and URL, and sent again (with this request's nonce and id) while nothing it shows
  * can have changed:
- * - the blog's revision (a blog's page), the lists version and the sessions version stand, as
- *   for kept anonymous pages (decision 024), and the viewer is the same person with the same
- *   shown name, email and photo;
+ * - the blog's revision and its writer's version (a blog's page, decision 093), the lists
+ *   version and the sessions version stand, as for kept anonymous pages (decision 024), and the
+ *   viewer is the same person with the same shown name, email and photo;
  * - nothing was written to a table no version follows (a role, a standing, a subscription…), by
  *   anyone, and nothing to the viewer's own rows (their follows, wishlist, notifications) by
  *   anyone (viewer-writes.server.ts, decision 076);
@@ -122,6 +122,7 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     const fresh =
       entry &&
       entry.versions.blog === versions.blog &&
+      entry.versions.writer === versions.writer &&
       entry.versions.lists === versions.lists &&
       entry.versions.sessions === versions.sessions &&
       entry.all === state.all &&
