@@ -13,6 +13,11 @@ const alias = {
 // passes as soon as its condition holds.
 const expectations = { poll: { timeout: 30_000 } };
 
+// A hook that starts the built server waits up to START_TIMEOUT_MS (90 s, tests/support/processes.js)
+// for it, then still has to sign someone up or open a browser: its own bound is twice that, so a
+// slow start fails with the wait's message (what the server printed), not a hook's timeout.
+const HOOK_TIMEOUT_MS = 180_000;
+
 // Projects: fast unit/integration tests beside the code (real SQLite, and PostgreSQL when
 // TEST_DATABASE_URL is set), security, faults, and browser journeys against the built server
 // (tests/e2e). The cluster suite (nginx, Redis, two instances) runs only through
@@ -59,7 +64,7 @@ export default defineConfig({
           expect: expectations,
           globalSetup: ['tests/setup/build.global.ts'],
           testTimeout: 120_000,
-          hookTimeout: 90_000,
+          hookTimeout: HOOK_TIMEOUT_MS,
           maxWorkers: 2,
         },
       },
@@ -74,7 +79,7 @@ export default defineConfig({
           expect: expectations,
           globalSetup: ['tests/setup/build.global.ts'],
           testTimeout: 300_000,
-          hookTimeout: 90_000,
+          hookTimeout: HOOK_TIMEOUT_MS,
         },
       },
       {
@@ -88,7 +93,7 @@ export default defineConfig({
           expect: expectations,
           globalSetup: ['tests/setup/build.global.ts', 'tests/setup/databases.global.ts'],
           testTimeout: 120_000,
-          hookTimeout: 90_000,
+          hookTimeout: HOOK_TIMEOUT_MS,
         },
       },
       {
@@ -105,7 +110,7 @@ export default defineConfig({
           expect: expectations,
           globalSetup: ['tests/setup/build.global.ts'],
           testTimeout: 60_000,
-          hookTimeout: 90_000,
+          hookTimeout: HOOK_TIMEOUT_MS,
           maxWorkers: 2,
         },
       },

@@ -14,6 +14,21 @@ export const LIVE_VIEWS_PER_S = 5;
 export const LIVE_LIKES_PER_S = 2;
 export const LIVE_COMMENT_EVERY_S = 10;
 export const WARM_UP_REQUESTS = 1500;
+/**
+ * The headers Chromium sends with a page it navigates to (docs/decisions/096): above all
+ * Accept-Encoding, which decides whether a page goes out compressed; and Accept-Language, part of
+ * the page cache's and the viewer memo's keys.
+ */
+export const BROWSER_HEADERS = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7',
+  'accept-encoding': 'gzip, deflate, br, zstd',
+  'accept-language': 'en-US,en;q=0.9',
+  'sec-fetch-dest': 'document',
+  'sec-fetch-mode': 'navigate',
+  'sec-fetch-site': 'same-origin',
+  'upgrade-insecure-requests': '1',
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+};
 
 /** autocannon with `connections` and `duration` given by the caller; a key set to undefined would count as a value. */
 export function cannon(opts) {

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED_FORMAT, seed } from './seed.js';
-import { cannon as benchCannon, cpuMsOf, LIVE_BLOGS, LIVE_COMMENT_EVERY_S, LIVE_LIKES_PER_S, LIVE_VIEWS_PER_S, rssOf, signInReader, signInWriters, startLiveActivity, WARM_UP_REQUESTS, warmPages, writeStreams, zipf } from './live.js';
+import { BROWSER_HEADERS, cannon as benchCannon, cpuMsOf, LIVE_BLOGS, LIVE_COMMENT_EVERY_S, LIVE_LIKES_PER_S, LIVE_VIEWS_PER_S, rssOf, signInReader, signInWriters, startLiveActivity, WARM_UP_REQUESTS, warmPages, writeStreams, zipf } from './live.js';
 import { startServerProcess } from '../../tests/support/processes.js';
 import { ensureBuild, serverEnv, serverNodeFlags } from '../ensure-build.js';
 import { heldBytesOf, memoryTable, readProbe } from './memory-probe.js';
@@ -209,7 +209,7 @@ async function main() {
     const tally = { hits: 0, answers: 0, again: 0 };
     return {
       paths: liveBlogs.map(pathOf),
-      name: `live: ${name}${headers?.cookie ? ' signed in' : ''}${quiet ? ' (readers only)' : ` (${LIVE_VIEWS_PER_S} views/s, ${LIVE_LIKES_PER_S} likes/s, 1 comment/${LIVE_COMMENT_EVERY_S} s)`}`,
+      name: `live: ${name}${headers?.cookie ? ' signed in' : ''}${headers?.['accept-encoding'] ? ' as a browser asks' : ''}${quiet ? ' (readers only)' : ` (${LIVE_VIEWS_PER_S} views/s, ${LIVE_LIKES_PER_S} likes/s, 1 comment/${LIVE_COMMENT_EVERY_S} s)`}`,
       live: !quiet,
       tally,
       headers,
@@ -236,6 +236,10 @@ async function main() {
     // like and comment: each page rendered once, then sent again, until a like or comment
     // changes what it shows (decisions 043, 059, 086).
     live(`GET /blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/blogs/${id}`, { headers: { cookie } }),
+    // The same two readers with the headers a browser sends (BROWSER_HEADERS): the scenarios above
+    // send none, so their pages go out uncompressed, which no browser asks for (decision 096).
+    live(`GET /blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/blogs/${id}`, { headers: BROWSER_HEADERS }),
+    live(`GET /blogs/{Zipf over ${LIVE_BLOGS}}`, (id) => `/blogs/${id}`, { headers: { ...BROWSER_HEADERS, cookie } }),
   );
   // The ceiling always runs: every figure is read as a share of it.
   const selected = scenarios.filter((s) => s.url || !args.only || s.name.includes(args.only));

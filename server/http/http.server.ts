@@ -16,7 +16,7 @@ import { providerPhotoOrigins } from '../auth.server';
 import { type AppDeps, type AppEnv, knownUser, resolveUser, serviceContext } from '../context.server';
 import { metricsEndpoint, observeRequests, routeLabeler } from '../metrics.server';
 import { federationRoutes } from './federation.server';
-import { compress } from './middleware/compress.server';
+import { compress, compressNow } from './middleware/compress.server';
 import { legacyPaths } from './middleware/legacy-paths.server';
 import { originCheck } from './middleware/origin-check.server';
 import { pageBodyLimit } from './middleware/page-body-limit.server';
@@ -192,8 +192,8 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
    * federation never reach either cache, so a path they hold is none of theirs; the Origin check
    * passes a GET; a kept page is a 200, which the old-address lookup leaves alone. The page cache
    * gives a kept read a request id of the server's own and compresses it once; the viewer memo's
-   * page takes the client's request id as requestContext would, a new nonce, and is never
-   * compressed here (the chain compresses it per request). Here the same headers are written
+   * page takes the client's request id as requestContext would, a new nonce, and is compressed
+   * per request as the compression middleware would (decision 096). Here the same headers are written
    * (security-headers' policy: the page's script hashes, or the nonce), the request is counted
    * and logged as observeRequests and requestContext would. Answers false when the chain must
    * decide: then nothing was written.
@@ -238,7 +238,11 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       return true;
     }
     if (!again) return false;
-    send(res, path, started, again.status, { ...again.headers, 'content-length': String(again.body.length), 'content-security-policy': policy.nonceCsp(again.nonce) }, again.body, again.requestId);
+    // Compressed by the compression middleware's own call for such a body (decision 096).
+    const body = again.encoding ? compressNow(again.body, again.encoding) : again.body;
+    const headers: Record<string, string> = { ...again.headers, 'content-length': String(body.length), 'content-security-policy': policy.nonceCsp(again.nonce) };
+    if (again.encoding) headers['content-encoding'] = again.encoding;
+    send(res, path, started, again.status, headers, body, again.requestId);
     tallies.early.signedIn++;
     return true;
   };

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase, TEST_DIALECTS } from '#test/databases';
 import { apiSession, type ApiSession } from '../support/auth';
@@ -7,7 +9,8 @@ import { type RunningServer, startServer } from '../support/server';
 
 /**
  * A signed-in reader's kept page is answered before Hono's chain when its session and versions are
- * known from memory (docs/decisions/086). That answer must be the chain's to the byte, but for the
+ * known from memory (docs/decisions/086), compressed when the client asks as browsers do
+ * (docs/decisions/096). That answer must be the chain's to the byte once decoded, but for the
  * request's id and nonce, and only ever for the session it was kept for; a write makes the next
  * read the chain's, with what changed. The metrics' count of early answers tells which path
  * answered.
@@ -37,13 +40,33 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept page answered before t
     const text = await (await fetch(`${server.url}/metrics`)).text();
     return Number(/^afterglow_early_answers_total\{reader="signed-in"\} (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
   };
-  /** The blog page as `cookie` reads it (uncompressed unless asked), and whether it was answered early. */
+  /** The blog page's bytes as sent, by node:http: fetch would decompress them unseen. */
+  const fetchRaw = (headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: Record<string, string>; bytes: Buffer }>((resolve, reject) => {
+      request(`${server.url}/blogs/${blogId}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, bytes: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    });
+  const decoders: Record<string, (bytes: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
+  /**
+   * The blog page as `cookie` reads it (uncompressed unless asked; then decoded), and whether it was
+   * answered early. A compressed answer's length is its own (the id and nonce compress each their
+   * way): it is checked against the bytes sent and left out of the headers compared.
+   */
   const read = async (cookie: string, headers: Record<string, string> = {}) => {
     const before = await earlyAnswers();
-    const res = await fetch(`${server.url}/blogs/${blogId}`, { headers: { cookie, 'accept-encoding': 'identity', ...headers } });
+    const res = await fetchRaw({ cookie, 'accept-encoding': 'identity', ...headers });
     expect(res.status).toBe(200);
-    const html = await res.text();
-    const { date: _date, ...rest } = Object.fromEntries(res.headers);
+    const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = res.headers;
+    expect(Number(rest['content-length'])).toBe(res.bytes.length);
+    const encoding = rest['content-encoding'];
+    if (encoding) delete rest['content-length'];
+    const html = (encoding ? decoders[encoding]!(res.bytes) : res.bytes).toString('utf8');
     return { headers: rest, html, early: (await earlyAnswers()) - before === 1 };
   };
   /** Headers and page with this answer's request id and nonce written as placeholders. */
@@ -59,9 +82,9 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept page answered before t
   const like = (session: ApiSession) =>
     fetch(`${server.url}/api/blogs/liked/${blogId}`, { method: 'PATCH', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: '{}' });
   /** Read until the page is answered early (a background job's write may empty the memo once). */
-  const readEarly = async (cookie: string) => {
-    let page = await read(cookie);
-    for (let i = 0; i < 5 && !page.early; i++) page = await read(cookie);
+  const readEarly = async (cookie: string, headers: Record<string, string> = {}) => {
+    let page = await read(cookie, headers);
+    for (let i = 0; i < 5 && !page.early; i++) page = await read(cookie, headers);
     expect(page.early).toBe(true);
     return page;
   };
@@ -87,12 +110,22 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept page answered before t
     expect(named.headers['x-request-id']).toBe('client-chosen-id-42');
   });
 
-  it('leaves a compressed answer to the chain', async () => {
-    await readEarly(reader.cookie);
-    const br = await read(reader.cookie, { 'accept-encoding': 'br' });
-    expect(br.early).toBe(false);
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(br.html).toContain('Rae Reader');
+  // What a browser asks for, and what the chain picks from it (docs/decisions/096).
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+  ])('compresses the page as the chain would for Accept-Encoding: %s', async (accept, encoding) => {
+    await read(reader.cookie);
+    const early = await readEarly(reader.cookie, { 'accept-encoding': accept });
+    expect(early.headers['content-encoding']).toBe(encoding);
+    expect(early.html).toContain('Rae Reader');
+    const chain = await read(reader.cookie, { 'accept-encoding': accept, 'if-none-match': '"another"' });
+    expect(chain.early).toBe(false);
+    expect(withoutIds(early)).toEqual(withoutIds(chain));
+    // The same page as sent uncompressed, but for its length and encoding.
+    const plain = withoutIds(await readEarly(reader.cookie));
+    const { 'content-length': _length, ...plainHeaders } = plain.headers;
+    expect(withoutIds(early)).toEqual({ headers: { ...plainHeaders, 'content-encoding': encoding }, html: plain.html });
   });
 
   it('answers each session only with its own page, and an unknown session never', async () => {

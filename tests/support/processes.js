@@ -22,22 +22,32 @@ export function freePort() {
 }
 
 /**
- * Polls `url` until it answers as `accept` wants (2xx by default); fails at once when `child`
- * exits and after `timeoutMs`, with `output()` in the message.
+ * How long a server may take to answer after it was spawned. A fresh one takes 2–3 s on a busy
+ * two-core machine (at load 10: Node's start and the build's import about 1 s, then every
+ * migration on its fresh database, 1.7 s on PostgreSQL); under a full test run's load the same
+ * start has passed 30 s. A start that never comes still fails, naming what the server printed.
  */
-export async function waitUntilUp(url, { child, timeoutMs = 30_000, intervalMs = 100, accept = (res) => res.ok, output = () => '' } = {}) {
-  const deadline = Date.now() + timeoutMs;
+export const START_TIMEOUT_MS = 90_000;
+
+/**
+ * Polls `url` until it answers as `accept` wants (2xx by default); fails at once when `child`
+ * exits and after `timeoutMs`, with `output()` in the message. A server that takes a connection
+ * and never answers is cut off at the deadline too.
+ */
+export async function waitUntilUp(url, { child, timeoutMs = START_TIMEOUT_MS, intervalMs = 100, accept = (res) => res.ok, output = () => '' } = {}) {
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   for (;;) {
-    if (child && child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output()}`);
+    if (child && child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) after ${Date.now() - started} ms:\n${output()}`);
     try {
-      const res = await fetch(url);
+      const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
       const ok = accept(res);
       await res.arrayBuffer();
       if (ok) return;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`no answer from ${url} within ${timeoutMs} ms:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`no answer from ${url} within ${timeoutMs} ms of the server's start; it printed:\n${output() || '(nothing)'}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -6,7 +6,7 @@ import { tallies } from '~/lib/render/metrics.server';
 import { fillTemplate, type PageTemplate } from '~/lib/render/viewer-slots.server';
 import type { SessionUser } from '~/lib/core/service-context';
 import type { AppDeps, AppEnv } from '../../context.server';
-import { pickEncoding, wouldCompress } from './compress.server';
+import { compressesNow, pickEncoding, wouldCompress } from './compress.server';
 import { blogOf, type EarlyRequest, type KeptRead, PRIVATE_CACHE_CONTROL } from './page-cache.server';
 import { requestIdOf } from './request-context.server';
 import { nextNonce } from './security-headers.server';
@@ -32,7 +32,8 @@ import { nextNonce } from './security-headers.server';
  * takes the loaders' path.
  *
  * A fresh entry whose session and versions are known from memory is also answered before Hono's
- * chain (`early`, decision 086), with the headers the chain would add to it.
+ * chain (`early`, decision 086), with the headers the chain would add to it, and compressed as the
+ * chain would compress it (decision 096).
  */
 export interface ViewerAnswer {
   /** The render memo's key of its template: the memo holds the template, the entry its name (decision 086). */
@@ -67,7 +68,9 @@ export interface EarlyViewerAnswer {
   status: number;
   /** Shared by every answer of the entry: copy before adding to it. */
   headers: Readonly<Record<string, string>>;
+  /** The page uncompressed: the caller compresses it in `encoding` with `compressNow`, as the chain would (decision 096). */
   body: Buffer;
+  encoding: 'br' | 'gzip' | null;
   requestId: string;
   nonce: string;
 }
@@ -77,7 +80,7 @@ export interface ViewerMemo extends MiddlewareHandler<AppEnv> {
    * A GET by a signed-in reader (`userOf`: the user resolved from memory, as the chain would
    * resolve it, asked only for a page the memo keeps) that the memo can answer now: null when the
    * chain must decide (no user known, a miss, a stale entry, versions not known without a query, a
-   * compressed answer asked for, a flash message).
+   * flash message).
    */
   early(request: EarlyRequest, userOf: () => SessionUser | null | undefined): EarlyViewerAnswer | null;
 }
@@ -135,7 +138,6 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
   };
   /** The kept page with this request's id and nonce. */
   const fill = ({ answer }: Entry, template: PageTemplate, requestId: string, nonce: string) => {
-    tallies.renderMemo.hits++;
     const values = [...answer.values];
     if (answer.requestIdSlot >= 0) values[answer.requestIdSlot] = requestId;
     values.push(nonce);
@@ -156,15 +158,19 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     const { entry, template } = found;
     const { answer } = entry;
     const type = answer.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
-    // The chain compresses such a page per request: that answer is the chain's to make. A body
-    // is never shorter than its template, so the template's size tells the length's side of the rule.
+    // A body is never shorter than its template, so the template's size tells the length's side
+    // of the compression middleware's rule; below it, whether the body reaches it is the chain's.
     const compressible = wouldCompress(type, template.size, answer.status);
-    if (compressible && pickEncoding(request.header('accept-encoding'))) return null;
     if (!compressible && template.size < 1024) return null;
     entry.sent ??= sentHeaders(answer.headers, compressible);
     const requestId = requestIdOf(request.header('x-request-id'));
     const nonce = nextNonce();
-    return { status: answer.status, headers: entry.sent, body: fill(entry, template, requestId, nonce), requestId, nonce };
+    const encoding = compressible ? pickEncoding(request.header('accept-encoding')) : null;
+    const body = fill(entry, template, requestId, nonce);
+    // A larger body the chain compresses off the main thread: that answer is its own.
+    if (encoding && !compressesNow(body.length)) return null;
+    tallies.renderMemo.hits++;
+    return { status: answer.status, headers: entry.sent, body, encoding, requestId, nonce };
   };
 
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -191,6 +197,7 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     const found = freshEntry(key, versions, state);
     if (found) {
       const { answer } = found.entry;
+      tallies.renderMemo.hits++;
       const body = fill(found.entry, found.template, c.get('requestId'), c.get('nonce'));
       const headers = new Headers(answer.headers);
       headers.set('Content-Length', String(body.length));
