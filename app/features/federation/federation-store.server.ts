@@ -6,6 +6,7 @@ import { defineJob, enqueueJob } from '~/kernel/jobs.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { deliveryPacer } from './delivery-pacing.server';
 import * as repo from './federation.repo.server';
+import { isDeliveryBlocked } from './federation.service.server';
 
 /**
  * Fedify's store and queue on our own database (docs/decisions/068), so federation needs nothing
@@ -67,7 +68,8 @@ export const FEDERATION_CONCURRENCY = 8;
 /** This process's deliveries, paced by its readers (docs/decisions/089, 094). Inbox work is never held. */
 const pacer = deliveryPacer(FEDERATION_CONCURRENCY);
 
-const isDelivery = (message: unknown) => typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'outbox';
+/** What this queue reads of Fedify's outbox message (a delivery): its activity's type, the inbox and the accounts there. */
+const delivery = z.object({ type: z.literal('outbox'), activityType: z.string(), inbox: z.string(), actorIds: z.array(z.string()).optional() });
 
 /** One Fedify message (an activity to send, an inbox item to process, a fan-out) as a job. */
 export const FEDERATION_MESSAGE_JOB = defineJob({
@@ -83,7 +85,10 @@ export const FEDERATION_MESSAGE_JOB = defineJob({
   run: async (ctx, { message }) => {
     const handler = listeners.get(ctx.db);
     if (!handler) throw new Error('federation is not started in this process');
-    if (!isDelivery(message)) return void (await handler(message));
+    const outgoing = delivery.safeParse(message);
+    if (!outgoing.success) return void (await handler(message));
+    // Queued before a block of where it goes: dropped, unless it takes something back (decision 094).
+    if (await isDeliveryBlocked(ctx, outgoing.data)) return void ctx.log.info({ inbox: outgoing.data.inbox, activityType: outgoing.data.activityType }, 'federation: a delivery to a blocked server or account dropped');
     await pacer.run(async () => handler(message));
   },
 });
