@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { tallies } from '~/lib/render/metrics.server';
 
 /**
@@ -11,6 +10,11 @@ import { tallies } from '~/lib/render/metrics.server';
 export const BUSY_REQUESTS_PER_S = 100;
 /** How far back "busy" looks: a burst of readers is seen within this, not a second later. */
 export const BUSY_WINDOW_MS = 250;
+/**
+ * Busy stays so this long after the rate was last above it: a pause of this process (a long
+ * garbage collection, a machine that gives it no CPU for a moment) is no lull of readers.
+ */
+export const CALM_AFTER_MS = 1_000;
 /** Deliveries under way at once while busy. */
 export const PACED_DELIVERIES = 1;
 /** While busy, a delivery starts at most this long after the one before: at most ten a second. */
@@ -26,26 +30,34 @@ const SAMPLES = BUSY_WINDOW_MS / TICK_MS;
 
 /**
  * Requests this process answered lately (every request: the chain's, and the kept pages answered
- * before it), sampled every TICK_MS into a ring of the last BUSY_WINDOW_MS; `busy()` compares the
- * count now with the oldest sample, so the first requests of a burst count at once.
+ * before it), sampled every TICK_MS into a ring of the last BUSY_WINDOW_MS. Busy when at least
+ * BUSY_REQUESTS_PER_S's share of BUSY_WINDOW_MS were answered since the oldest sample, checked at
+ * each sample and whenever a delivery asks, with the count of now: the first requests of a burst
+ * count at once. It stays busy CALM_AFTER_MS after that was last true.
  */
 function recentRequests(answered: () => number) {
   const ring = new Float64Array(SAMPLES);
   let next = 0;
+  let busyUntil = -Infinity;
   let ticker: NodeJS.Timeout | null = null;
+  const check = () => {
+    const now = performance.now();
+    if ((answered() - ring[next]!) * 1000 >= BUSY_REQUESTS_PER_S * BUSY_WINDOW_MS) busyUntil = now + CALM_AFTER_MS;
+    return now < busyUntil;
+  };
   return {
     start() {
       if (ticker) return;
       ring.fill(answered());
       ticker = setInterval(() => {
+        check();
         ring[next] = answered();
         next = (next + 1) % SAMPLES;
       }, TICK_MS).unref();
     },
-    /** At least BUSY_REQUESTS_PER_S's share of BUSY_WINDOW_MS answered since the oldest sample. */
     busy() {
       this.start();
-      return (answered() - ring[next]!) * 1000 >= BUSY_REQUESTS_PER_S * BUSY_WINDOW_MS;
+      return check();
     },
   };
 }
@@ -54,11 +66,17 @@ function recentRequests(answered: () => number) {
 export function deliveryPacer(concurrency: number, readers = recentRequests(() => tallies.requests.answered)) {
   let running = 0;
   let lastStart = -Infinity;
-  let wake: (() => void)[] = [];
+  /** The waiting deliveries, each woken by a delivery's end or its own timer, whichever comes first. */
+  const waiting = new Set<() => void>();
   const changed = (ms: number) =>
     new Promise<void>((resolve) => {
-      wake.push(resolve);
-      void sleep(ms, undefined, { ref: false }).then(resolve);
+      const wake = () => {
+        clearTimeout(timer);
+        waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms).unref();
+      waiting.add(wake);
     });
   return {
     /** Starts the sampling (at federation's start), so the first delivery knows the recent past. */
@@ -81,9 +99,7 @@ export function deliveryPacer(concurrency: number, readers = recentRequests(() =
         return await deliver();
       } finally {
         running--;
-        const woken = wake;
-        wake = [];
-        for (const resolve of woken) resolve();
+        for (const wake of [...waiting]) wake();
       }
     },
   };

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog } from '~/features/blogs/blogs.service.server';
 import { tallies } from '~/lib/render/metrics.server';
-import { BUSY_WINDOW_MS, PACED_DELIVERIES } from './delivery-pacing.server';
+import { BUSY_WINDOW_MS, CALM_AFTER_MS, PACED_DELIVERIES } from './delivery-pacing.server';
 import { FEDERATION_CONCURRENCY } from './federation-store.server';
 import { TEST_DIALECTS } from '#test/dialects';
 import { type ServedTestApp, serveTestApp } from '#test/fedi-instance';
@@ -73,7 +73,7 @@ describe.each(TEST_DIALECTS)('deliveries paced by the pages (%s)', (dialect) => 
     } finally {
       clearInterval(readers);
     }
-    await sleep(BUSY_WINDOW_MS * 2);
+    await sleep(BUSY_WINDOW_MS + CALM_AFTER_MS + 250);
     expect(await deliverOnePost('After they left')).toBeGreaterThan(PACED_DELIVERIES);
     expect(most).toBeLessThanOrEqual(FEDERATION_CONCURRENCY);
   });
