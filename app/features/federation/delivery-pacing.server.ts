@@ -75,7 +75,7 @@ export function deliveryPacer(concurrency: number, readers = recentRequests(() =
         waiting.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, ms).unref();
+      const timer = setTimeout(wake, ms);
       waiting.add(wake);
     });
   return {
