@@ -8,7 +8,8 @@
 //    Create, deliveries per second, how many requests went out (one per shared inbox expected),
 //    a sample of signatures verified, the app's CPU and peak memory.
 // 2. The live anonymous blog-page scenario without delivery, while a second post is delivered
-//    (the sink answering each request after --delay ms, so delivery lasts), and after.
+//    (the sink answering each request after --delay ms, so delivery lasts), and after; the pages
+//    are warmed again after the publish, and the sink counts the deliveries inside the window.
 // Options: --followers 10000, --instances 500, --delay 100, --no-shared (every follower without
 // a shared inbox: one delivery per follower), --blogs 1000, --duration 10, --connections 10,
 // --profile <dir> (the app under `--cpu-prof`, its profile written there when it stops).
@@ -63,6 +64,7 @@ async function startSink() {
     stats: async () => (await fetch(`${base}/stats`)).json(),
     setDelay: async (ms) => void (await fetch(`${base}/delay?ms=${ms}`, { method: 'POST' })),
     reset: async () => void (await fetch(`${base}/reset`, { method: 'POST' })),
+    window: async (open) => void (await fetch(`${base}/window?open=${open ? 1 : 0}`, { method: 'POST' })),
   };
 }
 
@@ -179,10 +181,14 @@ async function main() {
       write,
       connections,
       duration,
+      // The publish makes the blog pages stale (the lists they show changed): they are kept again
+      // before the window opens, as before the windows without delivery, so the window measures
+      // delivery beside kept pages, not the publish's renders.
+      rewarm: true,
       start: async () => {
         const at = Date.now();
         await publish(url, bearer, 'Sent again while readers read');
-        return delivered(sink, at);
+        return { ...delivered(sink, at), window: sink.window };
       },
     });
     const during = live.result;
@@ -197,7 +203,8 @@ async function main() {
       `| alone, sink answering at once | ${settled.byType.Create ?? 0} Create (${expected} expected; most at one instance: ${settled.createsMostAtOneInstance}) | ${settled.personal} | ${(alone.ms / 1000).toFixed(1)} s | ${Math.round(expected / (alone.ms / 1000))} | ${aloneCpuMs} | ${peakRssMb} |`,
       `| during the page bench, sink answering in ${delayMs} ms | ${during.byType.Create ?? 0} Create | ${during.personal} | ${(during.ms / 1000).toFixed(1)} s | ${Math.round(expected / (during.ms / 1000))} | | ${livePeakRssMb} |`,
       '',
-      `most deliveries under way at once (as the sink saw them): ${settled.maxInFlight} alone, ${during.maxInFlight} during the page bench`,
+      `most deliveries under way at once (as the sink saw them): ${settled.maxInFlight} alone, ${during.window.maxInFlight} in the page bench's window during delivery (${during.window.posts} deliveries in its ${((during.window.closedAt - during.window.openedAt) / 1000).toFixed(1)} s), ${during.maxInFlight} over the whole delivery`,
+      `app CPU per delivery, alone: ${(aloneCpuMs / expected).toFixed(1)} ms`,
       `signatures verified on a sample: ${settled.verified} verified, ${settled.unverified} not${settled.verifyErrors.length ? ` (${settled.verifyErrors[0]})` : ''}`,
       `activity types received (delivery alone): ${Object.entries(settled.byType).map(([t, n]) => `${t} ${n}`).join(', ')}`,
       '',

@@ -18,6 +18,8 @@ const toVerify = Number(args.verify);
 let delayMs = 0;
 
 let inFlight = 0;
+/** Deliveries inside a window the bench opens and closes (its page bench during delivery). */
+let win = null;
 const stats = { maxInFlight: 0, posts: 0, shared: 0, personal: 0, byType: {}, createByPort: {}, firstAt: null, lastAt: null, verified: 0, unverified: 0, verifyErrors: [] };
 // The app is on loopback too: its actor documents may be fetched from there.
 const documentLoader = getDocumentLoader({ allowPrivateAddress: true });
@@ -63,6 +65,10 @@ function onDelivery(port) {
       if (stats.posts <= toVerify) void verifySample(req, body, port);
       inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+      if (win && !win.closedAt) {
+        win.posts++;
+        win.maxInFlight = Math.max(win.maxInFlight, inFlight);
+      }
       const answer = () => {
         inFlight--;
         res.writeHead(202, { 'content-type': 'text/plain' }).end('accepted');
@@ -93,6 +99,10 @@ const control = await listen((req, res) => {
   if (url.pathname === '/delay') {
     delayMs = Number(url.searchParams.get('ms') ?? 0);
     res.writeHead(204).end();
+  } else if (url.pathname === '/window') {
+    if (url.searchParams.get('open') === '1') win = { posts: 0, maxInFlight: inFlight, openedAt: Date.now(), closedAt: null };
+    else if (win) win.closedAt = Date.now();
+    res.writeHead(204).end();
   } else if (url.pathname === '/reset') {
     Object.assign(stats, { maxInFlight: 0, posts: 0, shared: 0, personal: 0, byType: {}, createByPort: {}, firstAt: null, lastAt: null });
     res.writeHead(204).end();
@@ -100,7 +110,7 @@ const control = await listen((req, res) => {
     const { createByPort, ...rest } = stats;
     const counts = Object.values(createByPort);
     res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({ ...rest, instancesWithCreate: counts.length, createsMostAtOneInstance: counts.length ? Math.max(...counts) : 0 }),
+      JSON.stringify({ ...rest, window: win, instancesWithCreate: counts.length, createsMostAtOneInstance: counts.length ? Math.max(...counts) : 0 }),
     );
   }
 });

@@ -164,10 +164,13 @@ export const LIVE_BLOG_PAGES = `live: GET /blogs/{Zipf over ${LIVE_BLOGS}} (${LI
 /**
  * The live anonymous blog-page scenario three times on one server: without background work,
  * while the work `start()` sets going runs, and after it ended. `start` resolves once the work is
- * under way, to `{ running(): boolean, done: Promise<result> }`; a window the work did not cover
- * to its end is reported (`covered: false`), since its figure would mix both states.
+ * under way, to `{ running(): boolean, done: Promise<result>, window?(open: boolean) }` (told when
+ * the window during the work opens and closes); a window the work did not cover to its end is
+ * reported (`covered: false`), since its figure would mix both states. `rewarm`: the pages are
+ * warmed again after `start`, when starting the work makes them stale (a publish), so the window
+ * during the work starts from kept pages as the windows without it do.
  */
-export async function livePagesDuring({ url, pid, publicBlogIds, write, connections, duration, start }) {
+export async function livePagesDuring({ url, pid, publicBlogIds, write, connections, duration, start, rewarm = false }) {
   const blogs = publicBlogIds.slice(0, LIVE_BLOGS);
   const pick = zipf(blogs.length);
   const tally = { hits: 0, answers: 0 };
@@ -208,7 +211,11 @@ export async function livePagesDuring({ url, pid, publicBlogIds, write, connecti
   await warm();
   const alone = await measure();
   const work = await start();
+  // `rewarm`: what starting the work made stale is kept again first, as before the runs without it.
+  if (rewarm) await warm();
+  await work.window?.(true);
   const during = await measure();
+  await work.window?.(false);
   const covered = work.running();
   const result = await work.done;
   await warm();

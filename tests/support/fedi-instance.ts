@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { Follow } from '@fedify/vocab';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
 import type { DialectName } from '~/db/schema';
@@ -59,4 +60,12 @@ export async function writerAndModerator(site: ServedTestApp): Promise<{ writer:
   const moderator = await site.t.createUser({ name: 'Mo Derator' });
   await site.t.deps.database.db.insertInto('user_roles').values({ user_id: moderator.user.id, role: 'moderator', granted_by: null, granted_at: new Date().toISOString() }).execute();
   return { writer, moderator, writerUri: new URL(`/ap/actors/${writer.user.id}`, site.origin) };
+}
+
+/** The peer's account `name` follows a local actor (accepted when the site's jobs run), so what it sends reaches the peer. */
+export async function followFromPeer(site: ServedTestApp, peer: FediPeer, actorUri: URL, name = 'reader'): Promise<void> {
+  const ctx = peer.federation.createContext(new URL(peer.origin), undefined);
+  const follow = new Follow({ id: new URL(`#follow/${encodeURIComponent(actorUri.href)}`, peer.actorUri(name)), actor: peer.actorUri(name), object: actorUri });
+  await ctx.sendActivity({ identifier: name }, { id: actorUri, inboxId: new URL(`${actorUri.href}/inbox`) }, follow);
+  await site.t.runJobs();
 }

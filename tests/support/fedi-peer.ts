@@ -15,6 +15,8 @@ export interface FediPeer {
   received: Activity[];
   actorUri(name: string): URL;
   keys: CryptoKeyPair;
+  /** While true, every request is answered 503, as by a server that is down. */
+  down: boolean;
   close(): Promise<void>;
 }
 
@@ -22,7 +24,8 @@ export async function startFediPeer(): Promise<FediPeer> {
   const received: Activity[] = [];
   const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
   let handler: ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) | null = null;
-  const server: Server = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
+  const state = { down: false };
+  const server: Server = createServer((req, res) => (handler && !state.down ? handler(req, res) : res.writeHead(503).end()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 
@@ -58,6 +61,12 @@ export async function startFediPeer(): Promise<FediPeer> {
     received,
     keys,
     actorUri: (name) => new URL(`/users/${name}`, origin),
+    get down() {
+      return state.down;
+    },
+    set down(down: boolean) {
+      state.down = down;
+    },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import type { Database } from '~/db/schema';
 import { defineJob, enqueueJob } from '~/kernel/jobs.server';
 import type { ServiceContext } from '~/lib/core/service-context';
-import { tallies } from '~/lib/render/metrics.server';
+import { deliveryPacer } from './delivery-pacing.server';
 import * as repo from './federation.repo.server';
+import { isDeliveryBlocked } from './federation.service.server';
 
 /**
  * Fedify's store and queue on our own database (docs/decisions/068), so federation needs nothing
@@ -64,52 +65,11 @@ const listeners = new WeakMap<Kysely<Database>, Handler>();
 /** How many federation messages one worker handles at once. */
 export const FEDERATION_CONCURRENCY = 8;
 
-/** Pages answered per second above which the site counts as busy with readers (docs/decisions/089). */
-export const BUSY_PAGES_PER_S = 100;
-/** Deliveries under way at once while it is. */
-export const PACED_DELIVERIES = 2;
+/** This process's deliveries, paced by its readers (docs/decisions/089, 094). Inbox work is never held. */
+const pacer = deliveryPacer(FEDERATION_CONCURRENCY);
 
-/** Pages this process answered in the last full second (kept and rendered, anonymous and signed in); sampled once a second from the federation's start on. */
-const pageRate = (() => {
-  const count = () => tallies.pageCache.hits + tallies.pageCache.misses + tallies.renderMemo.hits + tallies.renderMemo.misses;
-  let rate = 0;
-  let sampler: NodeJS.Timeout | null = null;
-  return () => {
-    if (!sampler) {
-      let at = performance.now();
-      let seen = count();
-      sampler = setInterval(() => {
-        const now = performance.now();
-        const total = count();
-        rate = ((total - seen) * 1000) / (now - at);
-        at = now;
-        seen = total;
-      }, 1000).unref();
-    }
-    return rate;
-  };
-})();
-
-/**
- * Deliveries give way to readers (docs/decisions/089): each signs and sends on the thread that
- * answers pages, so while pages come fast, only PACED_DELIVERIES run at once and the rest of the
- * runner's eight wait here; when pages calm, all eight go. Inbox work is never held.
- */
-const pacer = {
-  running: 0,
-  waiting: [] as (() => void)[],
-  limit: () => (pageRate() > BUSY_PAGES_PER_S ? PACED_DELIVERIES : FEDERATION_CONCURRENCY),
-  async enter() {
-    while (this.running >= this.limit()) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-  },
-  leave() {
-    this.running--;
-    this.waiting.shift()?.();
-  },
-};
-
-const isDelivery = (message: unknown) => typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'outbox';
+/** What this queue reads of Fedify's outbox message (a delivery): its activity's type, the inbox and the accounts there. */
+const delivery = z.object({ type: z.literal('outbox'), activityType: z.string(), inbox: z.string(), actorIds: z.array(z.string()).optional() });
 
 /** One Fedify message (an activity to send, an inbox item to process, a fan-out) as a job. */
 export const FEDERATION_MESSAGE_JOB = defineJob({
@@ -125,13 +85,11 @@ export const FEDERATION_MESSAGE_JOB = defineJob({
   run: async (ctx, { message }) => {
     const handler = listeners.get(ctx.db);
     if (!handler) throw new Error('federation is not started in this process');
-    if (!isDelivery(message)) return void (await handler(message));
-    await pacer.enter();
-    try {
-      await handler(message);
-    } finally {
-      pacer.leave();
-    }
+    const outgoing = delivery.safeParse(message);
+    if (!outgoing.success) return void (await handler(message));
+    // Queued before a block of where it goes: dropped, unless it takes something back (decision 094).
+    if (await isDeliveryBlocked(ctx, outgoing.data)) return void ctx.log.info({ inbox: outgoing.data.inbox, activityType: outgoing.data.activityType }, 'federation: a delivery to a blocked server or account dropped');
+    await pacer.run(async () => handler(message));
   },
 });
 
@@ -152,7 +110,7 @@ export class JobMessageQueue implements MessageQueue {
 
   listen(handler: Handler, options: MessageQueueListenOptions = {}): Promise<void> {
     listeners.set(this.ctx.db, handler);
-    pageRate();
+    pacer.start();
     return new Promise((resolve) => {
       const stop = () => {
         if (listeners.get(this.ctx.db) === handler) listeners.delete(this.ctx.db);

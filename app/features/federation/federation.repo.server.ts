@@ -313,6 +313,19 @@ export async function isBlocked(db: Db, actorUri: string, host: string): Promise
   return row !== undefined;
 }
 
+/** The blocks among these accounts (actor ids) and servers (hosts), in one read. */
+export async function blocksAmong(db: Db, q: { actors: readonly string[]; hosts: readonly string[] }): Promise<{ kind: 'account' | 'instance'; target: string }[]> {
+  return db
+    .selectFrom('federation_blocks')
+    .select(['kind', 'target'])
+    .where((eb) => {
+      const covered = [eb.and([eb('kind', '=', 'instance'), eb('target', 'in', q.hosts)])];
+      if (q.actors.length > 0) covered.push(eb.and([eb('kind', '=', 'account'), eb('target', 'in', q.actors)]));
+      return eb.or(covered);
+    })
+    .execute();
+}
+
 /** A remote account we know, by its handle (`@user@host`). */
 export async function findRemoteActorByHandle(db: Db, handle: string): Promise<string | undefined> {
   return (await db.selectFrom('remote_actors').select('uri').where('handle', '=', handle).executeTakeFirst())?.uri;

@@ -374,6 +374,33 @@ export async function isRemoteBlocked(ctx: Pick<ServiceContext, 'db'>, actorUri:
   return repo.isBlocked(ctx.db, actorUri, new URL(actorUri).host.toLowerCase());
 }
 
+/** What takes back something sent before: it goes to a blocked side too (docs/decisions/094). */
+const TAKING_BACK = new Set(['Undo', 'Delete', 'Reject'].map((type) => `https://www.w3.org/ns/activitystreams#${type}`));
+
+/** A queued delivery: one activity for one inbox, and the accounts it is for there (Fedify's outbox message). */
+export interface QueuedDelivery {
+  activityType: string;
+  inbox: string;
+  actorIds?: readonly string[] | undefined;
+}
+
+/**
+ * Whether a queued delivery goes to a side blocked since it was queued (docs/decisions/094): the
+ * inbox's server is blocked, or every account it is for is (each one, or its server). It is then
+ * dropped when it runs. What takes something back (an Undo, a Delete, a Reject: the block's own
+ * Undo of our readers' follows among them) still goes: it tells them to stop, and carries nothing new.
+ */
+export async function isDeliveryBlocked(ctx: Pick<ServiceContext, 'db'>, delivery: QueuedDelivery): Promise<boolean> {
+  if (TAKING_BACK.has(delivery.activityType) || !URL.canParse(delivery.inbox)) return false;
+  const hostOf = (uri: string) => (URL.canParse(uri) ? new URL(uri).host.toLowerCase() : '');
+  const server = hostOf(delivery.inbox);
+  const actors = delivery.actorIds ?? [];
+  const blocks = await repo.blocksAmong(ctx.db, { actors, hosts: [...new Set([server, ...actors.map(hostOf)])] });
+  if (blocks.length === 0) return false;
+  const blocked = (kind: 'account' | 'instance', target: string) => blocks.some((b) => b.kind === kind && b.target === target);
+  return blocked('instance', server) || (actors.length > 0 && actors.every((actor) => blocked('account', actor) || blocked('instance', hostOf(actor))));
+}
+
 /** What a moderator typed, as a block: an account by handle or address, or a server by host. */
 async function blockTarget(ctx: ServiceContext, target: string): Promise<{ kind: 'account' | 'instance'; target: string }> {
   const handle = /^@?([^@\s/]+)@([^@\s/]+)$/.exec(target);

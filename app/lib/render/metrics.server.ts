@@ -24,8 +24,11 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 /** Request durations by route pattern, status and method: route → status → method → series. */
 export class DurationTally {
   private readonly byRoute = new Map<string, Map<number, Map<string, DurationSeries>>>();
+  /** Every request observed, whatever its series: how busy the process is (delivery-pacing.server.ts). */
+  answered = 0;
 
   observe(route: string, status: number, rawMethod: string, seconds: number): void {
+    this.answered++;
     const method = METHODS.has(rawMethod) ? rawMethod : 'OTHER';
     let byStatus = this.byRoute.get(route);
     if (!byStatus) this.byRoute.set(route, (byStatus = new Map()));
