@@ -49,14 +49,15 @@ async function looksLikeGhost(entries: ArchiveEntries): Promise<boolean> {
 
 /**
  * The archive's content as a bundle, by the first reader that recognises it; refused when none
- * does. With `options.onPosts`, the Markdown reader hands its posts on as it reads them (the
- * others answer theirs in the bundle: docs/decisions/095).
+ * does. With `options.onPosts`, the Markdown reader hands its posts on as it reads them, and the
+ * WordPress reader too when `options.onRewrite` is given (the others answer theirs in the bundle:
+ * docs/decisions/095).
  */
 export async function readBundle(entries: ArchiveEntries, options: ReadOptions = {}): Promise<ImportBundle> {
   if (await isAfterglowExport(entries)) return readAfterglow(entries);
   if (isMarkdownSite(entries.list())) return readMarkdown(entries, options);
   if (await looksLikeGhost(entries)) return readGhost(entries, options);
-  if (await looksLikeWordpress(entries)) return readWordpress(entries);
+  if (await looksLikeWordpress(entries)) return readWordpress(entries, options);
   if (looksLikeSubstack(entries)) return readSubstack(entries, { siteUrl: options.siteUrl ?? undefined });
   if (await looksLikeMedium(entries)) return readMedium(entries);
   const members = await findGhostMembers(entries);

@@ -1,5 +1,5 @@
 import path from 'node:path/posix';
-import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, type ImportPost, type ReadOptions } from '../import-model';
+import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, type ImportPost, POST_CHUNK, type ReadOptions } from '../import-model';
 import { imageTargets, locateImage, MISSING_IMAGE } from '../markdown-images';
 import { readPostFile } from './front-matter.server';
 
@@ -11,7 +11,6 @@ import { readPostFile } from './front-matter.server';
  */
 
 /** Posts handed on at a time when the scan asks for them as they are read (docs/decisions/095). */
-const POST_CHUNK = 200;
 const MARKDOWN_FILE = /\.(md|markdown|mdown)$/i;
 const JEKYLL_POST = /(^|\/)_(posts|drafts)\/(?:.*\/)?(\d{4})-(\d{2})-(\d{2})-([^/]+)\.(md|markdown|mdown)$/i;
 const HUGO_POST = /(^|\/)content\/(posts?|blog)\/(.+)\.(md|markdown|mdown)$/i;
