@@ -55,6 +55,10 @@ export interface ImportSubscriber { email: string; name: string | null; status: 
  */
 /** How many posts a reader hands on at a time, unless told (`ReadOptions.chunk`). */
 export const POST_CHUNK = 200;
+/** A reader's posts handed on once they make a chunk (`ReadOptions.onPosts`), its list emptied; kept without `onPosts`. */
+export async function handOnPosts(posts: ImportPost[], options: ReadOptions): Promise<void> {
+  if (options.onPosts && posts.length >= (options.chunk ?? POST_CHUNK)) await options.onPosts(posts.splice(0));
+}
 export interface ReadOptions {
   siteUrl?: string | null;
   onPosts?: (posts: ImportPost[]) => Promise<void>;

@@ -49,17 +49,17 @@ async function looksLikeGhost(entries: ArchiveEntries): Promise<boolean> {
 
 /**
  * The archive's content as a bundle, by the first reader that recognises it; refused when none
- * does. With `options.onPosts`, the Markdown reader hands its posts on as it reads them, and the
- * WordPress reader too when `options.onRewrite` is given (the others answer theirs in the bundle:
- * docs/decisions/095).
+ * does. With `options.onPosts`, the Markdown, Substack and Medium readers hand their posts on as
+ * they read them, and the WordPress reader too when `options.onRewrite` is given (Ghost's and our
+ * own exports answer theirs in the bundle: docs/decisions/095).
  */
 export async function readBundle(entries: ArchiveEntries, options: ReadOptions = {}): Promise<ImportBundle> {
   if (await isAfterglowExport(entries)) return readAfterglow(entries);
   if (isMarkdownSite(entries.list())) return readMarkdown(entries, options);
   if (await looksLikeGhost(entries)) return readGhost(entries, options);
   if (await looksLikeWordpress(entries)) return readWordpress(entries, options);
-  if (looksLikeSubstack(entries)) return readSubstack(entries, { siteUrl: options.siteUrl ?? undefined });
-  if (await looksLikeMedium(entries)) return readMedium(entries);
+  if (looksLikeSubstack(entries)) return readSubstack(entries, options);
+  if (await looksLikeMedium(entries)) return readMedium(entries, options);
   const members = await findGhostMembers(entries);
   if (members.length > 0) return readGhostMembersExport(entries, members);
   const lists = await findSubstackLists(entries);

@@ -1,5 +1,5 @@
 import path from 'node:path/posix';
-import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, type ImportPost, POST_CHUNK, type ReadOptions } from '../import-model';
+import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, handOnPosts, type ImportPost, type ReadOptions } from '../import-model';
 import { imageTargets, locateImage, MISSING_IMAGE } from '../markdown-images';
 import { readPostFile } from './front-matter.server';
 
@@ -127,7 +127,7 @@ export async function readMarkdown(entries: ArchiveEntries, options: ReadOptions
       comments: [],
     });
     // Each post is whole once read: handed on in chunks, none kept (docs/decisions/095).
-    if (options.onPosts && bundle.posts.length >= (options.chunk ?? POST_CHUNK)) await options.onPosts(bundle.posts.splice(0));
+    await handOnPosts(bundle.posts, options);
   }
   bundle.authors = [...authors.keys()].map((name) => ({ sourceId: name, name, email: null, bio: null, avatar: null }));
   return bundle;
