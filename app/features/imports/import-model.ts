@@ -73,5 +73,7 @@ export interface ArchiveEntries {
   list(): string[];
   /** A file's bytes, size-limited (throws ArchiveRefused when over the limit). */
   read(path: string): Promise<Buffer>;
+  /** The same bytes as they are read, never held whole (a reader that parses as it goes: WordPress's export, docs/decisions/095). */
+  stream?(path: string): AsyncIterable<Uint8Array>;
 }
 export class ArchiveRefused extends Error {}

@@ -13,7 +13,16 @@ export const IMPORT_FORMATS = ['afterglow', 'ghost', 'markdown', 'wordpress', 's
 /** The first bytes of a file, as text (enough to see what kind of export it is). */
 async function head(entries: ArchiveEntries, name: string): Promise<string> {
   try {
-    return (await entries.read(name)).subarray(0, 4096).toString('utf8');
+    if (!entries.stream) return (await entries.read(name)).subarray(0, 4096).toString('utf8');
+    // Only its first bytes are read where the archive can: a large export is not read twice.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of entries.stream(name)) {
+      chunks.push(Buffer.from(chunk));
+      size += chunk.length;
+      if (size >= 4096) break;
+    }
+    return Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
   } catch (error) {
     if (error instanceof ArchiveRefused) throw error;
     return '';

@@ -118,7 +118,8 @@ async function* xmlChunks(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Ar
   else {
     const files = input.list().filter((path) => /\.xml$/i.test(path) && !/(^|\/)(__MACOSX|\.)/.test(path)).sort();
     if (files.length === 0) throw new ArchiveRefused('The archive holds no WordPress export (.xml) file.');
-    for (const file of files) yield* decode(file, slices(await input.read(file)));
+    // Read as it is parsed where the archive can (docs/decisions/095): the export is never held whole.
+    for (const file of files) yield* decode(file, input.stream ? input.stream(file) : slices(await input.read(file)));
   }
 }
 
