@@ -1,13 +1,17 @@
-// `npm run bench:import -- [MB] [--text] [--whole]`: writes a Jekyll site zip of about MB
-// megabytes (2,000 posts and 512 KB pictures that do not compress; with --text, no pictures but as
-// many posts of about 10 KB of text as make MB, stored uncompressed so the zip is that large too),
-// then opens it with the importer's guards and reads it as the scan does (posts handed on in
-// chunks, each made into its staged row's JSON and dropped; with --whole, the whole bundle first,
-// as before decision 095), reads every picture once, as the writer does, and prints the time and
-// the peak resident memory (docs/decisions/072, 095, docs/benchmarks.md).
+// `npm run bench:import -- [MB] [--text] [--format wordpress] [--whole]`: writes a Jekyll site zip
+// of about MB megabytes (2,000 posts and 512 KB pictures that do not compress; with --text, no
+// pictures but as many posts of about 10 KB of text as make MB, stored uncompressed so the zip is
+// that large too; with --format wordpress, a WordPress export (.xml) of as many such posts, every
+// 7th with a featured image whose attachment comes at the end of the file; the guards take a file
+// of at most 200 MB, some 170 MB of text), then opens it with the
+// importer's guards and reads it as the scan does (posts handed on in chunks, each made into its
+// staged row's JSON and dropped; a WordPress post waiting for its attachment is written to a file
+// standing for the staging table and read back once the export is read; with --whole, the whole
+// bundle first, as before decision 095), reads every picture once, as the writer does, and prints
+// the time and the peak resident memory (docs/decisions/072, 095, docs/benchmarks.md).
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createJiti } from 'jiti';
@@ -19,23 +23,46 @@ if (process.argv[2] === '--read') {
   process.exit(0);
 }
 
-const text = process.argv.includes('--text');
-const megabytes = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 200);
+const formatAt = process.argv.indexOf('--format');
+const format = formatAt === -1 ? 'jekyll' : process.argv[formatAt + 1];
+if (format !== 'jekyll' && format !== 'wordpress') throw new Error(`--format takes jekyll or wordpress, not ${format}`);
+const text = process.argv.includes('--text') || format === 'wordpress';
+const megabytes = Number(process.argv.slice(2).find((arg, n, args) => !arg.startsWith('--') && args[n - 1] !== '--format') ?? 200);
 const dir = mkdtempSync(path.join(tmpdir(), 'import-bench-'));
-const file = path.join(dir, 'site.zip');
+const file = path.join(dir, format === 'wordpress' ? 'export.xml' : 'site.zip');
 const zip = new yazl.ZipFile();
-if (text) {
-  // Text-heavy (docs/decisions/095): words drawn at random from a small vocabulary, in paragraphs.
+// Text-heavy (docs/decisions/095): words drawn at random from a small vocabulary, in paragraphs.
+const POST_BYTES = 10 * 1024;
+const textPosts = Math.ceil((megabytes * 1024 * 1024) / POST_BYTES);
+const paragraphsOfText = () => {
   const words = 'the a light over harbour evening long road letters garden winter morning quiet house river stone window of and to in we she they wrote walked remembered'.split(' ');
-  const POST_BYTES = 10 * 1024;
-  const posts = Math.ceil((megabytes * 1024 * 1024) / POST_BYTES);
-  for (let i = 0; i < posts; i++) {
-    const paragraphs = [];
-    for (let size = 0; size < POST_BYTES; ) {
-      const sentence = Array.from({ length: 60 }, () => words[Math.floor(Math.random() * words.length)]).join(' ');
-      paragraphs.push(`${sentence[0].toUpperCase()}${sentence.slice(1)}.`);
-      size += sentence.length + 3;
-    }
+  const paragraphs = [];
+  for (let size = 0; size < POST_BYTES; ) {
+    const sentence = Array.from({ length: 60 }, () => words[Math.floor(Math.random() * words.length)]).join(' ');
+    paragraphs.push(`${sentence[0].toUpperCase()}${sentence.slice(1)}.`);
+    size += sentence.length + 3;
+  }
+  return paragraphs;
+};
+if (format === 'wordpress') {
+  const { wxr, itemXml, WXR_SITE } = await createJiti(import.meta.url).import('../tests/support/archives/wordpress.ts');
+  const [head, foot] = wxr([]).split('\n</channel>');
+  const out = createWriteStream(file);
+  const write = (chunk) => (out.write(chunk) ? undefined : new Promise((resolve) => out.once('drain', resolve)));
+  await write(head);
+  const date = '2018-03-01 10:00:00';
+  for (let i = 0; i < textPosts; i++) {
+    const item = { id: 1000 + i * 2, title: `Post ${i}`, slug: `post-${i}`, date, content: paragraphsOfText().map((p) => `<p>${p}</p>`).join('\n'), categories: ['Life'], tags: ['a', 'b'] };
+    if (i % 7 === 0) item.meta = { _thumbnail_id: String(1001 + i * 2) };
+    await write(`${itemXml(item)}\n`);
+  }
+  // The attachments last: every featured image waits for the end of the file.
+  for (let i = 0; i < textPosts; i += 7) await write(`${itemXml({ id: 1001 + i * 2, type: 'attachment', status: 'inherit', title: `cover ${i}`, slug: `cover-${i}`, date, parent: 1000 + i * 2, attachmentUrl: `${WXR_SITE}/wp-content/uploads/cover-${i}.jpg` })}\n`);
+  await write(`</channel>${foot}`);
+  await new Promise((resolve) => out.end(resolve));
+} else if (text) {
+  for (let i = 0; i < textPosts; i++) {
+    const paragraphs = paragraphsOfText();
     const body = `---\ntitle: "Post ${i}"\ndate: 2018-03-01 10:00:00 +0000\ntags: [a, b]\n---\n${paragraphs.join('\n\n')}\n`;
     zip.addBuffer(Buffer.from(body), `site/_posts/2018-03-01-post-${i}.md`, { compress: false });
   }
@@ -48,7 +75,7 @@ if (text) {
   }
 }
 zip.end();
-await new Promise((resolve) => zip.outputStream.pipe(createWriteStream(file)).on('close', resolve));
+if (format !== 'wordpress') await new Promise((resolve) => zip.outputStream.pipe(createWriteStream(file)).on('close', resolve));
 console.log(`archive ${(statSync(file).size / 1048576).toFixed(0)} MB written`);
 execFileSync(process.execPath, [import.meta.filename, '--read', file, ...process.argv.filter((arg) => arg === '--whole')], { stdio: 'inherit' });
 rmSync(dir, { recursive: true, force: true });
@@ -87,12 +114,31 @@ const handle = async (post) => {
 // As the scan reads since decision 095: posts handed on in chunks and dropped; with --whole, the
 // bundle whole first, as before it.
 const whole = process.argv.includes('--whole');
-const bundle = await readBundle(archive, whole ? {} : { onPosts: async (chunk) => { for (const post of chunk) await handle(post); } });
+// The staged rows, standing for the staging table: a post's row is read back to be rewritten.
+const rows = { fd: openSync(`${file}.rows`, 'w+'), at: [], end: 0 };
+const stage = (post) => {
+  const body = Buffer.from(JSON.stringify(post));
+  rows.at.push([rows.end, body.length]);
+  rows.end += writeSync(rows.fd, body, 0, body.length, rows.end);
+};
+let rewritten = 0;
+const onRewrite = async (indexes, rewrite) => {
+  for (const index of indexes) {
+    const [at, length] = rows.at[index];
+    const body = Buffer.alloc(length);
+    readSync(rows.fd, body, 0, length, at);
+    JSON.stringify(rewrite(index, JSON.parse(body.toString('utf8'))));
+    rewritten++;
+  }
+};
+const bundle = await readBundle(archive, whole ? {} : { onPosts: async (chunk) => { for (const post of chunk) { await handle(post); stage(post); } }, onRewrite });
+closeSync(rows.fd);
 peak = Math.max(peak, process.memoryUsage().rss);
 for (const post of bundle.posts) await handle(post);
 await archive.close();
 clearInterval(sampler);
 const seconds = (performance.now() - started) / 1000;
+if (rewritten) console.log(`${rewritten} posts read back and rewritten once the export was read`);
 console.log(`${posts} posts (${(markdown / 1048576).toFixed(0)} MB of Markdown, ${(staged / 1048576).toFixed(0)} MB staged), ${seen.size} pictures (${(bytes / 1048576).toFixed(0)} MB) read in ${seconds.toFixed(1)} s`);
 console.log(`resident memory: ${(baseline / 1048576).toFixed(0)} MB before, peak ${(peak / 1048576).toFixed(0)} MB`);
 }

@@ -37,7 +37,7 @@ if (positionals.length !== 1 || !values.as) {
   process.exit(1);
 }
 
-await withDeps('import failed: ', async ({ importArchive }, deps) => {
+await withDeps('import failed: ', async ({ importArchive, listReport }, deps) => {
   let last = '';
   const input = { file: positionals[0], as: values.as, consented: values.consented, siteUrl: values.site ?? null, site: wholeSite ? { authors, createAccounts: values['create-accounts'] } : undefined };
   const run = await importArchive(deps, input, (r) => {
@@ -48,6 +48,13 @@ await withDeps('import failed: ', async ({ importArchive }, deps) => {
   if (process.stdout.isTTY) process.stdout.write('\n');
   if (run.status === 'failed') throw new Error(run.error ?? 'the import failed');
   const r = run.report;
+  // A list alone is reported as the screen reports it: its subscribers and what did not come (docs/decisions/095).
+  const list = listReport(run);
+  if (list) {
+    console.log(`imported from ${r.source}: ${list}`);
+    for (const s of r.skipped) console.log(`skipped: ${s.item}: ${s.reason}`);
+    return;
+  }
   console.log(`imported from ${r.source}: ${r.posts.imported} posts (${r.posts.unchanged} already here, ${r.posts.skipped} skipped), ` +
     `${r.comments.imported} comments, ${r.images.stored} images stored (${r.images.reused} reused, ${r.images.missing} missing), ` +
     `${r.legacyPaths} old paths, subscribers: ${r.subscribers.pending} pending, ${r.subscribers.confirmed} confirmed, ${r.subscribers.existing} already here, ${r.subscribers.skipped} left out`);

@@ -6,6 +6,8 @@ import { exportToFile } from '~/features/exports/exports.service.server';
 import { imageStoreFor } from '~/features/images/image-store.server';
 import { type SweepResult, sweepOrphanedImages, UPLOAD_GRACE_MS } from '~/features/images/image-sweep.service.server';
 import { getImportRun, getSiteImportRun, type ImportRunView, startImport, startSiteImport } from '~/features/imports/import-runs.service.server';
+import { isSubscriberList } from '~/features/imports/imports.schema';
+import { IMPORT_TEXTS } from '~/lib/texts/imports';
 import { setAdminByOperator } from '~/features/moderation/moderation.service.server';
 import { findAccountByEmail } from '~/features/users/users.service.server';
 import { countAccountsWaiting } from '~/features/moderation/spam-hold.service.server';
@@ -191,6 +193,15 @@ export async function importArchive(
  * `npm run admin -- grant|revoke EMAIL`: only the operator names admins (docs/decisions/028).
  * Answers whether anything changed.
  */
+/**
+ * The command line's report of a subscriber list imported alone, as the screen gives it: its
+ * subscribers' line, without the line on posts, comments, pictures and links (docs/decisions/095);
+ * null for an archive with posts.
+ */
+export function listReport(run: ImportRunView): string | null {
+  return isSubscriberList(run) && run.report ? IMPORT_TEXTS.reportSubscribers(run.report.subscribers) : null;
+}
+
 export async function setAdmin(deps: AppDeps, email: string, grant: boolean): Promise<boolean> {
   const { changed } = await setAdminByOperator(serviceContext(deps, null), email, grant);
   return changed;

@@ -54,7 +54,7 @@ describeFormatJourney('a writer moves her Ghost blog here (its JSON export zippe
         reportSubscribers: 'Subscribers: 1 pending, sent a mail to confirm; 1 subscribed here already; 1 left out, listed below.',
         skipped: ['subscriber left@mail.example: unsubscribed at the source'],
       },
-      ['imported from ghost: 0 posts (0 already here, 0 skipped)', 'subscribers: 0 pending, 1 confirmed, 1 already here, 0 left out'],
+      ['imported from ghost: Subscribers: 1 confirmed, their consent stated by the operator; 1 subscribed here already.'],
     );
   },
 });

@@ -58,7 +58,7 @@ describeFormatJourney('a writer moves her Substack here (its export zip)', COUNT
         reportSubscribers: 'Subscribers: 1 pending, sent a mail to confirm; 1 subscribed here already; 1 left out, listed below.',
         skipped: ['subscriber left@mail.example: unsubscribed at the source'],
       },
-      ['imported from substack: 0 posts (0 already here, 0 skipped)', 'subscribers: 0 pending, 1 confirmed, 1 already here, 0 left out'],
+      ['imported from substack: Subscribers: 1 confirmed, their consent stated by the operator; 1 subscribed here already.'],
     );
   },
 });

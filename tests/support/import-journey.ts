@@ -334,7 +334,8 @@ export function describeFormatJourney(title: string, count: number, journey: For
 /**
  * A subscriber list imported alone (docs/decisions/090): `alone` through the writer's screen, with
  * what the screen shows checked against `seen` and the report kept as `<shot>-report`; then
- * `consented` by the operator's command line with --consented, its output holding each of `printed`.
+ * `consented` by the operator's command line with --consented, its output holding each of `printed`
+ * and no word of posts.
  */
 export async function importListAlone(
   run: { page: Page; server: { url: string; dataDir: string }; writerEmail: string },
@@ -355,4 +356,6 @@ export async function importListAlone(
   const env = { ...process.env, DATA_DIR: run.server.dataDir, LOG_LEVEL: 'warn' };
   const { stdout } = await promisify(execFile)(process.execPath, ['scripts/import.js', consented, '--as', run.writerEmail, '--consented'], { env, encoding: 'utf8' });
   for (const line of printed) expect(stdout).toContain(line);
+  // No line on posts for a list (docs/decisions/095).
+  expect(stdout).not.toMatch(/\bposts?\b/);
 }

@@ -103,6 +103,36 @@ describe('opening an archive (docs/decisions/072)', () => {
     await write(file, bytes);
     const archive = await openArchive(file);
     expect(await refusal(archive.read('small.md'))).toMatch(/^refused: small.md cannot be read from the archive|^refused: small.md is larger/);
+    // Streamed, the same refusal (docs/decisions/095).
+    expect(await refusal(concat(archive.stream!('small.md')))).toMatch(/^refused: small.md cannot be read from the archive|^refused: small.md is larger/);
     await archive.close();
   });
+
+  it('streams a file as it reads it, zipped or plain: the bytes `read` gives, and a refusal for a name not there (docs/decisions/095)', async () => {
+    const dir = dirs.make('archive-');
+    const body = Buffer.from('<p>words</p>\n'.repeat(200_000));
+    const file = await writeZip(dir, 'export.zip', [{ name: 'export.xml', body, store: true }]);
+    const zipped = await openArchive(file);
+    const chunks: number[] = [];
+    const streamed = await concat(zipped.stream!('export.xml'), chunks);
+    expect(streamed.equals(body)).toBe(true);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(() => zipped.stream!('nope.xml')).toThrow(ArchiveRefused);
+    await zipped.close();
+    const plainFile = path.join(dir, 'export.xml');
+    await writeFile(plainFile, body);
+    const plain = await openArchive(plainFile);
+    expect((await concat(plain.stream!('export.xml'))).equals(await plain.read('export.xml'))).toBe(true);
+    expect(() => plain.stream!('other.xml')).toThrow(ArchiveRefused);
+  });
 });
+
+/** A stream's bytes in one buffer; `sizes` gets each chunk's size. */
+async function concat(stream: AsyncIterable<Uint8Array>, sizes: number[] = []): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) {
+    sizes.push(chunk.length);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}

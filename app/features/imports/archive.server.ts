@@ -1,4 +1,6 @@
+import { createReadStream } from 'node:fs';
 import { open as openFile, readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { type ArchiveEntries, ArchiveRefused } from './import-model';
@@ -128,6 +130,25 @@ function readEntry(zip: yauzl.ZipFile, name: string, entry: yauzl.Entry, limit: 
   });
 }
 
+/** A member's bytes as they are inflated, counted against the same limit as `readEntry`'s. */
+async function* streamEntry(zip: yauzl.ZipFile, name: string, entry: yauzl.Entry, limit: number): AsyncGenerator<Uint8Array> {
+  const stream = await new Promise<Readable>((resolve, reject) =>
+    zip.openReadStream(entry, (error, opened) => (error ? reject(new ArchiveRefused(`${name} cannot be read from the archive (${error.message}).`)) : resolve(opened))),
+  );
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw new ArchiveRefused(`${name} is larger than ${limit} bytes unpacked; nothing was imported.`);
+      yield chunk;
+    }
+  } catch (error) {
+    throw error instanceof ArchiveRefused ? error : new ArchiveRefused(`${name} cannot be read from the archive (${error instanceof Error ? error.message : String(error)}).`);
+  } finally {
+    stream.destroy();
+  }
+}
+
 /** Opens `file` (a zip, or one JSON, XML or CSV file) as archive entries, with every guard checked up front. */
 export async function openArchive(file: string, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<OpenArchive> {
   const handle = await openFile(file, 'r');
@@ -156,6 +177,11 @@ export async function openArchive(file: string, limits: ArchiveLimits = DEFAULT_
         if (!entry) return Promise.reject(new ArchiveRefused(`${name} is not in the archive.`));
         return readEntry(zip, name, entry, limits.maxFileBytes);
       },
+      stream: (name) => {
+        const entry = entries.get(name);
+        if (!entry) throw new ArchiveRefused(`${name} is not in the archive.`);
+        return streamEntry(zip, name, entry, limits.maxFileBytes);
+      },
       close: async () => zip.close(),
     };
   }
@@ -167,6 +193,10 @@ export async function openArchive(file: string, limits: ArchiveLimits = DEFAULT_
     read: async (wanted) => {
       if (wanted !== name) throw new ArchiveRefused(`${wanted} is not in the archive.`);
       return readFile(file);
+    },
+    stream: (wanted) => {
+      if (wanted !== name) throw new ArchiveRefused(`${wanted} is not in the archive.`);
+      return createReadStream(file);
     },
     close: async () => {},
   };

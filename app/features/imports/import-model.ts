@@ -48,11 +48,21 @@ export interface ImportSubscriber { email: string; name: string | null; status: 
  * it reads them, in their order, a chunk of about `chunk` at a time, and keeps none it handed on
  * (they are not in the bundle it answers, which holds only the rest); the scan stages each chunk
  * so its memory does not grow with the archive's text. A reader that cannot answers them all in
- * its bundle, as before.
+ * its bundle, as before. `onRewrite`: a reader whose posts name what comes later in the file
+ * (WordPress's galleries and featured images name attachments) hands them on only when it is
+ * given, and once the file is read has the posts at `indexes` (in the order handed on, ascending)
+ * passed through `rewrite`, so what is staged is what the whole bundle holds.
  */
+/** How many posts a reader hands on at a time, unless told (`ReadOptions.chunk`). */
+export const POST_CHUNK = 200;
+/** A reader's posts handed on once they make a chunk (`ReadOptions.onPosts`), its list emptied; kept without `onPosts`. */
+export async function handOnPosts(posts: ImportPost[], options: ReadOptions): Promise<void> {
+  if (options.onPosts && posts.length >= (options.chunk ?? POST_CHUNK)) await options.onPosts(posts.splice(0));
+}
 export interface ReadOptions {
   siteUrl?: string | null;
   onPosts?: (posts: ImportPost[]) => Promise<void>;
+  onRewrite?: (indexes: number[], rewrite: (index: number, post: ImportPost) => ImportPost) => Promise<void>;
   chunk?: number;
 }
 /** An image either inside the archive (a path in the zip) or at an old URL, fetched once, guarded. */
@@ -63,5 +73,7 @@ export interface ArchiveEntries {
   list(): string[];
   /** A file's bytes, size-limited (throws ArchiveRefused when over the limit). */
   read(path: string): Promise<Buffer>;
+  /** The same bytes as they are read, never held whole (a reader that parses as it goes: WordPress's export, docs/decisions/095). */
+  stream?(path: string): AsyncIterable<Uint8Array>;
 }
 export class ArchiveRefused extends Error {}

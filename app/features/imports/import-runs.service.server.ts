@@ -315,6 +315,18 @@ function stager(ctx: ServiceContext, runId: string) {
         outlined.push(outlineOfPost(post));
       }
     },
+    // The posts handed on are staged first, so a post's index in that order is its position.
+    rewrite: async (indexes: number[], rewrite: (index: number, post: ImportPost) => ImportPost) => {
+      await repo.stageItems(ctx.db, rows);
+      rows = [];
+      for (let at = 0; at < indexes.length; at += STAGE_ROWS) {
+        const found = await repo.stagedAt(ctx.db, runId, indexes.slice(at, at + STAGE_ROWS));
+        await ctx.db.transaction().execute(async (trx) => {
+          for (const row of found) await repo.restage(trx, runId, row.position, JSON.stringify(rewrite(row.position, JSON.parse(row.body) as ImportPost)));
+        });
+        await nextTurn();
+      }
+    },
     finish: async (bundle: ImportBundle): Promise<{ whole: ImportBundle; staged: NonNullable<Stored['staged']> }> => {
       for (const item of bundleItems(bundle)) await add(item);
       await repo.stageItems(ctx.db, rows);
@@ -361,7 +373,7 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
     if (payload.phase === 'scan') {
       // Staged as read where the reader hands its posts on (docs/decisions/095); `bundle` then has them in outline only.
       const staging = stager(ctx, row.id);
-      const { whole: bundle, staged } = await staging.finish(await readBundle(archive, { siteUrl: options.siteUrl, onPosts: staging.posts }));
+      const { whole: bundle, staged } = await staging.finish(await readBundle(archive, { siteUrl: options.siteUrl, onPosts: staging.posts, onRewrite: staging.rewrite }));
       const scan: ImportScan = {
         source: bundle.source,
         posts: bundle.posts.length,

@@ -4,6 +4,7 @@ import { afterglowExport, ghostArchive, markdownArchive } from '#test/import-arc
 import { knownMediumStories, mediumArchive } from '#test/archives/medium';
 import { knownSubstackPosts, SUBSTACK_SITE, substackArchive } from '#test/archives/substack';
 import { knownItems, wxr } from '#test/archives/wordpress';
+import { expectChunkedAsWhole } from '#test/chunked-read';
 import { tempDirs } from '#test/temp-dirs';
 import { entriesOf, openArchive } from './archive.server';
 import { readBundle } from './imports-readers.server';
@@ -97,15 +98,8 @@ describe('the Markdown reader', () => {
   it('hands its posts on in chunks as it reads them, keeping none it handed on (docs/decisions/095)', async () => {
     const file = await writeZip(dirs.make('md-'), 'site.zip', await markdownArchive(40));
     const entries = await openArchive(file);
-    const whole = await readBundle(entries);
-    const chunks: number[] = [];
-    const handed: unknown[] = [];
-    const rest = await readBundle(entries, { chunk: 10, onPosts: async (posts) => void (chunks.push(posts.length), handed.push(...posts)) });
+    expect(await expectChunkedAsWhole((options) => readBundle(entries, options), 10)).toEqual([10, 10, 10, 10]);
     await entries.close();
-    expect(chunks).toEqual([10, 10, 10, 10]);
-    expect(rest.posts).toHaveLength(3);
-    expect([...handed, ...rest.posts]).toEqual(whole.posts);
-    expect({ ...rest, posts: [] }).toEqual({ ...whole, posts: [] });
   });
 });
 

@@ -13,7 +13,16 @@ export const IMPORT_FORMATS = ['afterglow', 'ghost', 'markdown', 'wordpress', 's
 /** The first bytes of a file, as text (enough to see what kind of export it is). */
 async function head(entries: ArchiveEntries, name: string): Promise<string> {
   try {
-    return (await entries.read(name)).subarray(0, 4096).toString('utf8');
+    if (!entries.stream) return (await entries.read(name)).subarray(0, 4096).toString('utf8');
+    // Only its first bytes are read where the archive can: a large export is not read twice.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of entries.stream(name)) {
+      chunks.push(Buffer.from(chunk));
+      size += chunk.length;
+      if (size >= 4096) break;
+    }
+    return Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
   } catch (error) {
     if (error instanceof ArchiveRefused) throw error;
     return '';
@@ -49,16 +58,17 @@ async function looksLikeGhost(entries: ArchiveEntries): Promise<boolean> {
 
 /**
  * The archive's content as a bundle, by the first reader that recognises it; refused when none
- * does. With `options.onPosts`, the Markdown reader hands its posts on as it reads them (the
- * others answer theirs in the bundle: docs/decisions/095).
+ * does. With `options.onPosts`, the Markdown, Substack and Medium readers hand their posts on as
+ * they read them, and the WordPress reader too when `options.onRewrite` is given (Ghost's and our
+ * own exports answer theirs in the bundle: docs/decisions/095).
  */
 export async function readBundle(entries: ArchiveEntries, options: ReadOptions = {}): Promise<ImportBundle> {
   if (await isAfterglowExport(entries)) return readAfterglow(entries);
   if (isMarkdownSite(entries.list())) return readMarkdown(entries, options);
   if (await looksLikeGhost(entries)) return readGhost(entries, options);
-  if (await looksLikeWordpress(entries)) return readWordpress(entries);
-  if (looksLikeSubstack(entries)) return readSubstack(entries, { siteUrl: options.siteUrl ?? undefined });
-  if (await looksLikeMedium(entries)) return readMedium(entries);
+  if (await looksLikeWordpress(entries)) return readWordpress(entries, options);
+  if (looksLikeSubstack(entries)) return readSubstack(entries, options);
+  if (await looksLikeMedium(entries)) return readMedium(entries, options);
   const members = await findGhostMembers(entries);
   if (members.length > 0) return readGhostMembersExport(entries, members);
   const lists = await findSubstackLists(entries);

@@ -158,6 +158,17 @@ export async function stagedItems(db: Db, runId: string, from: number, limit: nu
   return db.selectFrom('import_staging').select(['position', 'kind', 'body']).where('run_id', '=', runId).where('position', '>=', from).orderBy('position').limit(limit).execute();
 }
 
+/** A run's staged items at these positions, in order. */
+export async function stagedAt(db: Db, runId: string, positions: number[]) {
+  if (positions.length === 0) return [];
+  return db.selectFrom('import_staging').select(['position', 'body']).where('run_id', '=', runId).where('position', 'in', positions).orderBy('position').execute();
+}
+
+/** Writes a staged item's body again (a post the reader resolved once its file was read: docs/decisions/095). */
+export async function restage(db: Db, runId: string, position: number, body: string): Promise<void> {
+  await db.updateTable('import_staging').set({ body }).where('run_id', '=', runId).where('position', '=', position).execute();
+}
+
 /** Forgets a run's staged items before `before` (all of them without it). */
 export async function dropStaged(db: Db, runId: string, before?: number): Promise<void> {
   let query = db.deleteFrom('import_staging').where('run_id', '=', runId);

@@ -22,6 +22,9 @@ export const NO_CATEGORY = '';
  */
 export const RUN_KEEP_DAYS = 7;
 
+/** A subscriber list alone (docs/decisions/095): its review and report, on the screen and the command line, speak of subscribers only. */
+export const isSubscriberList = (run: { scan: { posts: number; subscribers: number } | null }) => run.scan !== null && run.scan.posts === 0 && run.scan.subscribers > 0;
+
 /** The import's choices (docs/decisions/072), from the screens and the command line alike. */
 export const ImportOptionsSchema = z.object({
   /** Source category (or tag) name, or NO_CATEGORY, → one of our seven; names left out take the default mapping. */

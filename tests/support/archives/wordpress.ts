@@ -46,7 +46,7 @@ function rfc822(date: string): string {
   return date.startsWith('0000') ? '' : new Date(`${date.replace(' ', 'T')}Z`).toUTCString().replace('GMT', '+0000');
 }
 
-function itemXml(item: WxrItem): string {
+export function itemXml(item: WxrItem): string {
   const nicename = (name: string) => encodeURIComponent(name.toLowerCase().replace(/\s+/g, '-'));
   const link = item.link ?? (item.status === 'publish' || !item.status ? `${WXR_SITE}/${item.date.slice(0, 4)}/${item.date.slice(5, 7)}/${item.slug}/` : `${WXR_SITE}/?p=${item.id}`);
   return `

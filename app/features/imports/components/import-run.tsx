@@ -3,7 +3,7 @@ import { Form, useNavigation, useRevalidator } from 'react-router';
 import { BLOG_CATEGORIES } from '~/features/blogs/blogs.constants';
 import { IMPORT_TEXTS } from '~/lib/texts/imports';
 import type { ImportRunView } from '../import-runs.service.server';
-import { NO_CATEGORY, RUN_KEEP_DAYS } from '../imports.schema';
+import { isSubscriberList, NO_CATEGORY, RUN_KEEP_DAYS } from '../imports.schema';
 
 const WORKING = new Set(['scanning', 'queued', 'running']);
 
@@ -20,9 +20,6 @@ export function usePollWhileWorking(run: ImportRunView | null) {
     return () => clearInterval(timer);
   }, [working, revalidator]);
 }
-
-/** A subscriber list alone (docs/decisions/095): its review and report speak of subscribers only. */
-export const isSubscriberList = (run: ImportRunView) => run.scan !== null && run.scan.posts === 0 && run.scan.subscribers > 0;
 
 /** The line under the run's name: the screen's words for its status, a lone list's own for its review. */
 export const statusTextOf = (run: ImportRunView, words: Record<ImportRunView['status'], string>) => (run.status === 'review' && isSubscriberList(run) ? IMPORT_TEXTS.reviewList : words[run.status]);

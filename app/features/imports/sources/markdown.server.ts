@@ -1,5 +1,5 @@
 import path from 'node:path/posix';
-import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, type ImportPost, type ReadOptions } from '../import-model';
+import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportImageRef, handOnPosts, type ImportPost, type ReadOptions } from '../import-model';
 import { imageTargets, locateImage, MISSING_IMAGE } from '../markdown-images';
 import { readPostFile } from './front-matter.server';
 
@@ -11,7 +11,6 @@ import { readPostFile } from './front-matter.server';
  */
 
 /** Posts handed on at a time when the scan asks for them as they are read (docs/decisions/095). */
-const POST_CHUNK = 200;
 const MARKDOWN_FILE = /\.(md|markdown|mdown)$/i;
 const JEKYLL_POST = /(^|\/)_(posts|drafts)\/(?:.*\/)?(\d{4})-(\d{2})-(\d{2})-([^/]+)\.(md|markdown|mdown)$/i;
 const HUGO_POST = /(^|\/)content\/(posts?|blog)\/(.+)\.(md|markdown|mdown)$/i;
@@ -128,7 +127,7 @@ export async function readMarkdown(entries: ArchiveEntries, options: ReadOptions
       comments: [],
     });
     // Each post is whole once read: handed on in chunks, none kept (docs/decisions/095).
-    if (options.onPosts && bundle.posts.length >= (options.chunk ?? POST_CHUNK)) await options.onPosts(bundle.posts.splice(0));
+    await handOnPosts(bundle.posts, options);
   }
   bundle.authors = [...authors.keys()].map((name) => ({ sourceId: name, name, email: null, bio: null, avatar: null }));
   return bundle;

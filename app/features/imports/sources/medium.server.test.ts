@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { archiveEntries } from '#test/archives/entries';
 import { bulkMediumStories, cdnMedium, knownMediumStories, mediumArchive } from '#test/archives/medium';
+import { expectChunkedAsWhole } from '#test/chunked-read';
 import { ArchiveRefused, type ImportPost } from '../import-model';
 import { readMedium } from './medium.server';
 
@@ -53,6 +54,10 @@ describe('readMedium: a large export with the odd cases', async () => {
   const bundle = await readMedium(archiveEntries(mediumArchive(stories)));
   const responses = stories.filter((s) => s.titleGraf === false).length;
   const drafts = stories.filter((s) => s.draft).length;
+
+  it('hands its stories on in chunks as it reads them, keeping none it handed on (docs/decisions/095)', async () => {
+    expect(await expectChunkedAsWhole((options) => readMedium(archiveEntries(mediumArchive(stories)), options), 50)).toHaveLength(Math.floor(bundle.posts.length / 50));
+  });
 
   it('reads every story and draft, and leaves out every response', () => {
     expect(responses).toBe(COUNT / 6);

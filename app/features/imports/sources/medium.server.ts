@@ -8,7 +8,7 @@
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Element } from 'domhandler';
 import { htmlToMarkdown, markdownImageUrls } from '../html-to-markdown.server.ts';
-import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBundle, type ImportPost } from '../import-model.ts';
+import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBundle, handOnPosts, type ImportPost, type ReadOptions } from '../import-model.ts';
 
 const hasClass = (el: Element, name: string) => (el.attribs.class ?? '').split(/\s+/).includes(name);
 const text = (el: Element | null | undefined) => (el ? DomUtils.textContent(el).replace(/\s+/g, ' ').trim() : '');
@@ -29,8 +29,12 @@ function isResponse(title: string, body: Element, titleGraf: Element | null): bo
   return opening.length > 0 && text(body).startsWith(opening);
 }
 
-/** Medium's export as a bundle; throws ArchiveRefused when the archive holds no posts/*.html. */
-export async function readMedium(entries: ArchiveEntries): Promise<ImportBundle> {
+/**
+ * Medium's export as a bundle; throws ArchiveRefused when the archive holds no posts/*.html. Each
+ * post is whole once its file is read: with `options.onPosts`, they are handed on in chunks as
+ * they are read (docs/decisions/095).
+ */
+export async function readMedium(entries: ArchiveEntries, options: ReadOptions = {}): Promise<ImportBundle> {
   const files = entries
     .list()
     .filter((path) => /(^|\/)posts\/[^/]+\.html?$/i.test(path))
@@ -125,6 +129,7 @@ export async function readMedium(entries: ArchiveEntries): Promise<ImportBundle>
       oldPaths,
       comments: [],
     });
+    await handOnPosts(posts, options);
   }
   return { source: 'medium', siteUrl, authors: [...authors.values()], posts, subscribers: [], skipped };
 }

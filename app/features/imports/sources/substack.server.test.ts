@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeZip } from '#test/archives';
 import { archiveEntries } from '#test/archives/entries';
 import { bulkSubstackPosts, cdnImage, csvText, knownSubstackPosts, SUBSTACK_SITE, substackArchive, substackListCsv, subscriberRows } from '#test/archives/substack';
+import { expectChunkedAsWhole } from '#test/chunked-read';
 import { tempDirs } from '#test/temp-dirs';
 import { openArchive } from '../archive.server';
 import { ArchiveRefused, type ImportPost } from '../import-model';
@@ -80,6 +81,10 @@ describe('readSubstack: a large export with the odd cases', async () => {
   const SUBSCRIBERS = 1_000;
   const entries = archiveEntries(substackArchive(bulkSubstackPosts(COUNT), subscriberRows(SUBSCRIBERS), 'substack-export-2026/'));
   const bundle = await readSubstack(entries);
+
+  it('hands its posts on in chunks as it reads them, keeping none it handed on (docs/decisions/095)', async () => {
+    expect(await expectChunkedAsWhole((options) => readSubstack(entries, options), 50)).toHaveLength(Math.floor(bundle.posts.length / 50));
+  });
 
   it('reads every post from a zip whose files sit in a folder, and no statistics file', () => {
     expect(bundle.posts).toHaveLength(COUNT);

@@ -5,7 +5,7 @@
  * and keeps no comments in the export.
  */
 import { htmlToMarkdown, htmlToText, markdownImageUrls } from '../html-to-markdown.server.ts';
-import { type ArchiveEntries, ArchiveRefused, type ImportBundle, type ImportPost, type ImportSubscriber } from '../import-model.ts';
+import { type ArchiveEntries, ArchiveRefused, handOnPosts, type ImportBundle, type ImportPost, type ImportSubscriber, type ReadOptions } from '../import-model.ts';
 import { csvFilesWithHeader, csvRows as csv, gatherSubscribers, isoOrNull, truthy } from './csv.server.ts';
 
 /** Substack's audiences: everyone, free subscribers only, paid (and founding) members only. */
@@ -13,13 +13,13 @@ const AUDIENCE: Record<string, ImportPost['visibility']> = { everyone: 'public',
 /** Post types that are posts here; a discussion thread is not. */
 const POST_TYPES = new Set(['newsletter', 'podcast', 'video', '']);
 
-export interface SubstackOptions {
-  /** The publication's address (`https://name.substack.com` or its own domain), when the person names it. */
-  siteUrl?: string | null;
-}
-
-/** Substack's export as a bundle; throws ArchiveRefused when the archive holds no posts.csv. */
-export async function readSubstack(entries: ArchiveEntries, options: SubstackOptions = {}): Promise<ImportBundle> {
+/**
+ * Substack's export as a bundle; throws ArchiveRefused when the archive holds no posts.csv.
+ * `options.siteUrl`: the publication's address (`https://name.substack.com` or its own domain),
+ * when the person names it. Each post is whole once its body is read: with `options.onPosts`, they
+ * are handed on in chunks as they are read (docs/decisions/095).
+ */
+export async function readSubstack(entries: ArchiveEntries, options: ReadOptions = {}): Promise<ImportBundle> {
   const files = entries.list();
   // The export's files may sit in one folder of the zip: everything is read relative to posts.csv.
   const postsCsv = files.filter((path) => /(^|\/)posts\.csv$/i.test(path)).sort((a, b) => a.length - b.length)[0];
@@ -94,6 +94,7 @@ export async function readSubstack(entries: ArchiveEntries, options: SubstackOpt
       oldPaths,
       comments: [],
     });
+    await handOnPosts(posts, options);
   }
 
   const lists = files.filter((path) => path.startsWith(root) && /(^|\/)email_list[^/]*\.csv$/i.test(path)).sort();

@@ -136,6 +136,35 @@ describe('readWordpress: a large export with the odd cases', async () => {
     expect(Buffer.byteLength(xml)).toBeGreaterThan(256 * 1024);
   });
 
+  it('hands its posts on in chunks as it reads them, and rewrites those waiting for an attachment once the file is read: what is staged is the whole bundle (docs/decisions/095)', async () => {
+    // The attachments last, so every gallery and featured image waits for the end of the file.
+    const items = [...bulk.items, ...knownItems()];
+    const late = Buffer.from(wxr([...items.filter((i) => i.type !== 'attachment'), ...items.filter((i) => i.type === 'attachment')]));
+    const whole = await readWordpress(late);
+    const staged: string[] = [];
+    const chunks: number[] = [];
+    const rewritten: number[] = [];
+    const rest = await readWordpress(late, {
+      chunk: 50,
+      onPosts: async (posts) => void (chunks.push(posts.length), staged.push(...posts.map((p) => JSON.stringify(p)))),
+      onRewrite: async (indexes, rewrite) => {
+        for (const index of indexes) staged[index] = JSON.stringify(rewrite(index, JSON.parse(staged[index]!) as ImportPost));
+        rewritten.push(...indexes);
+      },
+    });
+    expect(chunks.every((n) => n >= 50)).toBe(true);
+    expect(rest.posts.length).toBeLessThan(50);
+    expect([...staged, ...rest.posts.map((p) => JSON.stringify(p))]).toEqual(whole.posts.map((p) => JSON.stringify(p)));
+    expect({ ...rest, posts: [] }).toEqual({ ...whole, posts: [] });
+    // Only the posts with a gallery or a featured image are read again.
+    expect(rewritten.length).toBeGreaterThan(0);
+    expect(whole.posts.slice(0, staged.length).filter((p, n) => p.cover && !rewritten.includes(n))).toEqual([]);
+    expect(rewritten.length).toBeLessThan(staged.length / 2);
+    // Without a way to rewrite what it handed on, it hands nothing on.
+    const kept = await readWordpress(late, { chunk: 50, onPosts: async () => expect.unreachable() });
+    expect(kept).toEqual(whole);
+  });
+
   it('keeps the threads: each reply hangs from the comment before it', () => {
     const p = post(bundle.posts, '1000');
     expect(p.comments.map((c) => [c.sourceId, c.parentSourceId])).toEqual([['10000', null], ['10001', '10000'], ['10002', '10001']]);

@@ -7,7 +7,7 @@
  */
 import { SaxesParser } from 'saxes';
 import { htmlToMarkdown, htmlToText, markdownImageUrls, resolveUrl } from '../html-to-markdown.server.ts';
-import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBundle, type ImportComment, type ImportPost } from '../import-model.ts';
+import { type ArchiveEntries, ArchiveRefused, type ImportAuthor, type ImportBundle, type ImportComment, type ImportPost, POST_CHUNK, type ReadOptions } from '../import-model.ts';
 
 /** WXR is five levels deep (rss › channel › item › wp:comment › field); nothing real comes near this. */
 export const WXR_MAX_DEPTH = 64;
@@ -118,7 +118,8 @@ async function* xmlChunks(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Ar
   else {
     const files = input.list().filter((path) => /\.xml$/i.test(path) && !/(^|\/)(__MACOSX|\.)/.test(path)).sort();
     if (files.length === 0) throw new ArchiveRefused('The archive holds no WordPress export (.xml) file.');
-    for (const file of files) yield* decode(file, slices(await input.read(file)));
+    // Read as it is parsed where the archive can (docs/decisions/095): the export is never held whole.
+    for (const file of files) yield* decode(file, input.stream ? input.stream(file) : slices(await input.read(file)));
   }
 }
 
@@ -132,7 +133,7 @@ interface Collected {
  * The export's channel and items, parsed as a stream with every hostile shape refused; each item
  * is handed on as it closes, so no item's HTML outlives its conversion.
  */
-async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>, onItem: (item: RawItem, siteUrl: string | null) => void): Promise<Collected> {
+async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>, onItem: (item: RawItem, siteUrl: string | null) => void, drain: () => Promise<void>): Promise<Collected> {
   const out: Collected = { siteUrl: null, siteTitle: null, authors: new Map() };
   let parser: SaxesParser | null = null;
   let currentFile = '';
@@ -243,6 +244,7 @@ async function collect(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array
       if (!rooted && /<!DOCTYPE|<!ENTITY/i.test(root === -1 ? seen : seen.slice(0, root))) throw new ArchiveRefused(`${file}: the export declares a DTD (entities); WordPress exports never do, so it is refused.`);
       carry = chunk.slice(-16);
       (parser as unknown as SaxesParser).write(chunk);
+      await drain();
       // A buffer's slices come without waiting on anything: without this turn, the whole export
       // would be parsed and converted in one go, every request waiting behind it.
       await nextTurn();
@@ -351,15 +353,31 @@ const NOT_POSTS: Record<string, string> = {
   user_request: 'a privacy request, not a post',
 };
 
-/** The WordPress export as a bundle; throws ArchiveRefused for a hostile or unreadable file. */
-export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>): Promise<ImportBundle> {
+interface ReadPost {
+  post: ImportPost;
+  label: string;
+  thumbnail: string | undefined;
+  base: string | null;
+}
+
+/**
+ * The WordPress export as a bundle; throws ArchiveRefused for a hostile or unreadable file. With
+ * `options.onPosts` and `options.onRewrite`, its posts are handed on in chunks as they are read
+ * (docs/decisions/095): one with a gallery or a featured image carries its mark until the file
+ * is read, then is rewritten where it was staged, in one pass.
+ */
+export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterable<Uint8Array>, options: ReadOptions = {}): Promise<ImportBundle> {
   const skipped: ImportBundle['skipped'] = [];
   const attachments = new Map<string, { url: string; parent: string }>();
   const skippedKinds = new Map<string, number>();
   /** Each old path → the post that has it (the first in the export to claim it). */
   const takenPaths = new Map<string, string>();
   // Featured images and galleries name attachments that may come later in the file: resolved at the end.
-  const posts: { post: ImportPost; label: string; thumbnail: string | undefined; base: string | null }[] = [];
+  const posts: ReadPost[] = [];
+  /** The posts handed on that wait for their attachments, by their index in the order handed on: no text. */
+  const marked = new Map<number, Omit<ReadPost, 'post'>>();
+  let handed = 0;
+  const chunked = options.onPosts && options.onRewrite ? { onPosts: options.onPosts, onRewrite: options.onRewrite, size: options.chunk ?? POST_CHUNK } : null;
   const creators = new Set<string>();
 
   const onItem = (item: RawItem, siteUrl: string | null) => {
@@ -457,10 +475,7 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
     });
   };
 
-  const { siteUrl, siteTitle, authors } = await collect(input, onItem);
-  for (const creator of creators) if (!authors.has(creator)) authors.set(creator, { sourceId: creator, name: creator, email: null, bio: null, avatar: null });
-
-  for (const { post, label, thumbnail, base } of posts) {
+  const resolve = ({ post, label, thumbnail, base }: ReadPost) => {
     post.markdown = post.markdown.replace(GALLERY_MARK, (_all, key: string) => {
       const ids = key.startsWith('P') ? [...attachments].filter(([, a]) => a.parent === key.slice(1)).map(([id]) => id) : key.split('-');
       const urls = ids.map((id) => attachments.get(id)?.url).filter((url): url is string => Boolean(url));
@@ -473,7 +488,26 @@ export async function readWordpress(input: ArchiveEntries | Buffer | AsyncIterab
       if (attachment) post.cover = { kind: 'url', url: attachment.url };
       else skipped.push({ item: `${label}: featured image`, reason: `attachment ${thumbnail} is not in the export` });
     }
-  }
+    return post;
+  };
+  const handOn = async () => {
+    if (!chunked || posts.length < chunked.size) return;
+    const chunk = posts.splice(0);
+    for (const { post, ...rest } of chunk) {
+      // A post that names no attachment is whole now (resolving it says nothing in the report).
+      if (rest.thumbnail || post.markdown.search(GALLERY_MARK) !== -1) marked.set(handed, rest);
+      else resolve({ post, ...rest });
+      handed++;
+    }
+    await chunked.onPosts(chunk.map(({ post }) => post));
+  };
+
+  const { siteUrl, siteTitle, authors } = await collect(input, onItem, handOn);
+  for (const creator of creators) if (!authors.has(creator)) authors.set(creator, { sourceId: creator, name: creator, email: null, bio: null, avatar: null });
+
+  // In the file's order, as the whole bundle's: the posts handed on, then the rest.
+  if (chunked && marked.size) await chunked.onRewrite([...marked.keys()], (index, post) => resolve({ post, ...marked.get(index)! }));
+  for (const entry of posts) resolve(entry);
   for (const [kind, count] of skippedKinds) skipped.push({ item: `${count} ${kind} item${count === 1 ? '' : 's'}`, reason: NOT_POSTS[kind] ?? 'not a post' });
   return { source: 'wordpress', siteUrl, siteTitle, authors: [...authors.values()], posts: posts.map((p) => p.post), subscribers: [], skipped };
 }
