@@ -16,7 +16,7 @@ import { providerPhotoOrigins } from '../auth.server';
 import { type AppDeps, type AppEnv, knownUser, resolveUser, serviceContext } from '../context.server';
 import { metricsEndpoint, observeRequests, routeLabeler } from '../metrics.server';
 import { federationRoutes } from './federation.server';
-import { compress, compressNow } from './middleware/compress.server';
+import { compress } from './middleware/compress.server';
 import { legacyPaths } from './middleware/legacy-paths.server';
 import { originCheck } from './middleware/origin-check.server';
 import { pageBodyLimit } from './middleware/page-body-limit.server';
@@ -191,10 +191,10 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
    * known from memory, the viewer memo's fresh entry (decision 086). Static files, uploads and
    * federation never reach either cache, so a path they hold is none of theirs; the Origin check
    * passes a GET; a kept page is a 200, which the old-address lookup leaves alone. The page cache
-   * gives a kept read a request id of the server's own and compresses it once; the viewer memo's
-   * page takes the client's request id as requestContext would, a new nonce, and is compressed
-   * per request as the compression middleware would (decision 096). Here the same headers are written
-   * (security-headers' policy: the page's script hashes, or the nonce), the request is counted
+   * gives a kept read a request id of the server's own; the viewer memo's answer takes the
+   * client's request id as requestContext would. Both are compressed once per entry and sent
+   * without a nonce (decision 096). Here the same headers are written (security-headers' policy
+   * with the page's script hashes), the request is counted
    * and logged as observeRequests and requestContext would. Answers false when the chain must
    * decide: then nothing was written.
    */
@@ -227,23 +227,16 @@ export function createHttpApp(deps: AppDeps, options: HttpAppOptions = {}) {
       // The versions could not be read (SQLite failing): the chain answers, with its 503.
       return false;
     }
-    if (answer) {
-      let csp = policies.get(answer.scriptSources);
-      if (csp === undefined) {
-        if (policies.size >= 1000) policies.clear();
-        policies.set(answer.scriptSources, (csp = policy.csp(answer.scriptSources)));
-      }
-      send(res, path, started, answer.status, { ...answer.headers, 'content-security-policy': csp }, answer.body, randomUUID());
-      tallies.early.anonymous++;
-      return true;
+    const sent = answer ?? again;
+    if (!sent) return false;
+    let csp = policies.get(sent.scriptSources);
+    if (csp === undefined) {
+      if (policies.size >= 1000) policies.clear();
+      policies.set(sent.scriptSources, (csp = policy.csp(sent.scriptSources)));
     }
-    if (!again) return false;
-    // Compressed by the compression middleware's own call for such a body (decision 096).
-    const body = again.encoding ? compressNow(again.body, again.encoding) : again.body;
-    const headers: Record<string, string> = { ...again.headers, 'content-length': String(body.length), 'content-security-policy': policy.nonceCsp(again.nonce) };
-    if (again.encoding) headers['content-encoding'] = again.encoding;
-    send(res, path, started, again.status, headers, body, again.requestId);
-    tallies.early.signedIn++;
+    send(res, path, started, sent.status, { ...sent.headers, 'content-security-policy': csp }, sent.body, again?.requestId ?? randomUUID());
+    if (answer) tallies.early.anonymous++;
+    else tallies.early.signedIn++;
     return true;
   };
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '#test/databases';
+import { signUp } from '../support/auth';
 import { openBrowser, waitForHydration, type Browser } from '../support/browser';
 import { useServer } from '../support/server';
 
@@ -17,7 +18,7 @@ const inlineScriptHashes = (html: string) =>
  * copies share no CSP nonce: a kept page is sent with a policy naming its inline scripts' hashes
  * (audit finding 10). The page, its data request and a public API read, on both databases.
  */
-describe.each(TEST_DIALECTS)('pages kept for anonymous readers on %s', (dialect) => {
+describe.each(TEST_DIALECTS)('pages kept for anonymous readers, and a signed-in reader’s, on %s', (dialect) => {
   const server = useServer({}, dialect);
   let browser: Browser | undefined;
   afterAll(async () => browser?.close());
@@ -57,5 +58,32 @@ describe.each(TEST_DIALECTS)('pages kept for anonymous readers on %s', (dialect)
       await waitForHydration(page);
     }
     expect(errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+  });
+
+  // A signed-in reader's page sent again is the same bytes for every answer too (docs/decisions/096).
+  it('a signed-in reader’s kept page runs in a browser under its policy (rendered, then sent again)', async () => {
+    const signedIn = await openBrowser();
+    try {
+      await signUp(signedIn.context, server.url);
+      const { page, errors } = signedIn;
+      const policies: string[] = [];
+      for (const render of ['new', 'again']) {
+        const res = await page.goto(`${server.url}/allblogs?signed-in=${dialect}`);
+        expect(res?.headers()['x-render']).toBe(render);
+        policies.push(res?.headers()['content-security-policy'] ?? '');
+        const html = (await res?.text()) ?? '';
+        if (render === 'again') {
+          expect(html).not.toMatch(/\snonce="/);
+          const sources = /script-src ([^;]+)/.exec(policies[1]!)![1]!.split(' ');
+          expect(sources.sort()).toEqual(["'self'", ...new Set(inlineScriptHashes(html))].sort());
+        }
+        await waitForHydration(page);
+      }
+      expect(policies[0]).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'/);
+      expect(policies[1]).not.toContain("'nonce-");
+      expect(errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+    } finally {
+      await signedIn.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +10,11 @@ import { type RunningServer, startServer } from '../support/server';
 /**
  * A signed-in reader's kept page is answered before Hono's chain when its session and versions are
  * known from memory (docs/decisions/086), compressed when the client asks as browsers do
- * (docs/decisions/096). That answer must be the chain's to the byte once decoded, but for the
- * request's id and nonce, and only ever for the session it was kept for; a write makes the next
- * read the chain's, with what changed. The metrics' count of early answers tells which path
- * answered.
+ * (docs/decisions/096). That answer must be the chain's to the byte, but for the request's id in
+ * its header, and only ever for the session it was kept for; a write makes the next read the
+ * chain's, with what changed. Every answer of a kept page sends the same bytes: no nonce (its
+ * policy names the hashes of exactly its inline scripts) and no request id of the client's. The
+ * metrics' count of early answers tells which path answered.
  */
 describe.each(TEST_DIALECTS)('a signed-in reader’s kept page answered before the chain on %s', (dialect) => {
   let scratch: ScratchDatabase;
@@ -41,9 +42,9 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept page answered before t
     return Number(/^afterglow_early_answers_total\{reader="signed-in"\} (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
   };
   /** The blog page's bytes as sent, by node:http: fetch would decompress them unseen. */
-  const fetchRaw = (headers: Record<string, string>) =>
+  const fetchRaw = (headers: Record<string, string>, path: string) =>
     new Promise<{ status: number; headers: Record<string, string>; bytes: Buffer }>((resolve, reject) => {
-      request(`${server.url}/blogs/${blogId}`, { headers }, (res) => {
+      request(`${server.url}${path}`, { headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, bytes: Buffer.concat(chunks) }));
@@ -54,60 +55,84 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept page answered before t
     });
   const decoders: Record<string, (bytes: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
   /**
-   * The blog page as `cookie` reads it (uncompressed unless asked; then decoded), and whether it was
-   * answered early. A compressed answer's length is its own (the id and nonce compress each their
-   * way): it is checked against the bytes sent and left out of the headers compared.
+   * The blog page as `cookie` reads it (uncompressed unless asked; then decoded, `bytes` as sent),
+   * and whether it was answered early. A compressed answer's length is checked against the bytes
+   * sent and left out of the headers compared.
    */
-  const read = async (cookie: string, headers: Record<string, string> = {}) => {
+  const read = async (cookie: string, headers: Record<string, string> = {}, path = `/blogs/${blogId}`) => {
     const before = await earlyAnswers();
-    const res = await fetchRaw({ cookie, 'accept-encoding': 'identity', ...headers });
+    const res = await fetchRaw({ cookie, 'accept-encoding': 'identity', ...headers }, path);
     expect(res.status).toBe(200);
     const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = res.headers;
     expect(Number(rest['content-length'])).toBe(res.bytes.length);
     const encoding = rest['content-encoding'];
     if (encoding) delete rest['content-length'];
     const html = (encoding ? decoders[encoding]!(res.bytes) : res.bytes).toString('utf8');
-    return { headers: rest, html, early: (await earlyAnswers()) - before === 1 };
+    return { headers: rest, html, bytes: res.bytes, early: (await earlyAnswers()) - before === 1 };
   };
-  /** Headers and page with this answer's request id and nonce written as placeholders. */
+  /** Headers and page but for the answer's request id, which is in its header alone. */
   const withoutIds = ({ headers, html }: { headers: Record<string, string>; html: string }) => {
-    const id = headers['x-request-id']!;
-    const nonce = /'nonce-([^']+)'/.exec(headers['content-security-policy'] ?? '')?.[1];
+    const { 'x-request-id': id, ...rest } = headers;
     expect(id).toMatch(/^[\w.-]{8,}$/);
-    expect(nonce).toBeTruthy();
-    const blank = (text: string) => text.replaceAll(id, '{id}').replaceAll(nonce!, '{nonce}');
-    return { headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, blank(value)])), html: blank(html) };
+    expect(html).not.toContain(id);
+    return { headers: rest, html };
+  };
+  /** A kept answer carries no nonce, and its policy allows exactly its inline scripts by hash. */
+  const expectHashPolicy = ({ headers, html }: { headers: Record<string, string>; html: string }) => {
+    const csp = headers['content-security-policy'] ?? '';
+    expect(csp).not.toContain("'nonce-");
+    expect(html).not.toMatch(/\snonce="/);
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+      .filter(([, attributes]) => !/\bsrc\s*=/i.test(attributes!))
+      .map(([, , text]) => `'sha256-${createHash('sha256').update(text!, 'utf8').digest('base64')}'`);
+    expect(scripts.length).toBeGreaterThan(0);
+    // 'self' and those hashes, nothing else ('unsafe-inline' or 'strict-dynamic' among them).
+    expect(/script-src ([^;]+)/.exec(csp)![1]!.split(' ').sort()).toEqual(["'self'", ...new Set(scripts)].sort());
   };
   const likes = (html: string) => Number(/data-testid="like-count">([\d,]+)</.exec(html)?.[1]?.replace(/,/g, '') ?? Number.NaN);
   const like = (session: ApiSession) =>
     fetch(`${server.url}/api/blogs/liked/${blogId}`, { method: 'PATCH', headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' }, body: '{}' });
   /** Read until the page is answered early (a background job's write may empty the memo once). */
-  const readEarly = async (cookie: string, headers: Record<string, string> = {}) => {
-    let page = await read(cookie, headers);
-    for (let i = 0; i < 5 && !page.early; i++) page = await read(cookie, headers);
+  const readEarly = async (cookie: string, headers: Record<string, string> = {}, path?: string) => {
+    let page = await read(cookie, headers, path);
+    for (let i = 0; i < 5 && !page.early; i++) page = await read(cookie, headers, path);
     expect(page.early).toBe(true);
     return page;
   };
 
-  it('sends the chain’s headers and bytes, with this request’s id and nonce', async () => {
-    await read(reader.cookie);
+  it('sends the chain’s headers and bytes, the same for every answer but for its request id', async () => {
+    const first = await read(reader.cookie);
+    // The first answer is rendered, with a nonce of its own.
+    expect(first.headers['content-security-policy']).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'/);
     const early = await readEarly(reader.cookie);
     expect(early.headers['x-render']).toBe('again');
     expect(early.html).toContain('Rae Reader');
+    expectHashPolicy(early);
     // A conditional request is the chain's: the same kept answer, through every middleware.
     const chain = await read(reader.cookie, { 'if-none-match': '"another"' });
     expect(chain.early).toBe(false);
     expect(chain.headers['x-render']).toBe('again');
     expect(withoutIds(early)).toEqual(withoutIds(chain));
-    // Each answer has a nonce and an id of its own.
+    // Each answer has an id of its own, in its header alone.
     const next = await readEarly(reader.cookie);
     expect(withoutIds(next)).toEqual(withoutIds(early));
     expect(next.headers['x-request-id']).not.toBe(early.headers['x-request-id']);
-    expect(next.headers['content-security-policy']).not.toBe(early.headers['content-security-policy']);
-    // The client's own request id is taken, as requestContext takes it.
+    // The client's own request id is taken for the header, as requestContext takes it, and is not in the page.
     const named = await read(reader.cookie, { 'x-request-id': 'client-chosen-id-42' });
     expect(named.early).toBe(true);
     expect(named.headers['x-request-id']).toBe('client-chosen-id-42');
+    expect(withoutIds(named)).toEqual(withoutIds(early));
+  });
+
+  it('keeps no request id the client sent in the page it keeps', async () => {
+    // A page this reader has not read yet: rendered for this request, then kept.
+    const path = `/blogs/${blogId}?named=1`;
+    const rendered = await read(reader.cookie, { 'x-request-id': 'client-chosen-id-43' }, path);
+    expect(rendered.early).toBe(false);
+    expect(rendered.headers['x-request-id']).toBe('client-chosen-id-43');
+    const kept = await readEarly(reader.cookie, {}, path);
+    expect(kept.html).not.toContain('client-chosen-id-43');
+    expectHashPolicy(kept);
   });
 
   // What a browser asks for, and what the chain picks from it (docs/decisions/096).
@@ -119,9 +144,13 @@ describe.each(TEST_DIALECTS)('a signed-in reader’s kept page answered before t
     const early = await readEarly(reader.cookie, { 'accept-encoding': accept });
     expect(early.headers['content-encoding']).toBe(encoding);
     expect(early.html).toContain('Rae Reader');
+    expectHashPolicy(early);
     const chain = await read(reader.cookie, { 'accept-encoding': accept, 'if-none-match': '"another"' });
     expect(chain.early).toBe(false);
     expect(withoutIds(early)).toEqual(withoutIds(chain));
+    // Compressed once for the entry: the chain and every early answer send the same bytes.
+    expect(chain.bytes.equals(early.bytes)).toBe(true);
+    expect((await readEarly(reader.cookie, { 'accept-encoding': accept })).bytes.equals(early.bytes)).toBe(true);
     // The same page as sent uncompressed, but for its length and encoding.
     const plain = withoutIds(await readEarly(reader.cookie));
     const { 'content-length': _length, ...plainHeaders } = plain.headers;

@@ -36,9 +36,12 @@ export function compressWhole(bytes: Buffer, encoding: 'br' | 'gzip', effort: ke
 /** Whether a body of this length is compressed per request at once (`compressNow`) rather than off the main thread. */
 export const compressesNow = (length: number) => length <= SYNC_BODY_BYTES;
 
-/** A body of at most SYNC_BODY_BYTES compressed for one request, on the main thread. */
-export function compressNow(bytes: Buffer, encoding: 'br' | 'gzip'): Buffer {
-  return encoding === 'br' ? zlib.brotliCompressSync(bytes, optionsOf(bytes, 'br', 'perRequest')) : zlib.gzipSync(bytes, optionsOf(bytes, 'gzip', 'perRequest'));
+/**
+ * A body of at most SYNC_BODY_BYTES compressed on the main thread: for one request, or once for a
+ * signed-in reader's kept page, whose every answer sends it (`kept`, docs/decisions/096).
+ */
+export function compressNow(bytes: Buffer, encoding: 'br' | 'gzip', effort: keyof typeof EFFORT = 'perRequest'): Buffer {
+  return encoding === 'br' ? zlib.brotliCompressSync(bytes, optionsOf(bytes, 'br', effort)) : zlib.gzipSync(bytes, optionsOf(bytes, 'gzip', effort));
 }
 
 export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {

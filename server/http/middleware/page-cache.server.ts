@@ -271,12 +271,21 @@ const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
 function withoutNonce(rendered: Buffer, nonce: string, type: string): { body: Buffer; scriptSources: string } {
   if (!type.startsWith('text/html')) return { body: rendered, scriptSources: "'self'" };
   const html = nonce ? rendered.toString('utf8').replaceAll(` nonce="${nonce}"`, '') : rendered.toString('utf8');
+  return { body: Buffer.from(html), scriptSources: scriptSourcesOf(html, type) };
+}
+
+/**
+ * The script sources of a page sent without a nonce: 'self' for the site's own files, and the hash
+ * of each inline script of an HTML page. Shared with a signed-in reader's kept page (decision 096).
+ */
+export function scriptSourcesOf(page: string | Buffer, type: string): string {
+  if (!type.startsWith('text/html')) return "'self'";
   const hashes = new Set<string>();
-  for (const [, attributes, text] of html.matchAll(INLINE_SCRIPT)) {
+  for (const [, attributes, text] of page.toString().matchAll(INLINE_SCRIPT)) {
     if (/\bsrc\s*=/i.test(attributes!)) continue;
     hashes.add(`'sha256-${createHash('sha256').update(text!, 'utf8').digest('base64')}'`);
   }
-  return { body: Buffer.from(html), scriptSources: ["'self'", ...hashes].join(' ') };
+  return ["'self'", ...hashes].join(' ');
 }
 
 /** The blog a blog's read shows: its path's first parameter. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { knownVersions, type PageVersions, readCurrentVersions } from '~/db/content-version.server';
@@ -6,10 +7,9 @@ import { tallies } from '~/lib/render/metrics.server';
 import { fillTemplate, type PageTemplate } from '~/lib/render/viewer-slots.server';
 import type { SessionUser } from '~/lib/core/service-context';
 import type { AppDeps, AppEnv } from '../../context.server';
-import { compressesNow, pickEncoding, wouldCompress } from './compress.server';
-import { blogOf, type EarlyRequest, type KeptRead, PRIVATE_CACHE_CONTROL } from './page-cache.server';
+import { compressesNow, compressNow, pickEncoding, wouldCompress } from './compress.server';
+import { blogOf, type EarlyAnswer, type EarlyRequest, type KeptRead, PRIVATE_CACHE_CONTROL, scriptSourcesOf } from './page-cache.server';
 import { requestIdOf } from './request-context.server';
-import { nextNonce } from './security-headers.server';
 
 /**
  * A signed-in reader's page, answered again from what was sent them last (decision 059). Decision
@@ -32,8 +32,12 @@ import { nextNonce } from './security-headers.server';
  * takes the loaders' path.
  *
  * A fresh entry whose session and versions are known from memory is also answered before Hono's
- * chain (`early`, decision 086), with the headers the chain would add to it, and compressed as the
- * chain would compress it (decision 096).
+ * chain (`early`, decision 086), with the headers the chain would add to it (decision 096).
+ *
+ * Every answer of an entry sends the same bytes (decision 096, amended): no nonce (the policy names
+ * the hashes of the page's inline scripts instead, as for kept anonymous pages) and the request id
+ * of the render it was kept from (each answer's own is in its header). So the page is compressed
+ * once per entry and encoding, on the first answer that asks, and those bytes are sent again.
  */
 export interface ViewerAnswer {
   /** The render memo's key of its template: the memo holds the template, the entry its name (decision 086). */
@@ -59,20 +63,19 @@ interface Entry {
   own: number;
   writes: number;
   at: number;
-  /** The headers of an answer made before the chain, but for the per-request ones; made on the first. */
+  /** Its CSP's script sources: 'self' and the hashes of the page's inline scripts. */
+  scriptSources: string;
+  /** The page compressed, made on the first answer that asks for each; counted in `size`. */
+  encoded: { br?: Buffer; gzip?: Buffer };
+  /** What it counts against the memo's bound. */
+  size: number;
+  /** The headers every answer sends, but for the length, encoding, request id and security headers; made on the first. */
   sent?: Readonly<Record<string, string>>;
 }
 
-/** A kept answer made before Hono's chain: the security headers and the request id are the caller's to add. */
-export interface EarlyViewerAnswer {
-  status: number;
-  /** Shared by every answer of the entry: copy before adding to it. */
-  headers: Readonly<Record<string, string>>;
-  /** The page uncompressed: the caller compresses it in `encoding` with `compressNow`, as the chain would (decision 096). */
-  body: Buffer;
-  encoding: 'br' | 'gzip' | null;
+/** A kept answer made before Hono's chain, as sent but for the security headers and the request id (the header's). */
+export interface EarlyViewerAnswer extends EarlyAnswer {
   requestId: string;
-  nonce: string;
 }
 
 export interface ViewerMemo extends MiddlewareHandler<AppEnv> {
@@ -136,12 +139,34 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     const template = fresh ? memo.held(entry.answer.memoKey) : undefined;
     return template ? { entry: entry!, template } : undefined;
   };
-  /** The kept page with this request's id and nonce. */
-  const fill = ({ answer }: Entry, template: PageTemplate, requestId: string, nonce: string) => {
-    const values = [...answer.values];
-    if (answer.requestIdSlot >= 0) values[answer.requestIdSlot] = requestId;
-    values.push(nonce);
-    return fillTemplate(template, values);
+  /**
+   * The bytes every answer of the entry sends: the page in `encoding` (made on the first answer that
+   * asks, counted against the bound) when the client takes one and the chain would compress it, else
+   * the page filled from its template. The chain compresses a body over the sync bound per request.
+   */
+  const bodyOf = (key: string, entry: Entry, template: PageTemplate, acceptEncoding: string | undefined) => {
+    const { answer } = entry;
+    const type = answer.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
+    // A body is the length of its template but for the values, which the memo fills the same each time.
+    const compressible = wouldCompress(type, template.size, answer.status) && compressesNow(template.size);
+    entry.sent ??= sentHeaders(answer.headers, wouldCompress(type, template.size, answer.status));
+    const encoding = compressible ? pickEncoding(acceptEncoding) : null;
+    const made = encoding ? entry.encoded[encoding] : undefined;
+    if (made) return { body: made, encoding };
+    const body = keptPage(template, answer.values);
+    if (!body || !encoding) return { body, encoding: null };
+    const packed = compressNow(body, encoding, 'kept');
+    entry.encoded[encoding] = packed;
+    entry.size += packed.length;
+    // Counted again at its new size.
+    memo.keepBeside(key, entry, entry.size);
+    return { body: packed, encoding };
+  };
+  /** The headers of an answer of `entry` sending `body`. */
+  const headersOf = (entry: Entry, body: Buffer, encoding: 'br' | 'gzip' | null) => {
+    const headers: Record<string, string> = { ...entry.sent, 'content-length': String(body.length) };
+    if (encoding) headers['content-encoding'] = encoding;
+    return headers;
   };
 
   const early = (request: EarlyRequest, userOf: () => SessionUser | null | undefined): EarlyViewerAnswer | null => {
@@ -153,24 +178,19 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     if (!user) return null;
     const versions = knownVersions(deps.database, read.cache === 'blog' ? blogOf(read, request.path) : null);
     if (!versions) return null;
-    const found = freshEntry(keyOf(user, request.url, request.header('accept-language')), versions, stateOf(user));
+    const key = keyOf(user, request.url, request.header('accept-language'));
+    const found = freshEntry(key, versions, stateOf(user));
     if (!found) return null;
     const { entry, template } = found;
-    const { answer } = entry;
-    const type = answer.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
-    // A body is never shorter than its template, so the template's size tells the length's side
-    // of the compression middleware's rule; below it, whether the body reaches it is the chain's.
-    const compressible = wouldCompress(type, template.size, answer.status);
-    if (!compressible && template.size < 1024) return null;
-    entry.sent ??= sentHeaders(answer.headers, compressible);
-    const requestId = requestIdOf(request.header('x-request-id'));
-    const nonce = nextNonce();
-    const encoding = compressible ? pickEncoding(request.header('accept-encoding')) : null;
-    const body = fill(entry, template, requestId, nonce);
-    // A larger body the chain compresses off the main thread: that answer is its own.
-    if (encoding && !compressesNow(body.length)) return null;
+    // Below the compression's least length, whether the filled body reaches it is the chain's.
+    if (template.size < 1024) return null;
+    // A body over the sync bound is compressed by the chain per request: that answer is its own.
+    if (!compressesNow(template.size) && pickEncoding(request.header('accept-encoding'))) return null;
+    const { body, encoding } = bodyOf(key, entry, template, request.header('accept-encoding'));
+    if (!body) return null;
     tallies.renderMemo.hits++;
-    return { status: answer.status, headers: entry.sent, body, encoding, requestId, nonce };
+    const requestId = requestIdOf(request.header('x-request-id'));
+    return { status: entry.answer.status, headers: headersOf(entry, body, encoding), body, scriptSources: entry.scriptSources, requestId };
   };
 
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -196,30 +216,60 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     const state = stateOf(user);
     const found = freshEntry(key, versions, state);
     if (found) {
-      const { answer } = found.entry;
-      tallies.renderMemo.hits++;
-      const body = fill(found.entry, found.template, c.get('requestId'), c.get('nonce'));
-      const headers = new Headers(answer.headers);
-      headers.set('Content-Length', String(body.length));
-      // `again`: sent again without the loaders (a kept render that ran them says `kept`).
-      headers.set('X-Render', 'again');
-      return new Response(body as Uint8Array<ArrayBuffer>, { status: answer.status, headers });
+      const { entry } = found;
+      const { body, encoding } = bodyOf(key, entry, found.template, c.req.header('accept-encoding'));
+      if (body) {
+        tallies.renderMemo.hits++;
+        c.set('scriptSources', entry.scriptSources);
+        return new Response(body as Uint8Array<ArrayBuffer>, { status: entry.answer.status, headers: headersOf(entry, body, encoding) });
+      }
     }
     const capture: ViewerCapture = {};
     c.set('viewerCapture', capture);
     await next();
     if (capture.answer && c.res.status === 200 && !c.res.headers.has('set-cookie')) {
-      const { template: _template, ...answer } = capture.answer;
-      const entry: Entry = { answer, versions, ...state };
-      memo.keepBeside(key, entry, ENTRY_BYTES + key.length + answer.values.reduce((sum, value) => sum + value.length, 0));
+      const { template, ...answer } = capture.answer;
+      // Its answers hold nothing the client sent: a request id of the client's own is replaced.
+      if (answer.requestIdSlot >= 0 && answer.values[answer.requestIdSlot] === c.req.header('x-request-id')) {
+        answer.values = answer.values.with(answer.requestIdSlot, randomUUID());
+      }
+      const page = keptPage(template, answer.values);
+      if (!page) return;
+      const size = ENTRY_BYTES + key.length + answer.values.reduce((sum, value) => sum + value.length, 0);
+      const type = answer.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
+      const entry: Entry = { answer, versions, ...state, scriptSources: scriptSourcesOf(page, type), encoded: {}, size };
+      memo.keepBeside(key, entry, size);
     }
   };
   return Object.assign(middleware, { early });
 }
 
+const NONCE_ATTRIBUTE = Buffer.from(' nonce="');
+
 /**
- * The headers the chain sends with an entry sent again, but for the length, the request id and the
- * security headers: the entry's own, `X-Render: again`, the page cache's private Cache-Control
+ * The page of an entry as each of its answers sends it: `values` (the request id of the render it
+ * was kept from among them) written in, and its nonce attributes left out, null when the nonce
+ * stands anywhere but in a ` nonce="…"` attribute (such a page is not kept). The parts are views
+ * of the template's, not copies.
+ */
+function keptPage(template: PageTemplate, values: readonly string[]): Buffer | null {
+  const nonceSlot = values.length;
+  const parts = [...template.parts];
+  for (let i = 0; i < template.slots.length; i++) {
+    if (template.slots[i] !== nonceSlot) continue;
+    const before = parts[i]!;
+    const after = parts[i + 1]!;
+    if (!before.subarray(-NONCE_ATTRIBUTE.length).equals(NONCE_ATTRIBUTE) || after[0] !== 0x22) return null;
+    parts[i] = before.subarray(0, before.length - NONCE_ATTRIBUTE.length);
+    parts[i + 1] = after.subarray(1);
+  }
+  return fillTemplate({ ...template, parts }, [...values, '']);
+}
+
+/**
+ * The headers the chain sends with an entry sent again, but for the length, the encoding, the
+ * request id and the security headers: the entry's own, `X-Render: again` (sent again without the
+ * loaders; a kept render that ran them says `kept`), the page cache's private Cache-Control
  * when the page set none, and the compression middleware's Vary.
  */
 function sentHeaders(own: readonly [string, string][], compressible: boolean): Record<string, string> {
