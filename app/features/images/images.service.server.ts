@@ -22,8 +22,11 @@ const loadSharp = lazy(async () => {
   // libvips' operation cache keeps decoded images around; a web server re-encoding uploads gains
   // nothing from it and pays in resident memory.
   sharp.cache(false);
+  // libvips' threads per picture as sharp chose them (one per core), restored after a lean one.
+  full = sharp.concurrency();
   return sharp;
 });
+let full = 0;
 
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
 
@@ -74,9 +77,12 @@ const unsupported = () => new AppError('unsupported_media_type', MESSAGES.imageF
 /**
  * Judges the file by its decoded content (never its name or declared type), refuses bombs from
  * the header, then re-encodes: upright, all metadata (EXIF, GPS) gone, WebP at each width.
+ * `lean`: with one libvips thread, not one per core (an import while readers are busy,
+ * docs/decisions/097); the setting is the process's, so a picture that starts after it has its own.
  */
-export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
+export async function processImage(bytes: Buffer, { lean = false } = {}): Promise<ProcessedImage> {
   const sharp = await loadSharp();
+  sharp.concurrency(lean ? 1 : full);
   let meta: Metadata;
   try {
     // Header only, without the pixel limit, so a bomb is told apart from a non-image.
@@ -250,8 +256,8 @@ export async function adoptPhoto(ctx: ServiceContext, photo: string): Promise<{ 
  * An image an import brings (docs/decisions/072): judged and re-encoded by the same pipeline as
  * an upload, stored, its URL answered. Not counted per client: the import's own limits bound it.
  */
-export async function storeImportedImage(ctx: ServiceContext, bytes: Buffer): Promise<{ url: string }> {
-  return storeProcessed(ctx, ctx.images, await processImage(bytes));
+export async function storeImportedImage(ctx: ServiceContext, bytes: Buffer, options: { lean?: boolean } = {}): Promise<{ url: string }> {
+  return storeProcessed(ctx, ctx.images, await processImage(bytes, options));
 }
 
 /** An import's image at its old address, fetched once with the photo fetch's guards (public addresses only, size and time bounds). */

@@ -1,14 +1,17 @@
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeZip, type ZipMember } from '#test/archives';
 import { substackArchive, subscriberRows } from '#test/archives/substack';
 import { bulkItems, knownItems, wxr } from '#test/archives/wordpress';
 import { TEST_DIALECTS } from '#test/dialects';
+import { jpegImage } from '#test/images';
 import { afterglowExport, markdownArchive } from '#test/import-archives';
 import { tempDirs } from '#test/temp-dirs';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 import type { DialectName } from '~/db/schema';
 import { drainJobs, JobRegistry, runJobBatch } from '~/kernel/jobs.server';
+import type { ReadersSignal } from '~/kernel/readers-busy.server';
 import { loadConfig } from '../../../server/config.server';
 import { type AppDeps, createDeps, serviceContext } from '../../../server/context.server';
 import { createJobs } from '../../../server/jobs/registry.server';
@@ -16,7 +19,7 @@ import { createLogger } from '../../../server/logger.server';
 import { openArchive } from './archive.server';
 import { bundleItems } from './imports.service.server';
 import { readBundle } from './imports-readers.server';
-import { confirmImport, getImportRun, importJobWith, startImport } from './import-runs.service.server';
+import { confirmImport, getImportRun, importJobWith, startImport, WRITE_SLICE_MS } from './import-runs.service.server';
 
 const dirs = tempDirs();
 afterAll(() => dirs.removeAll());
@@ -26,9 +29,9 @@ const LATE = new Date('9999-12-31T00:00:00.000Z');
 const POSTS = 9;
 
 /** The site's own registry, its import job cut into parts of `sliceMs` (1: a part writes one item, or little more). */
-function registryWith(deps: AppDeps, sliceMs: number): JobRegistry {
+function registryWith(deps: AppDeps, sliceMs: number, readers?: ReadersSignal): JobRegistry {
   const { registry } = createJobs(deps.config);
-  return new JobRegistry(registry.kinds.map((kind) => (kind === 'import' ? importJobWith({ sliceMs }) : registry.get(kind)!)));
+  return new JobRegistry(registry.kinds.map((kind) => (kind === 'import' ? importJobWith({ sliceMs, readers }) : registry.get(kind)!)));
 }
 
 const jobsCtx = (deps: AppDeps) => ({ ...serviceContext(deps, null), now: () => LATE });
@@ -203,5 +206,43 @@ describe.each(TEST_DIALECTS)('an import in parts on %s', (dialect: DialectName) 
     const xml = wxr([...items.filter((i) => i.type !== 'attachment'), ...items.filter((i) => i.type === 'attachment')]);
     const { bundle } = await stagedAsWhole('Wren Wordpress', await writeZip(dirs.make('wxr-'), 'export.zip', [{ name: 'export.xml', body: xml }]));
     expect(bundle.posts.filter((p) => p.cover).length).toBeGreaterThanOrEqual(bulk.covers);
+  });
+
+  it('gives way while readers are busy: it waits after each item and re-encodes pictures on one thread; calm, it goes at full speed (docs/decisions/097)', async () => {
+    const { exported } = await archives();
+    const full = sharp.concurrency();
+    // The readers this run gives way to: busy until told otherwise. Each ask notes libvips' threads then.
+    let busy = true;
+    const threads: number[] = [];
+    const readers: ReadersSignal = { start() {}, busy: () => (threads.push(sharp.concurrency()), busy) };
+    const run = async (name: string, n: number) => {
+      const ada = await whole.createUser({ name });
+      // Posts and a picture of its own (none imported before, found again by its id or its hash): this run writes and encodes them.
+      const photo = await jpegImage(1000 + n, 600);
+      const ours = (text: string) => text.replaceAll('00000000-0000-4000-8000-', `0000000${n}-0000-4000-8000-`);
+      const members = exported.map((m) => (m.name.startsWith('images/') ? { ...m, body: photo } : { ...m, name: ours(m.name), body: typeof m.body === 'string' ? ours(m.body) : m.body }));
+      const { runId } = await startImport(whole.context(ada.user), { fileName: 'export.zip', filePath: await writeZip(dirs.make('busy-'), 'export.zip', members) });
+      await whole.runJobs();
+      await confirmImport(whole.context(ada.user), runId, {});
+      threads.length = 0;
+      await drainJobs(jobsCtx(whole.deps), registryWith(whole.deps, WRITE_SLICE_MS, readers));
+      return getImportRun(whole.context(ada.user), runId);
+    };
+
+    const paced = await run('Ada Busy', 1);
+    expect(paced).toMatchObject({ status: 'done', done: paced.total });
+    expect(paced.report!.images.stored).toBe(1);
+    // After each item the readers are asked whether to wait, and again while waiting: at least twice an item.
+    expect(threads.length).toBeGreaterThanOrEqual(2 * paced.total);
+    // Every ask after the first picture saw one thread.
+    expect(threads.at(-1)).toBe(1);
+
+    busy = false;
+    const calm = await run('Ada Calm', 2);
+    expect(calm).toMatchObject({ status: 'done', done: calm.total });
+    expect(calm.report!.images.stored).toBe(1);
+    // Asked once an item, and once a picture: no wait.
+    expect(threads.length).toBeLessThan(2 * calm.total);
+    expect(sharp.concurrency()).toBe(full);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { requireRole } from '~/features/moderation/moderation.service.server';
 import { defineJob, enqueueJob, type JobRun } from '~/kernel/jobs.server';
+import { readersHere, type ReadersSignal } from '~/kernel/readers-busy.server';
 import { assertCanWrite } from '~/kernel/standing.server';
 import { AppError } from '~/lib/core/errors';
 import { newId } from '~/lib/core/ids.server';
@@ -124,14 +125,17 @@ async function siteRun(ctx: ServiceContext, id: string) {
   return row;
 }
 
-/** The import job with its parts' length: WRITE_SLICE_MS, or less for a test that wants a run in many parts. */
-export const importJobWith = (limits: { sliceMs: number }) =>
+/**
+ * The import job with its parts' length (WRITE_SLICE_MS, or less for a test that wants a run in
+ * many parts) and the readers it gives way to (the process's own, or a test's).
+ */
+export const importJobWith = (limits: { sliceMs: number; readers?: ReadersSignal }) =>
   defineJob({
     kind: 'import',
     payload: z.object({ runId: z.string(), phase: z.enum(['scan', 'write']), part: z.number().int().min(0) }),
     maxAttempts: 3,
     retryMs: 30_000,
-    run: (ctx, payload, job) => runImportJob(ctx, payload, job, limits.sliceMs),
+    run: (ctx, payload, job) => runImportJob(ctx, payload, job, { sliceMs: limits.sliceMs, site: limits.readers ?? readersHere }),
   });
 
 export const importJob = importJobWith({ sliceMs: WRITE_SLICE_MS });
@@ -359,7 +363,7 @@ function stagedBundle(ctx: ServiceContext, runId: string, scan: ImportScan, stag
   };
 }
 
-async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase: 'scan' | 'write'; part: number }, job: JobRun, sliceMs: number): Promise<void> {
+async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase: 'scan' | 'write'; part: number }, job: JobRun, { sliceMs, site }: { sliceMs: number; site: ReadersSignal }): Promise<void> {
   const row = await repo.findRun(ctx.db, payload.runId);
   if (!row || row.status === 'done' || row.status === 'failed') return;
   const options = JSON.parse(row.options) as ImportOptions & { confirmed: boolean; keepFile: boolean };
@@ -413,6 +417,8 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
       report: stored.report,
       images: stored.images,
       deadline: Date.now() + sliceMs,
+      // While readers are busy, each item is followed by a wait (docs/decisions/097).
+      readers: site,
       progress: async (done) => {
         if (Date.now() - lastWrite < PROGRESS_EVERY_MS) return;
         lastWrite = Date.now();

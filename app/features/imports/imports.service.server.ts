@@ -5,6 +5,7 @@ import { federates } from '~/features/federation/handles.service.server';
 import { followImportedAccount } from '~/features/federation/remote-following.service.server';
 import { importSubscriber } from '~/features/newsletter/newsletter.service.server';
 import { adoptImportedTags } from '~/features/tags/tags.service.server';
+import { giveWay, type ReadersSignal } from '~/kernel/readers-busy.server';
 import { newId } from '~/lib/core/ids.server';
 import { isAppError } from '~/lib/core/errors';
 import type { ServiceContext } from '~/lib/core/service-context';
@@ -165,6 +166,8 @@ interface Run {
   skipAuthors: ReadonlySet<string>;
   /** A whole site's import: the old site's name its subscribers' mail tells; null for a writer's own. */
   siteName: string | null;
+  /** While they are busy, the import gives way (WriteHooks's `readers`). */
+  readers: ReadersSignal | undefined;
 }
 
 const refKey = (ref: ImportImageRef) => (ref.kind === 'archive' ? `archive:${ref.path}` : `url:${ref.url}`);
@@ -183,7 +186,7 @@ async function adoptImage(run: Run, ref: ImportImageRef, post: string, stored: s
       url = known;
       run.report.images.reused += 1;
     } else {
-      url = (await storeImportedImage(run.ctx, bytes)).url;
+      url = (await storeImportedImage(run.ctx, bytes, { lean: run.readers?.busy() ?? false })).url;
       stored.push(url);
       await repo.insertImportItem(run.ctx.db, { source: 'sha256', kind: 'image', source_id: hash, target_id: url, run_id: run.runId, created_at: run.ctx.now().toISOString() });
       run.report.images.stored += 1;
@@ -439,6 +442,12 @@ export interface WriteHooks {
   skipAuthors?: ReadonlySet<string>;
   /** The pictures an earlier part adopted or could not have, by reference (its answer's `images`). */
   images?: Record<string, string | null>;
+  /**
+   * Readers of the site this process serves (docs/decisions/097): while they are busy, each item
+   * is followed by a wait about six times its own time (never past `deadline`), and its pictures
+   * are re-encoded on one thread. Absent: full speed (a command with no readers).
+   */
+  readers?: ReadersSignal;
 }
 
 /**
@@ -455,19 +464,21 @@ export async function writeBundle(
 ): Promise<{ report: ImportReport; done: number; finished: boolean; images: Record<string, string | null> }> {
   const toWrite = 'items' in bundle ? bundle : inMemory(bundle);
   const report = hooks.report ?? { ...emptyReport(toWrite.source), skipped: [...toWrite.skipped] };
-  const run: Run = { ctx, ownerId, source: toWrite.source, entries, options, runId: hooks.runId ?? null, report, byRef: new Map(Object.entries(hooks.images ?? {})), skipAuthors: hooks.skipAuthors ?? new Set(), siteName: options.site ? toWrite.siteName : null };
+  const run: Run = { ctx, ownerId, source: toWrite.source, entries, options, runId: hooks.runId ?? null, report, byRef: new Map(Object.entries(hooks.images ?? {})), skipAuthors: hooks.skipAuthors ?? new Set(), siteName: options.site ? toWrite.siteName : null, readers: hooks.readers };
   let done = hooks.start ?? 0;
   let written = 0;
   const overdue = () => hooks.deadline !== undefined && Date.now() > hooks.deadline;
   for await (const item of toWrite.items(done)) {
     // One item at least, however late the part began: a run always moves on.
     if (written > 0 && overdue()) return { report, done, finished: false, images: Object.fromEntries(run.byRef) };
+    const started = performance.now();
     if (item.kind === 'post') await writePost(run, item.post);
     else if (item.kind === 'subscriber') await writeSubscriber(run, item.subscriber);
     else await refollow(ctx, ownerId, item.follow, report);
     done += 1;
     written += 1;
     await hooks.progress?.(done, toWrite.size);
+    if (hooks.readers) await giveWay(hooks.readers, performance.now() - started, hooks.deadline);
   }
   return { report, done, finished: true, images: Object.fromEntries(run.byRef) };
 }
