@@ -84,7 +84,8 @@ async function walkGhost(source: AsyncIterable<Uint8Array>, onRow: (table: strin
           const { table, asm } = row;
           row = null;
           if (asm.current && typeof asm.current === 'object' && !Array.isArray(asm.current)) {
-            const more = await Promise.resolve(onRow(table, asm.current)).catch((error: unknown) => {
+            const current = asm.current;
+            const more = await (async () => onRow(table, current))().catch((error: unknown) => {
               if (error instanceof Object) fromRow.add(error);
               throw error;
             });
@@ -106,19 +107,14 @@ function streamOf(entries: ArchiveEntries, name: string): AsyncIterable<Uint8Arr
   return entries.stream ? entries.stream(name) : (async function* () { yield await entries.read(name); })();
 }
 
-/** Whether an archive's JSON file reads as a Ghost export (used to tell formats apart): read until its posts list starts. */
+/** Whether an archive's JSON file reads as a Ghost export (used to tell formats apart): read until its first post. */
 export async function isGhostExport(entries: ArchiveEntries, name: string): Promise<boolean> {
-  let found = false;
   try {
-    found = await walkGhost(streamOf(entries, name), (table) => {
-      found = table === 'posts';
-      return !found;
-    }) || found;
+    return await walkGhost(streamOf(entries, name), (table) => table !== 'posts');
   } catch (error) {
     if (error instanceof NotJson) return false;
     throw error;
   }
-  return found;
 }
 
 function bodyHtml(post: Row, blocks: string[]): string | null {
