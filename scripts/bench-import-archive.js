@@ -1,11 +1,13 @@
-// `npm run bench:import -- [MB] [--text] [--format wordpress] [--whole]`: writes a Jekyll site zip
+// `npm run bench:import -- [MB] [--text] [--format wordpress|ghost] [--whole]`: writes a Jekyll site zip
 // of about MB megabytes (2,000 posts and 512 KB pictures that do not compress; with --text, no
 // pictures but as many posts of about 10 KB of text as make MB, stored uncompressed so the zip is
 // that large too; with --format wordpress, a WordPress export (.xml) of as many such posts, every
-// 7th with a featured image whose attachment comes at the end of the file; the guards take a file
+// 7th with a featured image whose attachment comes at the end of the file; with --format ghost, a
+// Ghost JSON export of as many, its posts first and their tags and authors after, as Ghost writes
+// it (each post's tags and author then resolved once the file is read); the guards take a file
 // of at most 200 MB, some 170 MB of text), then opens it with the
 // importer's guards and reads it as the scan does (posts handed on in chunks, each made into its
-// staged row's JSON and dropped; a WordPress post waiting for its attachment is written to a file
+// staged row's JSON and dropped; a WordPress post waiting for its attachment, a Ghost post for its tags, is written to a file
 // standing for the staging table and read back once the export is read; with --whole, the whole
 // bundle first, as before decision 095), reads every picture once, as the writer does, and prints
 // the time and the peak resident memory (docs/decisions/072, 095, docs/benchmarks.md).
@@ -25,11 +27,11 @@ if (process.argv[2] === '--read') {
 
 const formatAt = process.argv.indexOf('--format');
 const format = formatAt === -1 ? 'jekyll' : process.argv[formatAt + 1];
-if (format !== 'jekyll' && format !== 'wordpress') throw new Error(`--format takes jekyll or wordpress, not ${format}`);
-const text = process.argv.includes('--text') || format === 'wordpress';
+if (!['jekyll', 'wordpress', 'ghost'].includes(format)) throw new Error(`--format takes jekyll, wordpress or ghost, not ${format}`);
+const text = process.argv.includes('--text') || format !== 'jekyll';
 const megabytes = Number(process.argv.slice(2).find((arg, n, args) => !arg.startsWith('--') && args[n - 1] !== '--format') ?? 200);
 const dir = mkdtempSync(path.join(tmpdir(), 'import-bench-'));
-const file = path.join(dir, format === 'wordpress' ? 'export.xml' : 'site.zip');
+const file = path.join(dir, { wordpress: 'export.xml', ghost: 'ghost.json' }[format] ?? 'site.zip');
 const zip = new yazl.ZipFile();
 // Text-heavy (docs/decisions/095): words drawn at random from a small vocabulary, in paragraphs.
 const POST_BYTES = 10 * 1024;
@@ -60,6 +62,22 @@ if (format === 'wordpress') {
   for (let i = 0; i < textPosts; i += 7) await write(`${itemXml({ id: 1001 + i * 2, type: 'attachment', status: 'inherit', title: `cover ${i}`, slug: `cover-${i}`, date, parent: 1000 + i * 2, attachmentUrl: `${WXR_SITE}/wp-content/uploads/cover-${i}.jpg` })}\n`);
   await write(`</channel>${foot}`);
   await new Promise((resolve) => out.end(resolve));
+} else if (format === 'ghost') {
+  const out = createWriteStream(file);
+  const write = (chunk) => (out.write(chunk) ? undefined : new Promise((resolve) => out.once('drain', resolve)));
+  await write('{"db":[{"meta":{"version":"5.80.0"},"data":{"posts":[');
+  const date = '2018-03-01T10:00:00.000Z';
+  for (let i = 0; i < textPosts; i++) {
+    const html = paragraphsOfText().map((p) => `<p>${p}</p>`).join('\n');
+    await write(`${i ? ',' : ''}${JSON.stringify({ id: `post-${i}`, title: `Post ${i}`, slug: `post-${i}`, html, status: 'published', visibility: 'public', published_at: date, updated_at: date })}`);
+  }
+  // The tables naming each post's tags and author after the posts, as Ghost writes them.
+  await write('],"tags":[{"id":"tag-a","name":"Life"},{"id":"tag-b","name":"Letters"}],"posts_tags":[');
+  for (let i = 0; i < textPosts; i++) await write(`${i ? ',' : ''}{"post_id":"post-${i}","tag_id":"tag-a","sort_order":0},{"post_id":"post-${i}","tag_id":"tag-b","sort_order":1}`);
+  await write('],"users":[{"id":"user-1","name":"Gwen Ghost"}],"posts_authors":[');
+  for (let i = 0; i < textPosts; i++) await write(`${i ? ',' : ''}{"post_id":"post-${i}","author_id":"user-1","sort_order":0}`);
+  await write('],"settings":[{"key":"title","value":"The Bench Gazette"}]}}]}');
+  await new Promise((resolve) => out.end(resolve));
 } else if (text) {
   for (let i = 0; i < textPosts; i++) {
     const paragraphs = paragraphsOfText();
@@ -75,7 +93,7 @@ if (format === 'wordpress') {
   }
 }
 zip.end();
-if (format !== 'wordpress') await new Promise((resolve) => zip.outputStream.pipe(createWriteStream(file)).on('close', resolve));
+if (format === 'jekyll') await new Promise((resolve) => zip.outputStream.pipe(createWriteStream(file)).on('close', resolve));
 console.log(`archive ${(statSync(file).size / 1048576).toFixed(0)} MB written`);
 execFileSync(process.execPath, [import.meta.filename, '--read', file, ...process.argv.filter((arg) => arg === '--whole')], { stdio: 'inherit' });
 rmSync(dir, { recursive: true, force: true });

@@ -49,7 +49,8 @@ export interface ImportSubscriber { email: string; name: string | null; status: 
  * (they are not in the bundle it answers, which holds only the rest); the scan stages each chunk
  * so its memory does not grow with the archive's text. A reader that cannot answers them all in
  * its bundle, as before. `onRewrite`: a reader whose posts name what comes later in the file
- * (WordPress's galleries and featured images name attachments) hands them on only when it is
+ * (WordPress's galleries and featured images name attachments; Ghost's tags and authors come in
+ * tables after its posts) hands them on only when it is
  * given, and once the file is read has the posts at `indexes` (in the order handed on, ascending)
  * passed through `rewrite`, so what is staged is what the whole bundle holds.
  */

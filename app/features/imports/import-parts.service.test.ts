@@ -6,7 +6,7 @@ import { substackArchive, subscriberRows } from '#test/archives/substack';
 import { bulkItems, knownItems, wxr } from '#test/archives/wordpress';
 import { TEST_DIALECTS } from '#test/dialects';
 import { jpegImage } from '#test/images';
-import { afterglowExport, markdownArchive } from '#test/import-archives';
+import { afterglowExport, ghostArchive, markdownArchive } from '#test/import-archives';
 import { tempDirs } from '#test/temp-dirs';
 import { createTestApp, type TestApp, type TestUser } from '#test/test-app';
 import type { DialectName } from '~/db/schema';
@@ -17,7 +17,7 @@ import { type AppDeps, createDeps, serviceContext } from '../../../server/contex
 import { createJobs } from '../../../server/jobs/registry.server';
 import { createLogger } from '../../../server/logger.server';
 import { openArchive } from './archive.server';
-import { bundleItems } from './imports.service.server';
+import { bundleItems, defaultCategoryMapping } from './imports.service.server';
 import { readBundle } from './imports-readers.server';
 import { confirmImport, getImportRun, importJobWith, startImport, WRITE_SLICE_MS } from './import-runs.service.server';
 
@@ -244,5 +244,20 @@ describe.each(TEST_DIALECTS)('an import in parts on %s', (dialect: DialectName) 
     // Asked once an item, and once a picture: no wait.
     expect(threads.length).toBeLessThan(2 * calm.total);
     expect(sharp.concurrency()).toBe(full);
+  });
+
+  it('stages a Ghost export as it reads it, its posts first in the file and their tags and authors resolved once it is read: the rows are the whole bundle’s (docs/decisions/095)', async () => {
+    const archive = await ghostArchive(450);
+    const [json, ...rest] = archive.members;
+    const doc = JSON.parse(json!.body as string) as { db: { data: Record<string, unknown> }[] };
+    const { posts, ...tables } = doc.db[0]!.data;
+    doc.db[0]!.data = { posts, ...tables }; // as Ghost writes it
+    const members = [{ ...json!, body: JSON.stringify(doc) }, ...rest];
+    const { user, runId, bundle } = await stagedAsWhole('Gus Ghost', await writeZip(dirs.make('ghost-'), 'ghost.zip', members));
+    expect(bundle.posts.filter((p) => p.tags.length && p.authorSourceId).length).toBeGreaterThan(400);
+    // The review's mapping is read from the outlines, rewritten with the posts.
+    const mapping = (await getImportRun(whole.context(user.user), runId)).scan!.categoryMapping;
+    expect(mapping).toEqual(defaultCategoryMapping(bundle));
+    expect(Object.keys(mapping).length).toBeGreaterThan(1);
   });
 });

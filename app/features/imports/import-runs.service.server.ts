@@ -319,14 +319,18 @@ function stager(ctx: ServiceContext, runId: string) {
         outlined.push(outlineOfPost(post));
       }
     },
-    // The posts handed on are staged first, so a post's index in that order is its position.
+    // The posts handed on are staged first, so a post's index in that order is its position, and in `outlined`.
     rewrite: async (indexes: number[], rewrite: (index: number, post: ImportPost) => ImportPost) => {
       await repo.stageItems(ctx.db, rows);
       rows = [];
       for (let at = 0; at < indexes.length; at += STAGE_ROWS) {
         const found = await repo.stagedAt(ctx.db, runId, indexes.slice(at, at + STAGE_ROWS));
         await ctx.db.transaction().execute(async (trx) => {
-          for (const row of found) await repo.restage(trx, runId, row.position, JSON.stringify(rewrite(row.position, JSON.parse(row.body) as ImportPost)));
+          for (const row of found) {
+            const post = rewrite(row.position, JSON.parse(row.body) as ImportPost);
+            outlined[row.position] = outlineOfPost(post); // Ghost's tags and author come with the rewrite
+            await repo.restage(trx, runId, row.position, JSON.stringify(post));
+          }
         });
         await nextTurn();
       }

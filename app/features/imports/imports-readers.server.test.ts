@@ -4,7 +4,7 @@ import { afterglowExport, ghostArchive, markdownArchive } from '#test/import-arc
 import { knownMediumStories, mediumArchive } from '#test/archives/medium';
 import { knownSubstackPosts, SUBSTACK_SITE, substackArchive } from '#test/archives/substack';
 import { knownItems, wxr } from '#test/archives/wordpress';
-import { expectChunkedAsWhole } from '#test/chunked-read';
+import { expectChunkedAsWhole, readStaged } from '#test/chunked-read';
 import { tempDirs } from '#test/temp-dirs';
 import { entriesOf, openArchive } from './archive.server';
 import { readBundle } from './imports-readers.server';
@@ -59,6 +59,34 @@ describe('the Ghost reader', () => {
     expect(bundle.posts[0]!.markdown).toContain('https://old.example/content/images/2020/01/inline.png');
     await expect(readGhost(Buffer.from('{"nope":1}'))).rejects.toThrow(/not a Ghost export/);
     await expect(readGhost(Buffer.from('{broken'))).rejects.toThrow(/not valid JSON/);
+  });
+  it('reads the export as it comes: its posts handed on in chunks before or after the tables naming their tags and authors, what is staged is the whole bundle (docs/decisions/095)', async () => {
+    const archive = await ghostArchive(453, { wrapper: false });
+    const { data } = JSON.parse(archive.members[0]!.body as string) as { data: Record<string, unknown[]> };
+    const { posts, ...tables } = data;
+    // Ghost's own export puts its posts first; nothing says the tables naming their tags and authors come before or after.
+    for (const order of [{ posts, ...tables }, { ...tables, posts }]) {
+      const json = Buffer.from(JSON.stringify({ db: [{ meta: { version: '5.0.0' }, data: order }] }));
+      const whole = await readGhost(json);
+      expect(whole.posts).toHaveLength(453);
+      const { staged, chunks, rewritten, rest } = await readStaged((options) => readGhost(json, options), 50);
+      expect(chunks).toEqual(Array.from({ length: 9 }, () => 50));
+      expect([...staged, ...rest.posts.map((p) => JSON.stringify(p))]).toEqual(whole.posts.map((p) => JSON.stringify(p)));
+      expect({ ...rest, posts: [] }).toEqual({ ...whole, posts: [] });
+      // The posts with tags or an author are read again, the others not.
+      expect(rewritten).toEqual(whole.posts.slice(0, 450).flatMap((p, n) => (p.tags.length || p.authorSourceId ? [n] : [])));
+      // Without a way to rewrite what it handed on, it hands nothing on.
+      expect(await readGhost(json, { chunk: 50, onPosts: async () => expect.unreachable() })).toEqual(whole);
+    }
+  });
+
+  it('refuses an export nested 10,000 deep as it reads it, zipped or alone', async () => {
+    const deep = Buffer.from(`{"db":[{"data":{"posts":[{"id":"1","html":"x","extra":${'['.repeat(10_000)}${']'.repeat(10_000)}}]}}]}`);
+    await expect(readGhost(deep)).rejects.toThrow(/nests deeper than 64 levels/);
+    const file = await writeZip(dirs.make('ghost-deep-'), 'ghost.zip', [{ name: 'ghost.json', body: deep.toString() }]);
+    const entries = await openArchive(file);
+    await expect(readBundle(entries)).rejects.toThrow(/nests deeper than 64 levels/);
+    await entries.close();
   });
 });
 

@@ -49,7 +49,7 @@ async function looksLikeGhost(entries: ArchiveEntries): Promise<boolean> {
   const name = findGhostJson(entries.list());
   if (!name) return false;
   try {
-    return isGhostExport(JSON.parse((await entries.read(name)).toString('utf8')));
+    return await isGhostExport(entries, name);
   } catch (error) {
     if (error instanceof ArchiveRefused) throw error;
     return false;
@@ -59,8 +59,8 @@ async function looksLikeGhost(entries: ArchiveEntries): Promise<boolean> {
 /**
  * The archive's content as a bundle, by the first reader that recognises it; refused when none
  * does. With `options.onPosts`, the Markdown, Substack and Medium readers hand their posts on as
- * they read them, and the WordPress reader too when `options.onRewrite` is given (Ghost's and our
- * own exports answer theirs in the bundle: docs/decisions/095).
+ * they read them, and the WordPress and Ghost readers too when `options.onRewrite` is given (our
+ * own export answers its posts in the bundle: docs/decisions/095).
  */
 export async function readBundle(entries: ArchiveEntries, options: ReadOptions = {}): Promise<ImportBundle> {
   if (await isAfterglowExport(entries)) return readAfterglow(entries);

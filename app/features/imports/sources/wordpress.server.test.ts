@@ -3,6 +3,7 @@ import { closeMarkdownPool, renderMarkdown } from '~/features/blogs/markdown.ser
 import { archiveEntries } from '#test/archives/entries';
 import { billionLaughsXml, deepNestingXml, xxeXml } from '#test/archives/hostile';
 import { bulkItems, knownItems, WXR_SITE, wxr } from '#test/archives/wordpress';
+import { readStaged } from '#test/chunked-read';
 import { ArchiveRefused, type ImportPost } from '../import-model';
 import { autoParagraphs, expandShortcodes, readWordpress } from './wordpress.server';
 
@@ -141,17 +142,7 @@ describe('readWordpress: a large export with the odd cases', async () => {
     const items = [...bulk.items, ...knownItems()];
     const late = Buffer.from(wxr([...items.filter((i) => i.type !== 'attachment'), ...items.filter((i) => i.type === 'attachment')]));
     const whole = await readWordpress(late);
-    const staged: string[] = [];
-    const chunks: number[] = [];
-    const rewritten: number[] = [];
-    const rest = await readWordpress(late, {
-      chunk: 50,
-      onPosts: async (posts) => void (chunks.push(posts.length), staged.push(...posts.map((p) => JSON.stringify(p)))),
-      onRewrite: async (indexes, rewrite) => {
-        for (const index of indexes) staged[index] = JSON.stringify(rewrite(index, JSON.parse(staged[index]!) as ImportPost));
-        rewritten.push(...indexes);
-      },
-    });
+    const { staged, chunks, rewritten, rest } = await readStaged((options) => readWordpress(late, options), 50);
     expect(chunks.every((n) => n >= 50)).toBe(true);
     expect(rest.posts.length).toBeLessThan(50);
     expect([...staged, ...rest.posts.map((p) => JSON.stringify(p))]).toEqual(whole.posts.map((p) => JSON.stringify(p)));
