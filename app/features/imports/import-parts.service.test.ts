@@ -143,7 +143,10 @@ describe.each(TEST_DIALECTS)('an import in parts on %s', (dialect: DialectName) 
         await restarted.views.close();
         await restarted.database.close();
       }
-      expect((await writeParts(parted, runId)).length).toBeGreaterThan(2);
+      // Several parts wrote it: the first stopped midway (above) and the restarted process
+      // ended it. How many parts that took depends on how fast the machine writes an item (a
+      // part of 1 ms may take several quick subscribers), so it is not counted.
+      expect((await getImportRun(parted.context(ivy2.user), runId)).done).toBe(midway.total);
       expect(await staged(parted, runId)).toBe(0);
       partedRuns.push(runId);
     }
