@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, QueryResult } from 'kysely';
-import { ViewerChanges, viewerEffect } from './viewer-writes.server';
+import { UNSHOWN_TABLES, ViewerChanges, viewerEffect } from './viewer-writes.server';
 
 /**
  * What a SQLite instance knows about changes to its database without asking it (decision 059).
@@ -20,6 +20,8 @@ export class SqliteChanges {
   generation = 0;
   readonly viewer = new ViewerChanges();
   private dataVersion: number | null = null;
+  /** A statement of the open transaction may have moved a version. */
+  private versionsWritten = false;
   private polledAt = Number.NEGATIVE_INFINITY;
   private readonly dataVersionStatement: SQLite.Statement;
 
@@ -53,13 +55,26 @@ export class SqliteChanges {
    */
   noteStatement(query: CompiledQuery, result?: QueryResult<unknown> | null): void {
     const kind = query.query.kind;
+    if (kind === 'RawNode' && TRANSACTION_BEGIN.test(query.sql)) this.versionsWritten = false;
     if (kind === 'SelectQueryNode' || (kind === 'RawNode' && READ_ONLY_RAW.test(query.sql))) return;
-    this.generation++;
+    // A transaction's end moves nothing more than its statements did: the generation moves at a
+    // commit or a rollback only if one of them could have moved a version.
+    if (kind === 'RawNode' && TRANSACTION_END.test(query.sql)) {
+      if (this.versionsWritten) this.generation++;
+      if (result !== undefined) this.versionsWritten = false;
+      return;
+    }
+    const table = writtenTable(query);
+    // Bookkeeping no page shows (the job queue, the mail queue, Fedify's store, an import's
+    // staging: `unshown`, docs/decisions/078) moves no version, so a delivery or an import part
+    // does not make every page read its versions again (docs/decisions/098).
+    if (table === null || !UNSHOWN_TABLES.has(table)) {
+      this.generation++;
+      this.versionsWritten = true;
+    }
     if (result === undefined) return;
-    // A transaction's end moves nothing more than its statements did.
-    if (kind === 'RawNode' && TRANSACTION_END.test(query.sql)) return;
     if (result !== null && rowsChanged(result) === 0) return;
-    if (viewerEffect(writtenTable(query), this.viewer.ownRowsWatched) === 'all') this.viewer.noteAll();
+    if (viewerEffect(table, this.viewer.ownRowsWatched) === 'all') this.viewer.noteAll();
   }
 }
 
@@ -71,6 +86,7 @@ function rowsChanged(result: QueryResult<unknown>): number | null {
 
 const POLL_MS = 1;
 const READ_ONLY_RAW = /^\s*(select|begin|savepoint|release|pragma\s+\w+\s*$)/i;
+const TRANSACTION_BEGIN = /^\s*begin\b/i;
 const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
 
 /** The table an insert, update or delete writes (the query builder's, or raw SQL's first); null when unknown. */

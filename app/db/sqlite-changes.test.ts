@@ -6,6 +6,7 @@ import { createBlog, likeBlog } from '~/features/blogs/blogs.service.server';
 import { followWriter } from '~/features/follows/follows.service.server';
 import { readCurrentVersions } from './content-version.server';
 import { createDatabase, type DatabaseHandle } from './kysely.server';
+import { UNSHOWN_TABLES } from './viewer-writes.server';
 
 /**
  * What a SQLite instance knows of changes without asking (docs/decisions/059): its own statements
@@ -51,6 +52,38 @@ describe('SQLite change watch', () => {
     expect(changes().viewer.all, 'a follow: no one else’s').toBe(viewer);
     await sql`update "user" set name = 'Someone else' where id = ${reader.user.id}`.execute(t.deps.database.db);
     expect(changes().viewer.all, 'a change shown on others’ pages').toBeGreaterThan(viewer);
+  });
+
+  it('keeps its reads across writes of bookkeeping no page shows, alone or in a transaction, and not across a transaction that wrote a blog (docs/decisions/098)', async () => {
+    const { db } = t.deps.database;
+    const at = new Date().toISOString();
+    const job = (key: string) => ({ id: crypto.randomUUID(), kind: 'test:nothing', key, payload: '{}', run_at: at, created_at: at });
+    await readCurrentVersions(t.deps.database, blogId);
+    let generation = changes().generation;
+    await db.insertInto('jobs').values(job('one')).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('jobs').values(job('two')).execute();
+      await trx.deleteFrom('jobs').where('key', '=', 'one').execute();
+    });
+    expect(changes().generation, 'the job queue moves no version').toBe(generation);
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('jobs').values(job('three')).execute();
+      await trx.updateTable('blogs').set({ title: 'Harbour lights again' }).where('id', '=', blogId).execute();
+    });
+    expect(changes().generation, 'a blog written in the same transaction').toBeGreaterThan(generation);
+    generation = changes().generation;
+    const read = await readCurrentVersions(t.deps.database, blogId);
+    await db.deleteFrom('jobs').where('kind', '=', 'test:nothing').execute();
+    expect(await readCurrentVersions(t.deps.database, blogId)).toEqual(read);
+    expect(changes().generation).toBe(generation);
+  });
+
+  it('has no trigger on a table no page shows that writes a table whose changes pages follow', () => {
+    const triggers = t.deps.database.sqlite!.prepare("select tbl_name as tbl, sql from sqlite_master where type = 'trigger'").all() as { tbl: string; sql: string }[];
+    const onBookkeeping = triggers.filter((trigger) => UNSHOWN_TABLES.has(trigger.tbl));
+    const written = onBookkeeping.flatMap((trigger) => [...trigger.sql.matchAll(/\b(?:insert(?:\s+or\s+\w+)?\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?/gi)].map((m) => `${trigger.tbl} → ${m[1]!.toLowerCase()}`));
+    expect(written.filter((entry) => !UNSHOWN_TABLES.has(entry.split(' → ')[1]!))).toEqual([]);
+    expect(triggers.some((trigger) => trigger.tbl === 'blogs'), 'the check reads the triggers').toBe(true);
   });
 
   it('sees another connection’s commit within a millisecond', async () => {
