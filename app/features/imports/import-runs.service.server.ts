@@ -135,7 +135,7 @@ export const importJobWith = (limits: { sliceMs: number; readers?: ReadersSignal
     payload: z.object({ runId: z.string(), phase: z.enum(['scan', 'write']), part: z.number().int().min(0) }),
     maxAttempts: 3,
     retryMs: 30_000,
-    run: (ctx, payload, job) => runImportJob(ctx, payload, job, { sliceMs: limits.sliceMs, site: limits.readers ?? readersHere }),
+    run: (ctx, payload, job) => runImportJob(ctx, payload, job, { sliceMs: limits.sliceMs, readersSignal: limits.readers ?? readersHere }),
   });
 
 export const importJob = importJobWith({ sliceMs: WRITE_SLICE_MS });
@@ -367,7 +367,7 @@ function stagedBundle(ctx: ServiceContext, runId: string, scan: ImportScan, stag
   };
 }
 
-async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase: 'scan' | 'write'; part: number }, job: JobRun, { sliceMs, site }: { sliceMs: number; site: ReadersSignal }): Promise<void> {
+async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase: 'scan' | 'write'; part: number }, job: JobRun, { sliceMs, readersSignal }: { sliceMs: number; readersSignal: ReadersSignal }): Promise<void> {
   const row = await repo.findRun(ctx.db, payload.runId);
   if (!row || row.status === 'done' || row.status === 'failed') return;
   const options = JSON.parse(row.options) as ImportOptions & { confirmed: boolean; keepFile: boolean };
@@ -422,7 +422,7 @@ async function runImportJob(ctx: ServiceContext, payload: { runId: string; phase
       images: stored.images,
       deadline: Date.now() + sliceMs,
       // While readers are busy, each item is followed by a wait (docs/decisions/097).
-      readers: site,
+      readers: readersSignal,
       progress: async (done) => {
         if (Date.now() - lastWrite < PROGRESS_EVERY_MS) return;
         lastWrite = Date.now();

@@ -148,8 +148,9 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
     const { answer } = entry;
     const type = answer.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
     // A body is the length of its template but for the values, which the memo fills the same each time.
-    const compressible = wouldCompress(type, template.size, answer.status) && compressesNow(template.size);
-    entry.sent ??= sentHeaders(answer.headers, wouldCompress(type, template.size, answer.status));
+    const chainCompresses = wouldCompress(type, template.size, answer.status);
+    const compressible = chainCompresses && compressesNow(template.size);
+    entry.sent ??= sentHeaders(answer.headers, chainCompresses);
     const encoding = compressible ? pickEncoding(acceptEncoding) : null;
     const made = encoding ? entry.encoded[encoding] : undefined;
     if (made) return { body: made, encoding };
