@@ -21,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startServerProcess } from '../../tests/support/processes.js';
 import { BUILT_SERVER, ensureBuild, serverNodeFlags } from '../ensure-build.js';
-import { cpuMsOf, freshSite, livePagesDuring, livePagesTable, rssOf, signInWriters, writeStreams } from './live.js';
+import { cpuMsOf, freshSite, livePagesDuring, livePagesTable, monotonicMs, rssOf, signInWriters, writeStreams } from './live.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -160,10 +160,13 @@ async function main() {
     const [bearer] = await signInWriters(url, [FEDI_WRITER]).then((s) => s.map((x) => x.bearer));
 
     // 1. Delivery alone.
+    const marks = args.profile ? [] : null;
     const cpuBefore = cpuMsOf(app.pid);
     const startedAt = Date.now();
+    const aloneFrom = monotonicMs();
     await publish(url, bearer, 'Sent to ten thousand followers');
     const alone = await delivered(sink, startedAt).done;
+    marks?.push({ name: 'delivery alone', from: aloneFrom, to: monotonicMs() });
     const settled = await settle(sink);
     const aloneCpuMs = cpuMsOf(app.pid) - cpuBefore;
     const peakRssMb = Math.round(rssOf(app.pid, 'VmHWM'));
@@ -185,6 +188,7 @@ async function main() {
       // before the window opens, as before the windows without delivery, so the window measures
       // delivery beside kept pages, not the publish's renders.
       rewarm: true,
+      marks,
       start: async () => {
         const at = Date.now();
         await publish(url, bearer, 'Sent again while readers read');
@@ -211,6 +215,13 @@ async function main() {
       ...pages.lines,
     ].join('\n');
     console.log(report);
+    if (marks) {
+      // The windows on the profile's clock (ms; its samples' timestamps are µs of the same clock).
+      mkdirSync(path.resolve(args.profile), { recursive: true });
+      const lines = marks.map((m) => `${m.name}\t${m.from.toFixed(0)}\t${m.to.toFixed(0)}`);
+      writeFileSync(path.join(path.resolve(args.profile), 'windows.tsv'), `${lines.join('\n')}\n`);
+      say(`profile windows (monotonic ms): ${path.join(args.profile, 'windows.tsv')}`);
+    }
     const results = path.join(root, 'bench/results');
     mkdirSync(results, { recursive: true });
     writeFileSync(path.join(results, `federation-${dialect}.md`), `${report}\n`);

@@ -161,6 +161,15 @@ export async function warmPages(url, paths, { headers, connections }) {
 
 export const LIVE_BLOG_PAGES = `live: GET /blogs/{Zipf over ${LIVE_BLOGS}} (${LIVE_VIEWS_PER_S} views/s, ${LIVE_LIKES_PER_S} likes/s, 1 comment/${LIVE_COMMENT_EVERY_S} s)`;
 
+/** Milliseconds on the monotonic clock V8 stamps a `--cpu-prof` profile's samples with (µs there). */
+export const monotonicMs = () => Number(process.hrtime.bigint() / 1000n) / 1000;
+
+/**
+ * How long a blog page stays kept without a change: the counts' age bound (COUNTS_MAX_AGE_S, 30 s
+ * unless the bench's environment sets it), of which the view flush takes a share.
+ */
+const KEPT_PAGE_MS = Number(process.env.COUNTS_MAX_AGE_S ?? 30) * 1000;
+
 /**
  * The live anonymous blog-page scenario three times on one server: without background work,
  * while the work `start()` sets going runs, and after it ended. `start` resolves once the work is
@@ -169,8 +178,13 @@ export const LIVE_BLOG_PAGES = `live: GET /blogs/{Zipf over ${LIVE_BLOGS}} (${LI
  * reported (`covered: false`), since its figure would mix both states. `rewarm`: the pages are
  * warmed again after `start`, when starting the work makes them stale (a publish), so the window
  * during the work starts from kept pages as the windows without it do.
+ *
+ * Every window starts from pages all rendered at its warm-up: a page past the age bound is
+ * rendered again when read, and pages rendered together in one warm-up age out together, so a
+ * window that caught their age-out did hundreds of renders the others did not (decision 099). The
+ * warm-up before the work and the one after it wait until the last one's pages have aged out.
  */
-export async function livePagesDuring({ url, pid, publicBlogIds, write, connections, duration, start, rewarm = false }) {
+export async function livePagesDuring({ url, pid, publicBlogIds, write, connections, duration, start, rewarm = false, marks = null }) {
   const blogs = publicBlogIds.slice(0, LIVE_BLOGS);
   const pick = zipf(blogs.length);
   const tally = { hits: 0, answers: 0 };
@@ -185,17 +199,23 @@ export async function livePagesDuring({ url, pid, publicBlogIds, write, connecti
     },
   ];
   const [like, comment] = [write(0), write(1)];
-  // Each run without the work starts from kept pages, as on a site read all along: waiting for
-  // long work to end leaves every page older than the cache's age bound.
-  const warm = async () => {
+  // Each run starts from kept pages, as on a site read all along, all rendered at its warm-up:
+  // `renew` first waits until the pages of the last warm-up that rendered them have aged out.
+  let renderedAt = null;
+  const warm = async ({ renew = false } = {}) => {
+    if (renew && renderedAt !== null) await new Promise((r) => setTimeout(r, Math.max(0, renderedAt + KEPT_PAGE_MS + 1000 - Date.now())));
+    if (renew || renderedAt === null) renderedAt = Date.now();
     await warmPages(url, blogs.map((id) => `/blogs/${id}`), { connections });
     await measure({ amount: WARM_UP_REQUESTS, duration: undefined });
   };
-  const measure = async (opts = {}) => {
+  const measure = async (opts = {}, name = 'warm-up') => {
     Object.assign(tally, { hits: 0, answers: 0 });
     const stop = startLiveActivity({ url, pick, blogs, like, comment });
     const cpuBefore = cpuMsOf(pid);
+    const from = monotonicMs();
     const r = await cannon({ url, connections, duration, requests, ...opts });
+    // A profile's samples are stamped with the same monotonic clock: the window is found in it.
+    if (marks) marks.push({ name, from, to: monotonicMs() });
     const activity = stop();
     return {
       rps: Math.round(r.requests.average),
@@ -209,17 +229,18 @@ export async function livePagesDuring({ url, pid, publicBlogIds, write, connecti
     };
   };
   await warm();
-  const alone = await measure();
+  const alone = await measure({}, 'without (before)');
+  await warm({ renew: true });
   const work = await start();
   // `rewarm`: what starting the work made stale is kept again first, as before the runs without it.
   if (rewarm) await warm();
   await work.window?.(true);
-  const during = await measure();
+  const during = await measure({}, 'during');
   await work.window?.(false);
   const covered = work.running();
   const result = await work.done;
-  await warm();
-  const after = await measure();
+  await warm({ renew: true });
+  const after = await measure({}, 'without (after)');
   return { alone, during, after, covered, result };
 }
 
