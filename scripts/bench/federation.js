@@ -12,7 +12,9 @@
 //    are warmed again after the publish, and the sink counts the deliveries inside the window.
 // Options: --followers 10000, --instances 500, --delay 100, --no-shared (every follower without
 // a shared inbox: one delivery per follower), --blogs 1000, --duration 10, --connections 10,
-// --profile <dir> (the app under `--cpu-prof`, its profile written there when it stops).
+// --profile <dir> (the app under `--cpu-prof`, its profile written there when it stops, the
+// windows' bounds on its clock in <dir>/windows.tsv), --rounds 1 (phase 2 that many times on the
+// same site, a new post each round, with the median of the rounds' ratios).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,6 +36,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     profile: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
   },
   allowNegative: true,
 });
@@ -42,6 +45,7 @@ const instances = Number(args.instances);
 const delayMs = Number(args.delay);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
+args.rounds = Math.max(1, Number(args.rounds));
 const expected = args.shared ? instances : followers;
 const dialect = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
 const FEDI_WRITER = { email: 'fediverse@bench.afterglow.test', password: 'Sunset123', name: 'Bench Fediverse Writer' };
@@ -172,32 +176,56 @@ async function main() {
     const peakRssMb = Math.round(rssOf(app.pid, 'VmHWM'));
     say(`  delivery alone: ${alone.byType.Create} deliveries in ${alone.ms} ms`);
 
-    // 2. The live page scenario without delivery, during it, and after.
-    await sink.reset();
+    // 2. The live page scenario without delivery, during it, and after; `--rounds` times on the
+    // same site, a new post each round (single runs spread with the machine's speed: medians).
     await sink.setDelay(delayMs);
     const sessions = await signInWriters(url);
     const write = writeStreams({ blogs: seeded.blogs, users: seeded.users, sessions, pairsUsed: [0, 0, 0] });
-    const live = await livePagesDuring({
-      url,
-      pid: app.pid,
-      publicBlogIds: seeded.publicBlogIds,
-      write,
-      connections,
-      duration,
-      // The publish makes the blog pages stale (the lists they show changed): they are kept again
-      // before the window opens, as before the windows without delivery, so the window measures
-      // delivery beside kept pages, not the publish's renders.
-      rewarm: true,
-      marks,
-      start: async () => {
-        const at = Date.now();
-        await publish(url, bearer, 'Sent again while readers read');
-        return { ...delivered(sink, at), window: sink.window };
-      },
-    });
+    const kept = { renderedAt: null };
+    const rounds = [];
+    for (let round = 1; round <= args.rounds; round++) {
+      await sink.reset();
+      const live = await livePagesDuring({
+        url,
+        pid: app.pid,
+        publicBlogIds: seeded.publicBlogIds,
+        write,
+        connections,
+        duration,
+        // The publish makes the blog pages stale (the lists they show changed): they are kept again
+        // before the window opens, as before the windows without delivery, so the window measures
+        // delivery beside kept pages, not the publish's renders.
+        rewarm: true,
+        marks,
+        pages: kept,
+        start: async () => {
+          const at = Date.now();
+          await publish(url, bearer, `Sent again while readers read (${round})`);
+          return { ...delivered(sink, at), window: sink.window };
+        },
+      });
+      rounds.push({ live, table: livePagesTable(live, `delivery (sink answering in ${delayMs} ms)`) });
+      if (args.rounds > 1) say(`  round ${round}: pages during delivery ${(rounds.at(-1).table.ratio * 100).toFixed(0)}% of without`);
+    }
+    const { live, table: pages } = rounds[0];
     const during = live.result;
     const livePeakRssMb = Math.round(rssOf(app.pid, 'VmHWM'));
-    const pages = livePagesTable(live, `delivery (sink answering in ${delayMs} ms)`);
+    const percent = (x) => `${(x * 100).toFixed(0)}%`;
+    const ratios = rounds.map((r) => r.table.ratio).sort((a, b) => a - b);
+    const median = (ratios[(ratios.length - 1) >> 1] + ratios[ratios.length >> 1]) / 2;
+    const roundLines =
+      rounds.length < 2
+        ? []
+        : [
+            '',
+            `${rounds.length} rounds (a new post each; the tables above are the first):`,
+            '',
+            '| round | without (before) | during delivery | without (after) | during ÷ without | kept answers (before, during, after) | deliveries in the window (most at once) |',
+            '|---:|---:|---:|---:|---:|---|---:|',
+            ...rounds.map(({ live: l, table: t }, k) => `| ${k + 1} | ${l.alone.rps} | ${l.during.rps} | ${l.after.rps} | ${percent(t.ratio)} | ${[l.alone, l.during, l.after].map((r) => percent(r.hitRatio)).join(', ')} | ${l.result.window.posts} (${l.result.window.maxInFlight}) |`),
+            '',
+            `median of ${rounds.length} rounds: pages during delivery ${percent(median)} of without`,
+          ];
 
     const report = [
       `Federation delivery — ${dialect}, ${args.blogs} seeded blogs, ${followers} followers on ${instances} instances (${args.shared ? 'each with a shared inbox' : 'no shared inboxes'}), Node ${process.version}, load ${loadavg()[0].toFixed(2)}`,
@@ -213,6 +241,7 @@ async function main() {
       `activity types received (delivery alone): ${Object.entries(settled.byType).map(([t, n]) => `${t} ${n}`).join(', ')}`,
       '',
       ...pages.lines,
+      ...roundLines,
     ].join('\n');
     console.log(report);
     if (marks) {

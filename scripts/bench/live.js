@@ -181,10 +181,10 @@ const KEPT_PAGE_MS = Number(process.env.COUNTS_MAX_AGE_S ?? 30) * 1000;
  *
  * Every window starts from pages all rendered at its warm-up: a page past the age bound is
  * rendered again when read, and pages rendered together in one warm-up age out together, so a
- * window that caught their age-out did hundreds of renders the others did not (decision 099). The
- * warm-up before the work and the one after it wait until the last one's pages have aged out.
+ * window that caught their age-out did hundreds of renders the others did not (decision 099). So
+ * each warm-up but the one after `start` first waits until the last one's pages have aged out.
  */
-export async function livePagesDuring({ url, pid, publicBlogIds, write, connections, duration, start, rewarm = false, marks = null }) {
+export async function livePagesDuring({ url, pid, publicBlogIds, write, connections, duration, start, rewarm = false, marks = null, pages = { renderedAt: null } }) {
   const blogs = publicBlogIds.slice(0, LIVE_BLOGS);
   const pick = zipf(blogs.length);
   const tally = { hits: 0, answers: 0 };
@@ -200,11 +200,11 @@ export async function livePagesDuring({ url, pid, publicBlogIds, write, connecti
   ];
   const [like, comment] = [write(0), write(1)];
   // Each run starts from kept pages, as on a site read all along, all rendered at its warm-up:
-  // `renew` first waits until the pages of the last warm-up that rendered them have aged out.
-  let renderedAt = null;
-  const warm = async ({ renew = false } = {}) => {
-    if (renew && renderedAt !== null) await new Promise((r) => setTimeout(r, Math.max(0, renderedAt + KEPT_PAGE_MS + 1000 - Date.now())));
-    if (renew || renderedAt === null) renderedAt = Date.now();
+  // `renew` first waits until the pages of the last warm-up that rendered them (`pages`, shared by
+  // the rounds of one bench) have aged out.
+  const warm = async ({ renew = true } = {}) => {
+    if (renew && pages.renderedAt !== null) await new Promise((r) => setTimeout(r, Math.max(0, pages.renderedAt + KEPT_PAGE_MS + 1000 - Date.now())));
+    if (renew) pages.renderedAt = Date.now();
     await warmPages(url, blogs.map((id) => `/blogs/${id}`), { connections });
     await measure({ amount: WARM_UP_REQUESTS, duration: undefined });
   };
@@ -230,16 +230,16 @@ export async function livePagesDuring({ url, pid, publicBlogIds, write, connecti
   };
   await warm();
   const alone = await measure({}, 'without (before)');
-  await warm({ renew: true });
+  await warm();
   const work = await start();
   // `rewarm`: what starting the work made stale is kept again first, as before the runs without it.
-  if (rewarm) await warm();
+  if (rewarm) await warm({ renew: false });
   await work.window?.(true);
   const during = await measure({}, 'during');
   await work.window?.(false);
   const covered = work.running();
   const result = await work.done;
-  await warm({ renew: true });
+  await warm();
   const after = await measure({}, 'without (after)');
   return { alone, during, after, covered, result };
 }
