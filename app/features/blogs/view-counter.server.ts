@@ -16,6 +16,19 @@ export function countsFreshness(maxAgeMs: number): { flushMs: number; keptMs: nu
   const flushMs = Math.min(VIEW_FLUSH_MS, Math.floor(maxAgeMs / 6));
   return { flushMs, keptMs: maxAgeMs - flushMs };
 }
+
+/** The share of `keptMs` a kept page's own bound may fall short of it by (decision 099). */
+export const KEPT_SPREAD = 0.2;
+
+/**
+ * How long one kept page showing counts is kept: `keptMs` less up to KEPT_SPREAD of it, drawn per
+ * page. Pages rendered together (after a start, or a change every page shows) would otherwise age
+ * out together, every bound, in a burst of renders; spread, they drift apart. Never longer than
+ * `keptMs`, so a count is never shown older than the age bound.
+ */
+export function keptSpan(keptMs: number, random: () => number = Math.random): number {
+  return keptMs - Math.floor(keptMs * KEPT_SPREAD * random());
+}
 /** Blogs per UPDATE: keeps one statement's parameters well under SQLite's limit. */
 const FLUSH_CHUNK = 500;
 /** Remembered (visitor, blog) pairs of the day per instance when there is no shared store. */

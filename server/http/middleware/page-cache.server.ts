@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { knownVersions, type PageVersions, readCurrentVersions } from '~/db/content-version.server';
-import { countsFreshness } from '~/features/blogs/view-counter.server';
+import { countsFreshness, keptSpan } from '~/features/blogs/view-counter.server';
 import { tallies } from '~/lib/render/metrics.server';
 import type { CachedRead, Cacheability } from '~/lib/render/cacheability';
 import { OPERATIONS } from '../api/operations.server';
@@ -97,6 +97,8 @@ interface Entry {
   lists: number;
   /** When it was rendered (deps.now), for the reads that show counts; else null. */
   countsAsOf: number | null;
+  /** How long after `countsAsOf` it is kept: the counts' bound, less a share drawn per entry (keptSpan). */
+  keptFor: number;
   /** Made once, on the first request that asks for them. */
   encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
   /** The compressed forms once made, for an answer that cannot wait for a promise. */
@@ -140,7 +142,7 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): P
   // read the lists version.
   const isFresh = (entry: Entry, versions: PageVersions, now: number) => {
     const same = entry.blogRevision !== null ? versions.blog === entry.blogRevision && versions.writer === entry.writer : entry.lists === versions.lists;
-    return same && (entry.countsAsOf === null || now - entry.countsAsOf < keptMs);
+    return same && (entry.countsAsOf === null || now - entry.countsAsOf < entry.keptFor);
   };
   const keeping = deps.config.PAGE_CACHE_MB > 0;
   const cache = new LRUCache<string, Entry>({
@@ -234,6 +236,7 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): P
         writer: versions.writer,
         lists: versions.lists,
         countsAsOf: read.cache === 'lists-without-counts' ? null : now,
+        keptFor: keptSpan(keptMs),
         encoded: {},
         made: {},
         size: body.length + ENTRY_OVERHEAD_BYTES,

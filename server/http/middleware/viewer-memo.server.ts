@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { knownVersions, type PageVersions, readCurrentVersions } from '~/db/content-version.server';
-import { countsFreshness } from '~/features/blogs/view-counter.server';
+import { countsFreshness, keptSpan } from '~/features/blogs/view-counter.server';
 import { tallies } from '~/lib/render/metrics.server';
 import { fillTemplate, type PageTemplate } from '~/lib/render/viewer-slots.server';
 import type { SessionUser } from '~/lib/core/service-context';
@@ -63,6 +63,8 @@ interface Entry {
   own: number;
   writes: number;
   at: number;
+  /** How long after `at` it is kept: the counts' bound, less a share drawn per entry (keptSpan). */
+  keptFor: number;
   /** Its CSP's script sources: 'self' and the hashes of the page's inline scripts. */
   scriptSources: string;
   /** The page compressed, made on the first answer that asks for each; counted in `size`. */
@@ -135,7 +137,7 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
       entry.own === state.own &&
       entry.writes === state.writes &&
       (!listener || listener.answering) &&
-      state.at - entry.at < keptMs;
+      state.at - entry.at < entry.keptFor;
     const template = fresh ? memo.held(entry.answer.memoKey) : undefined;
     return template ? { entry: entry!, template } : undefined;
   };
@@ -238,7 +240,7 @@ export function viewerMemo(deps: AppDeps, pageReads: readonly KeptRead[] = []): 
       if (!page) return;
       const size = ENTRY_BYTES + key.length + answer.values.reduce((sum, value) => sum + value.length, 0);
       const type = answer.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
-      const entry: Entry = { answer, versions, ...state, scriptSources: scriptSourcesOf(page, type), encoded: {}, size };
+      const entry: Entry = { answer, versions, ...state, keptFor: keptSpan(keptMs), scriptSources: scriptSourcesOf(page, type), encoded: {}, size };
       memo.keepBeside(key, entry, size);
     }
   };
