@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { federationOf, type SiteFederation } from '~/features/federation/federation-registry.server';
+import { federationOf, type FederationSettings, type SiteFederation } from '~/features/federation/federation-registry.server';
+import { withRequestDeadline } from '~/features/federation/request-deadline.server';
 import { RATE_LIMITS } from '~/lib/core/rate-limits';
 import { RateLimitedError } from '~/lib/core/errors';
 import { type AppDeps, type AppEnv, serviceContext } from '../context.server';
@@ -22,9 +23,10 @@ export function federationEnabled(config: AppDeps['config']): boolean {
 
 /**
  * Starts federation for these deps once (its queue listens from then on); null when off. Fedify
- * is loaded here, so a site that does not federate never loads it (docs/decisions/087).
+ * is loaded here, so a site that does not federate never loads it (docs/decisions/087). Tests may
+ * shorten the bound on each request to another server (`testOnly`, docs/decisions/100).
  */
-export async function ensureFederation(deps: AppDeps): Promise<SiteFederation | null> {
+export async function ensureFederation(deps: AppDeps, testOnly: Pick<FederationSettings, 'requestTimeoutMs'> = {}): Promise<SiteFederation | null> {
   const { config } = deps;
   if (!federationEnabled(config)) return null;
   const base = serviceContext(deps, null);
@@ -36,6 +38,7 @@ export async function ensureFederation(deps: AppDeps): Promise<SiteFederation | 
       siteName: config.SITE_NAME,
       allowPrivateAddress: config.FEDERATION_ALLOW_PRIVATE === 'on',
       version: process.env.npm_package_version ?? '0.1.0',
+      ...testOnly,
     })
   );
 }
@@ -66,7 +69,8 @@ export function federationRoutes(deps: AppDeps): MiddlewareHandler<AppEnv> {
     // Fedify answers for the public address: behind a proxy the request's own URL may differ.
     const url = new URL(c.req.path + new URL(request.url).search, origin);
     const forwarded = new Request(url, request);
-    return site.federation.fetch(forwarded, {
+    // What Fedify fetches to answer (the key of an inbox POST's signer) is bounded as its queue's work is (docs/decisions/100).
+    return withRequestDeadline(site.settings, () => site.federation.fetch(forwarded, {
       contextData: ctx,
       onNotFound: () => next().then(() => c.res),
       // A browser at one of our ids is sent to the page that shows it (docs/decisions/088).
@@ -74,7 +78,7 @@ export function federationRoutes(deps: AppDeps): MiddlewareHandler<AppEnv> {
         const page = request.method === 'GET' || request.method === 'HEAD' ? await (await import('~/features/federation/federation.server')).pageOfId(ctx, url) : null;
         return page ? c.redirect(page, 302) : next().then(() => c.res);
       },
-    });
+    }));
   };
 }
 

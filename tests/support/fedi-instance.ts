@@ -4,7 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
 import type { DialectName } from '~/db/schema';
 import { type FediPeer, startFediPeer } from './fedi-peer';
-import { createTestApp, type TestApp, type TestUser } from './test-app';
+import { createTestApp, type TestApp, type TestFederation, type TestUser } from './test-app';
 
 export interface ServedTestApp {
   t: TestApp;
@@ -17,7 +17,7 @@ export interface ServedTestApp {
  * to that port and federation on, so other servers reach it over real HTTP. The port is taken
  * first: ids are made from PUBLIC_URL, which must be known before the app starts.
  */
-export async function serveTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<ServedTestApp> {
+export async function serveTestApp(dialect: DialectName, env: Record<string, string> = {}, federation: TestFederation = {}): Promise<ServedTestApp> {
   let handler: ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) | null = null;
   const server: Server = createServer((req, res) => {
     if (handler) handler(req, res);
@@ -26,7 +26,7 @@ export async function serveTestApp(dialect: DialectName, env: Record<string, str
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   const origin = `http://127.0.0.1:${port}`;
-  const t = await createTestApp(dialect, { PUBLIC_URL: origin, FEDERATION: 'on', FEDERATION_ALLOW_PRIVATE: 'on', ...env });
+  const t = await createTestApp(dialect, { PUBLIC_URL: origin, FEDERATION: 'on', FEDERATION_ALLOW_PRIVATE: 'on', ...env }, federation);
   handler = getRequestListener((request) => t.app.fetch(request, { incoming: { socket: { remoteAddress: '127.0.0.1' } } }));
   return {
     t,

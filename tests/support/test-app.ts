@@ -34,18 +34,21 @@ export interface TestUser {
   token: string;
 }
 
+/** What a test may set of the federation beyond its environment: a shorter bound on each request to a peer. */
+export type TestFederation = Parameters<typeof ensureFederation>[1];
+
 export const TEST_ORIGIN = 'http://afterglow.test';
 /** A clock late enough that every queued job is due (and still an ISO date both databases order as text). */
 const EVERY_JOB_DUE = new Date('9999-12-31T00:00:00.000Z');
 let counter = 0;
 
 /** A real app (real database, real better-auth) on a scratch database, without React Router. */
-export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}, federation: TestFederation = {}): Promise<TestApp> {
   const scratch = await createScratchDatabase(dialect);
   const config = loadConfig({ ...scratch.env, ...env });
   const deps = await createDeps(config, createLogger(config.LOG_LEVEL));
   // As the server does: federation started (Fedify loaded for it) before the first request.
-  await ensureFederation(deps);
+  await ensureFederation(deps, federation);
   const app = createHttpApp(deps);
   const jobs = createJobs(config);
   // An app with a public address (a federating one) is asked at that address.

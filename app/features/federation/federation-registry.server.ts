@@ -17,6 +17,8 @@ export interface FederationSettings {
   /** Test-only: peers on loopback and private addresses may be fetched. */
   allowPrivateAddress: boolean;
   version: string;
+  /** Test-only: a shorter bound on each outgoing request than FEDERATION_REQUEST_TIMEOUT_MS (request-deadline.server.ts). */
+  requestTimeoutMs?: number;
 }
 
 export interface SiteFederation {

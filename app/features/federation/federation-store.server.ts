@@ -5,8 +5,10 @@ import type { Database } from '~/db/schema';
 import { defineJob, enqueueJob } from '~/kernel/jobs.server';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { deliveryPacer } from './delivery-pacing.server';
+import type { FederationSettings } from './federation-registry.server';
 import * as repo from './federation.repo.server';
 import { isDeliveryBlocked } from './federation.service.server';
+import { withRequestDeadline } from './request-deadline.server';
 
 /**
  * Fedify's store and queue on our own database (docs/decisions/068), so federation needs nothing
@@ -95,7 +97,10 @@ export const FEDERATION_MESSAGE_JOB = defineJob({
 
 export class JobMessageQueue implements MessageQueue {
   readonly nativeRetrial = false;
-  constructor(private readonly ctx: Clock) {}
+  constructor(
+    private readonly ctx: Clock,
+    private readonly settings: Pick<FederationSettings, 'requestTimeoutMs'> = {},
+  ) {}
 
   async enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
     await enqueueJob(this.ctx, FEDERATION_MESSAGE_JOB, { message }, { runAt: this.runAt(options) });
@@ -109,11 +114,14 @@ export class JobMessageQueue implements MessageQueue {
   }
 
   listen(handler: Handler, options: MessageQueueListenOptions = {}): Promise<void> {
-    listeners.set(this.ctx.db, handler);
+    // Where Fedify's work starts (a delivery, an inbox item, a fan-out): every request it makes to
+    // another server is bounded from here (docs/decisions/100).
+    const bounded: Handler = (message) => withRequestDeadline(this.settings, () => handler(message));
+    listeners.set(this.ctx.db, bounded);
     pacer.start();
     return new Promise((resolve) => {
       const stop = () => {
-        if (listeners.get(this.ctx.db) === handler) listeners.delete(this.ctx.db);
+        if (listeners.get(this.ctx.db) === bounded) listeners.delete(this.ctx.db);
         resolve();
       };
       if (options.signal?.aborted) stop();

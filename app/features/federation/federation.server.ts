@@ -19,6 +19,7 @@ import { SITE_ACTOR } from './federation.service.server';
 import { receiveRemoteReaction, receiveRemoteReactionUndo } from './reactions.service.server';
 import { receiveRemoteFlag } from './flags.service.server';
 import { repliesOf } from './replies.service.server';
+import { withRequestDeadline } from './request-deadline.server';
 
 /**
  * The site on the fediverse (docs/decisions/068), through Fedify: every writer a Person, the site
@@ -56,7 +57,7 @@ export const paragraphs = (text: string) =>
 export function startFederation(base: ServiceContext, settings: FederationSettings): SiteFederation {
   const federation = createFederation<ServiceContext>({
     kv: new DatabaseKvStore(base),
-    queue: new JobMessageQueue(base),
+    queue: new JobMessageQueue(base, settings),
     manuallyStartQueue: true,
     origin: settings.origin,
     allowPrivateAddress: settings.allowPrivateAddress,
@@ -492,11 +493,11 @@ export function noteOf(fctx: Context<ServiceContext>, settings: FederationSettin
 }
 
 /** Who hears of a comment under a post: the post writer's followers, and the remote author it answers. */
-async function commentAudience(fctx: Context<ServiceContext>, postOwnerId: string, remoteParent: string | null): Promise<Recipient[]> {
+async function commentAudience(fctx: Context<ServiceContext>, settings: FederationSettings, postOwnerId: string, remoteParent: string | null): Promise<Recipient[]> {
   const rows = await service.followersOf(fctx.data, postOwnerId, { limit: 1_000_000 });
   const recipients: Recipient[] = rows.map((r) => ({ id: new URL(r.actor_uri), inboxId: new URL(r.inbox), endpoints: r.shared_inbox ? { sharedInbox: new URL(r.shared_inbox) } : null }));
   if (remoteParent && !rows.some((r) => r.actor_uri === remoteParent) && !(await service.isRemoteBlocked(fctx.data, remoteParent))) {
-    const actor = await fctx.lookupObject(remoteParent).catch(() => null);
+    const actor = await withRequestDeadline(settings, () => fctx.lookupObject(remoteParent)).catch(() => null);
     if (isActor(actor) && actor.id?.href === remoteParent && actor.inboxId) recipients.push(actor);
   }
   return recipients;
@@ -508,7 +509,7 @@ async function sendComment(ctx: ServiceContext, commentId: string, make: (note: 
   const outgoing = site && (await service.outgoingComment(ctx, commentId));
   if (!site || !outgoing) return;
   const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
-  const recipients = await commentAudience(fctx, outgoing.post.owner_id, outgoing.parent?.actor_uri ?? null);
+  const recipients = await commentAudience(fctx, site.settings, outgoing.post.owner_id, outgoing.parent?.actor_uri ?? null);
   if (recipients.length > 0) await fctx.sendActivity({ identifier: outgoing.comment.user_id }, recipients, make(noteOf(fctx, site.settings, outgoing)), DELIVERY);
 }
 
@@ -530,7 +531,7 @@ export async function deliverCommentWithdrawn(ctx: ServiceContext, data: { comme
   const post = site && (await service.outgoingPost(ctx, data.blogId));
   if (!site || !post) return;
   const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
-  const recipients = await commentAudience(fctx, post.owner_id, await service.remoteParentOf(ctx, data.parentId));
+  const recipients = await commentAudience(fctx, site.settings, post.owner_id, await service.remoteParentOf(ctx, data.parentId));
   if (recipients.length === 0) return;
   const object = fctx.getObjectUri(Note, { id: data.commentId });
   const remove = new Delete({ id: new URL(`${object.href}#delete/${at}`), actor: fctx.getActorUri(data.authorId), to: PUBLIC_COLLECTION, object: new Tombstone({ id: object, deleted: instant(at) }) });

@@ -3,6 +3,7 @@ import { Temporal as Polyfill } from '@js-temporal/polyfill';
 import type { ServiceContext } from '~/lib/core/service-context';
 import { federationOf, paragraphs, remoteAuthor } from './federation.server';
 import { SUBSCRIBE_REL } from './remote-inbox.server';
+import { withRequestDeadline } from './request-deadline.server';
 
 /**
  * The ActivityPub side of following accounts elsewhere (docs/decisions/081): finding an account
@@ -29,15 +30,17 @@ type Site = NonNullable<ReturnType<typeof federationOf>>;
  * with the test switch for private addresses (never with an https PUBLIC_URL), a loopback peer is
  * asked over http as well.
  */
-async function webFingerOf(site: Site, ctx: ServiceContext, user: string, host: string) {
+function webFingerOf(site: Site, ctx: ServiceContext, user: string, host: string) {
   const fctx = site.federation.createContext(new URL(site.settings.origin), ctx);
   const resource = `acct:${user}@${host}`;
-  let jrd = await fctx.lookupWebFinger(resource).catch(() => null);
-  if (!jrd && site.settings.allowPrivateAddress) {
-    const answer = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(resource)}`, { headers: { accept: 'application/jrd+json' }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
-    jrd = answer?.ok ? ((await answer.json().catch(() => null)) as typeof jrd) : null;
-  }
-  return jrd;
+  return withRequestDeadline(site.settings, async () => {
+    let jrd = await fctx.lookupWebFinger(resource).catch(() => null);
+    if (!jrd && site.settings.allowPrivateAddress) {
+      const answer = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(resource)}`, { headers: { accept: 'application/jrd+json' } }).catch(() => null);
+      jrd = answer?.ok ? ((await answer.json().catch(() => null)) as typeof jrd) : null;
+    }
+    return jrd;
+  });
 }
 
 /** The actor a WebFinger answer names. */
@@ -74,7 +77,7 @@ export async function resolveRemoteAccount(ctx: ServiceContext, typed: string): 
   const handle = /^@?([^@\s/]+)@([^@\s/]+)$/.exec(typed);
   const address = handle ? await actorUriOfHandle(site, ctx, handle[1]!, handle[2]!.toLowerCase()) : typed;
   if (!address) return null;
-  const actor = await fctx.lookupObject(address).catch(() => null);
+  const actor = await withRequestDeadline(site.settings, () => fctx.lookupObject(address)).catch(() => null);
   if (!isActor(actor) || !actor.id || !actor.inboxId) return null;
   return { ...(await remoteAuthor(actor)), inbox: actor.inboxId.href, sharedInbox: actor.endpoints?.sharedInbox?.href ?? null };
 }
