@@ -9,8 +9,8 @@ import { readersHere, TICK_MS } from '~/kernel/readers-busy.server';
 
 /** Deliveries under way at once while busy. */
 export const PACED_DELIVERIES = 1;
-/** While busy, a delivery starts at most this long after the one before: at most ten a second. */
-export const PACED_GAP_MS = 100;
+/** While busy, a delivery starts at most this long after the one before: at most four a second (decision 101). */
+export const PACED_GAP_MS = 250;
 /**
  * A delivery held this long goes anyway: the ones ahead of it are waiting on their servers, not
  * on the thread. It bounds a claimed job's wait far inside its lease (server/jobs/runner.server.ts).
