@@ -23,7 +23,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startServerProcess } from '../../tests/support/processes.js';
 import { BUILT_SERVER, ensureBuild, serverNodeFlags } from '../ensure-build.js';
-import { cpuMsOf, freshSite, livePagesDuring, livePagesTable, monotonicMs, rssOf, signInWriters, writeStreams } from './live.js';
+import { cpuMsOf, freshSite, livePagesDuring, livePagesTable, median, monotonicMs, rssOf, signInWriters, writeStreams } from './live.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
@@ -47,6 +47,7 @@ const duration = Number(args.duration);
 const connections = Number(args.connections);
 args.rounds = Math.max(1, Number(args.rounds));
 const expected = args.shared ? instances : followers;
+const profileDir = args.profile ? path.resolve(args.profile) : null;
 const dialect = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
 const FEDI_WRITER = { email: 'fediverse@bench.afterglow.test', password: 'Sunset123', name: 'Bench Fediverse Writer' };
 const say = (line) => process.stderr.write(`${line}\n`);
@@ -159,12 +160,12 @@ async function main() {
     site = await freshSite({ blogs: Number(args.blogs), env: { PORT: String(port), PUBLIC_URL: url, FEDERATION_ALLOW_PRIVATE: 'on' } });
     const { env, seeded } = site;
     await addFollowers(env, sink.ports);
-    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+    const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     app = await startServerProcess({ env, nodeFlags: [...serverNodeFlags(), ...profile], waitPath: '/', accept: (res) => res.status === 200, intervalMs: 5, quiet: true });
     const [bearer] = await signInWriters(url, [FEDI_WRITER]).then((s) => s.map((x) => x.bearer));
 
     // 1. Delivery alone.
-    const marks = args.profile ? [] : null;
+    const marks = profileDir ? [] : null;
     const cpuBefore = cpuMsOf(app.pid);
     const startedAt = Date.now();
     const aloneFrom = monotonicMs();
@@ -211,8 +212,7 @@ async function main() {
     const during = live.result;
     const livePeakRssMb = Math.round(rssOf(app.pid, 'VmHWM'));
     const percent = (x) => `${(x * 100).toFixed(0)}%`;
-    const ratios = rounds.map((r) => r.table.ratio).sort((a, b) => a - b);
-    const median = (ratios[(ratios.length - 1) >> 1] + ratios[ratios.length >> 1]) / 2;
+    const medianRatio = median(rounds.map((r) => r.table.ratio));
     const roundLines =
       rounds.length < 2
         ? []
@@ -224,7 +224,7 @@ async function main() {
             '|---:|---:|---:|---:|---:|---|---:|',
             ...rounds.map(({ live: l, table: t }, k) => `| ${k + 1} | ${l.alone.rps} | ${l.during.rps} | ${l.after.rps} | ${percent(t.ratio)} | ${[l.alone, l.during, l.after].map((r) => percent(r.hitRatio)).join(', ')} | ${l.result.window.posts} (${l.result.window.maxInFlight}) |`),
             '',
-            `median of ${rounds.length} rounds: pages during delivery ${percent(median)} of without`,
+            `median of ${rounds.length} rounds: pages during delivery ${percent(medianRatio)} of without`,
           ];
 
     const report = [
@@ -246,9 +246,9 @@ async function main() {
     console.log(report);
     if (marks) {
       // The windows on the profile's clock (ms; its samples' timestamps are µs of the same clock).
-      mkdirSync(path.resolve(args.profile), { recursive: true });
+      mkdirSync(profileDir, { recursive: true });
       const lines = marks.map((m) => `${m.name}\t${m.from.toFixed(0)}\t${m.to.toFixed(0)}`);
-      writeFileSync(path.join(path.resolve(args.profile), 'windows.tsv'), `${lines.join('\n')}\n`);
+      writeFileSync(path.join(profileDir, 'windows.tsv'), `${lines.join('\n')}\n`);
       say(`profile windows (monotonic ms): ${path.join(args.profile, 'windows.tsv')}`);
     }
     const results = path.join(root, 'bench/results');

@@ -161,6 +161,12 @@ export async function warmPages(url, paths, { headers, connections }) {
 
 export const LIVE_BLOG_PAGES = `live: GET /blogs/{Zipf over ${LIVE_BLOGS}} (${LIVE_VIEWS_PER_S} views/s, ${LIVE_LIKES_PER_S} likes/s, 1 comment/${LIVE_COMMENT_EVERY_S} s)`;
 
+/** The middle of `values` (the mean of the two middles when their number is even). */
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (sorted[(sorted.length - 1) >> 1] + sorted[sorted.length >> 1]) / 2;
+};
+
 /** Milliseconds on the monotonic clock V8 stamps a `--cpu-prof` profile's samples with (µs there). */
 export const monotonicMs = () => Number(process.hrtime.bigint() / 1000n) / 1000;
 

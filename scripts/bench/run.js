@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED_FORMAT, seed } from './seed.js';
-import { BROWSER_HEADERS, cannon as benchCannon, cpuMsOf, LIVE_BLOGS, LIVE_COMMENT_EVERY_S, LIVE_LIKES_PER_S, LIVE_VIEWS_PER_S, rssOf, signInReader, signInWriters, startLiveActivity, WARM_UP_REQUESTS, warmPages, writeStreams, zipf } from './live.js';
+import { BROWSER_HEADERS, cannon as benchCannon, cpuMsOf, LIVE_BLOGS, LIVE_COMMENT_EVERY_S, LIVE_LIKES_PER_S, LIVE_VIEWS_PER_S, median, rssOf, signInReader, signInWriters, startLiveActivity, WARM_UP_REQUESTS, warmPages, writeStreams, zipf } from './live.js';
 import { startServerProcess } from '../../tests/support/processes.js';
 import { ensureBuild, serverEnv, serverNodeFlags } from '../ensure-build.js';
 import { heldBytesOf, memoryTable, readProbe } from './memory-probe.js';
@@ -111,7 +111,6 @@ async function profileKeptPage(env, { path: pagePath, headers }) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   ensureBuild();
