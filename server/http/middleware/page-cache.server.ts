@@ -95,10 +95,8 @@ interface Entry {
   blogRevision: number | null;
   writer: number | null;
   lists: number;
-  /** When it was rendered (deps.now), for the reads that show counts; else null. */
-  countsAsOf: number | null;
-  /** How long after `countsAsOf` it is kept: the counts' bound, less a share drawn per entry (keptSpan). */
-  keptFor: number;
+  /** Until when the counts it shows may stand: the counts' bound, less a share drawn per entry (keptSpan); null when it shows none. */
+  countsUntil: number | null;
   /** Made once, on the first request that asks for them. */
   encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
   /** The compressed forms once made, for an answer that cannot wait for a promise. */
@@ -142,7 +140,7 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): P
   // read the lists version.
   const isFresh = (entry: Entry, versions: PageVersions, now: number) => {
     const same = entry.blogRevision !== null ? versions.blog === entry.blogRevision && versions.writer === entry.writer : entry.lists === versions.lists;
-    return same && (entry.countsAsOf === null || now - entry.countsAsOf < entry.keptFor);
+    return same && (entry.countsUntil === null || now < entry.countsUntil);
   };
   const keeping = deps.config.PAGE_CACHE_MB > 0;
   const cache = new LRUCache<string, Entry>({
@@ -235,8 +233,7 @@ export function pageCache(deps: AppDeps, pageReads: readonly KeptRead[] = []): P
         blogRevision: blogId === null ? null : versions.blog,
         writer: versions.writer,
         lists: versions.lists,
-        countsAsOf: read.cache === 'lists-without-counts' ? null : now,
-        keptFor: keptSpan(keptMs),
+        countsUntil: read.cache === 'lists-without-counts' ? null : now + keptSpan(keptMs),
         encoded: {},
         made: {},
         size: body.length + ENTRY_OVERHEAD_BYTES,
